@@ -1,0 +1,453 @@
+"""Tensor: an array plus what autograd needs; its operators and methods call ``hookgrad.ops``."""
+import weakref
+
+import numpy as np
+
+from . import _dtype
+from ._format import tensor_repr
+from .autograd import function as _function
+from .autograd.grad_mode import state as _grad
+from ._tensor_methods import TensorMethods
+from .hooks.handle import HookStore, check_hook
+
+_new = object.__new__
+
+
+class Tensor(TensorMethods):
+    """An n-dimensional array with reverse-mode autograd (MindSpore's ``mindspore.Tensor``).
+
+    Args:
+        input_data: a Python number, (nested) list/tuple, NumPy array or Tensor.
+        dtype: element type (``ms.float32``...). Default: from the data; Python floats give
+            Float32, Python ints Int64, bools Bool.
+        requires_grad: record operations on this tensor so that ``backward()`` fills ``.grad``.
+
+    >>> import hookgrad as ms
+    >>> ms.Tensor([1.0, 2.0]) * 2
+    Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
+    """
+
+    __slots__ = ('_data', '_node', '_index', 'requires_grad', 'grad', '_hooks', '__weakref__')
+    __array_priority__ = 1000
+    __array_ufunc__ = None      # NumPy defers to Tensor's reflected operators
+
+    def __init__(self, input_data=None, dtype=None, *, requires_grad=False):
+        if input_data is None:
+            raise TypeError("Tensor: input_data is required (a number, list, NumPy array or Tensor)")
+        self._data = _to_array(input_data, dtype)
+        self._node = None
+        self._index = 0
+        self.requires_grad = False
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def __getattr__(self, name):
+        # unset optional slots read as None (fresh tensors store only the hot ones)
+        if name in ('grad', '_hooks'):
+            return None
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @classmethod
+    def _wrap(cls, data):
+        """A constant Tensor over ``data`` without copying or checks (internal fast path)."""
+        t = _new(Tensor)
+        t._data = data
+        t._node = None
+        t._index = 0
+        t.requires_grad = False
+        return t
+
+    @staticmethod
+    def _wrap_output(data, node, index):
+        t = _new(Tensor)
+        t._data = data
+        t._node = node
+        t._index = index
+        t.requires_grad = True
+        return t
+
+    @staticmethod
+    def _zeros(shape, dtype):
+        return Tensor._wrap(np.zeros(shape, dtype))
+
+    # ----------------------------------------------------------------- basic properties
+    @property
+    def shape(self):
+        """The shape as a tuple of ints."""
+        return self._data.shape
+
+    @property
+    def dtype(self):
+        """The element type, e.g. ``Float32``."""
+        return _dtype.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        """Number of elements."""
+        return int(self._data.size)
+
+    @property
+    def itemsize(self):
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return int(self._data.nbytes)
+
+    @property
+    def is_leaf(self):
+        """True for tensors not produced by a recorded op (their ``.grad`` is filled)."""
+        return self._node is None
+
+    @property
+    def grad_fn(self):
+        """The graph node that produced this tensor, or None for a leaf."""
+        return self._node
+
+    @property
+    def T(self):
+        """The tensor with its axes reversed."""
+        return _ops.transpose(self, tuple(range(self.ndim - 1, -1, -1)))
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(self._data.shape[0]):
+            yield self[i]
+
+    __hash__ = object.__hash__
+
+    # ----------------------------------------------------------------- conversion
+    def asnumpy(self):
+        """The values as a NumPy array (shares memory with the tensor)."""
+        return np.asarray(self._data)
+
+    numpy = asnumpy
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._data)
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self, index=None):
+        """The value of a one-element tensor (or of element ``index``) as a Python number."""
+        a = np.asarray(self._data)
+        if index is None:
+            if a.size != 1:
+                raise ValueError(f"Tensor.item: only one-element tensors convert to a Python "
+                                 f"number, this one has shape {a.shape}")
+            return a.item()
+        return a.item(index)
+
+    def tolist(self):
+        return np.asarray(self._data).tolist()
+
+    def astype(self, dtype, copy=True):
+        """A tensor converted to ``dtype`` (differentiable between floating types)."""
+        return _ops.cast(self, dtype)
+
+    to = astype
+
+    def float(self):
+        return _ops.cast(self, _dtype.float32)
+
+    def copy(self):
+        """A new tensor with copied values; gradients flow back through the copy."""
+        return _ops.identity(self, copy=True)
+
+    clone = copy
+
+    def detach(self):
+        """The same values, cut from the graph (never requires grad)."""
+        return Tensor._wrap(self._data)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise ValueError(f"the truth value of a tensor with {self._data.size} elements is "
+                             f"ambiguous; use .any() or .all()")
+        return bool(self._data)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in 'iu' or self._data.size != 1:
+            raise TypeError("only integer tensors of one element can be used as an index")
+        return int(self.item())
+
+    def __repr__(self):
+        return tensor_repr(self._data)
+
+    def __str__(self):
+        return str(np.asarray(self._data))
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    # ----------------------------------------------------------------- autograd
+    def requires_grad_(self, requires_grad=True):
+        """Set whether operations on this leaf are recorded; returns self."""
+        if requires_grad and self._data.dtype.kind not in 'fc':
+            raise TypeError(f"only floating-point tensors can require gradients, this one is "
+                            f"{self.dtype}")
+        if self._node is not None and not requires_grad:
+            raise RuntimeError("requires_grad can only be switched off on a leaf tensor; "
+                               "use detach() for a non-leaf")
+        self.requires_grad = bool(requires_grad)
+        return self
+
+    def backward(self, gradient=None, retain_graph=False, create_graph=False):
+        """Accumulate the gradient of this tensor into ``.grad`` of every leaf it depends on.
+
+        Args:
+            gradient: d(something)/d(self); default all ones of this tensor's shape.
+            retain_graph: keep the graph so that backward can run through it again.
+            create_graph: record the backward pass, for higher-order gradients.
+        """
+        from .autograd.engine import run_backward
+        if not self.requires_grad:
+            raise RuntimeError("backward: this tensor does not require grad and has no graph; "
+                               "create leaves with requires_grad=True or use ms.grad")
+        g = _root_gradient(self, gradient, create_graph)
+        run_backward([self], [g], retain_graph=retain_graph, create_graph=create_graph)
+
+    def register_hook(self, hook):
+        """Register ``hook(grad) -> None | Tensor``, called when this tensor's gradient is ready.
+
+        Hooks run in registration order, each seeing the previous one's replacement. On a leaf
+        the final gradient accumulates into ``.grad``; on a non-leaf the replacement flows on.
+        See docs/hooks.md. Returns a handle whose ``remove()`` unregisters the hook.
+        """
+        check_hook(hook, 'Tensor.register_hook')
+        node = self._node
+        if node is None:
+            store = self._hooks
+            if store is None:
+                store = self._hooks = HookStore()
+            return store.add(hook)
+        return _output_hooks(self).store_add(hook)
+
+    def retain_grad(self):
+        """Keep this non-leaf tensor's gradient in ``.grad`` (as it arrives, before its hooks)."""
+        if self._node is None:
+            return
+        oh = _output_hooks(self)
+        oh.hooks.retain = weakref.ref(self)
+
+    @property
+    def retains_grad(self):
+        node = self._node
+        if node is None or node.hooks is None:
+            return False
+        oh = node.hooks.get(self._index)
+        return oh is not None and oh.retain is not None and oh.retain() is self
+
+    # ----------------------------------------------------------------- operators
+    def __add__(self, other):
+        return _ops.add(self, other)
+
+    def __radd__(self, other):
+        return _ops.add(other, self)
+
+    def __sub__(self, other):
+        return _ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops.sub(other, self)
+
+    def __mul__(self, other):
+        return _ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops.mul(other, self)
+
+    def __truediv__(self, other):
+        return _ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.div(other, self)
+
+    def __floordiv__(self, other):
+        return _ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return _ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _ops.remainder(other, self)
+
+    def __pow__(self, other):
+        return _ops.pow(self, other)
+
+    def __rpow__(self, other):
+        return _ops.pow(other, self)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __neg__(self):
+        return _ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops.abs(self)
+
+    def __invert__(self):
+        return _ops.logical_not(self)
+
+    def __and__(self, other):
+        return _ops.logical_and(self, other)
+
+    def __or__(self, other):
+        return _ops.logical_or(self, other)
+
+    def __eq__(self, other):
+        return _ops.equal(self, other)
+
+    def __ne__(self, other):
+        return _ops.ne(self, other)
+
+    def __lt__(self, other):
+        return _ops.lt(self, other)
+
+    def __le__(self, other):
+        return _ops.le(self, other)
+
+    def __gt__(self, other):
+        return _ops.gt(self, other)
+
+    def __ge__(self, other):
+        return _ops.ge(self, other)
+
+    def __getitem__(self, index):
+        return _ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        _ops.setitem(self, index, value)
+
+
+def _to_array(data, dtype):
+    npd = None if dtype is None else _dtype.to_numpy(dtype)
+    if isinstance(data, Tensor):
+        arr = data._data
+        return arr.astype(npd) if npd is not None and arr.dtype != npd else arr
+    if isinstance(data, (bool, np.bool_)):
+        arr = np.asarray(data, dtype=npd or np.bool_)
+    elif isinstance(data, int):
+        arr = np.asarray(data, dtype=npd or np.int64)
+    elif isinstance(data, float):
+        arr = np.asarray(data, dtype=npd or np.float32)
+    elif isinstance(data, (list, tuple)):
+        arr = _from_sequence(data, npd)
+    elif isinstance(data, (np.ndarray, np.generic)):
+        arr = np.array(data, dtype=npd) if npd is not None else np.array(data)
+    else:
+        raise TypeError(f"Tensor: input_data must be a number, list, tuple, NumPy array or "
+                        f"Tensor, got {type(data).__name__}")
+    if arr.dtype not in _SUPPORTED:
+        if arr.dtype.kind == 'f':
+            arr = arr.astype(np.float64)
+        else:
+            _dtype.from_numpy(arr.dtype)    # raises a TypeError naming the dtype
+    return arr
+
+
+_SUPPORTED = {d.np_dtype for d in _dtype._ALL}
+
+
+def _from_sequence(data, npd):
+    flat = []
+    _flatten(data, flat)
+    if any(isinstance(v, Tensor) for v in flat):
+        data = _replace_tensors(data)
+    arr = np.array(data, dtype=npd)
+    if npd is None:
+        if arr.dtype.kind == 'f' and not any(isinstance(v, (np.floating, np.ndarray))
+                                             for v in flat):
+            arr = arr.astype(np.float32)    # Python floats default to Float32
+        elif arr.dtype.kind in 'iu' and arr.dtype != np.int64 and all(
+                isinstance(v, (int, bool)) for v in flat):
+            arr = arr.astype(np.int64)
+    return arr
+
+
+def _flatten(seq, out):
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            _flatten(v, out)
+        else:
+            out.append(v)
+
+
+def _replace_tensors(seq):
+    if isinstance(seq, (list, tuple)):
+        return [_replace_tensors(v) for v in seq]
+    return seq._data if isinstance(seq, Tensor) else seq
+
+
+def _root_gradient(t, gradient, create_graph):
+    """The starting gradient for backward from ``t``: ones, or ``gradient`` checked."""
+    if gradient is None:
+        g = np.ones(t.shape, dtype=t._data.dtype)
+        return Tensor._wrap(g) if create_graph else g
+    if not isinstance(gradient, Tensor):
+        gradient = Tensor(gradient, dtype=t.dtype)
+    if gradient.shape != t.shape:
+        raise ValueError(f"backward: gradient has shape {gradient.shape}, expected the tensor's "
+                         f"shape {t.shape}")
+    if gradient._data.dtype != t._data.dtype:
+        gradient = _ops.cast(gradient, t._data.dtype)
+    return gradient if create_graph else gradient._data
+
+
+class _OutputHookRef:
+    """Access to the OutputHooks record of a non-leaf tensor's node slot."""
+
+    __slots__ = ('hooks',)
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+
+    def store_add(self, hook):
+        if self.hooks.store is None:
+            self.hooks.store = HookStore()
+        return self.hooks.store.add(hook)
+
+
+def _output_hooks(t):
+    from .autograd.engine import OutputHooks
+    node = t._node
+    if node.hooks is None:
+        node.hooks = {}
+    oh = node.hooks.get(t._index)
+    if oh is None:
+        oh = node.hooks[t._index] = OutputHooks()
+    return _OutputHookRef(oh)
+
+
+_function._Tensor = Tensor
+
+from . import ops as _ops  # noqa: E402  (ops import Tensor; Tensor methods call ops)
+from . import _tensor_methods  # noqa: E402
+_tensor_methods._ops = _ops

@@ -1,0 +1,275 @@
+"""The one backward loop: ``Tensor.backward``, ``grad``, ``value_and_grad`` and ``vjp`` all use it.
+
+Gradients flow in reverse topological order with dependency counting, so every node and leaf
+runs once, with its complete gradient. Leaf ``.grad`` updates and graph freeing are applied only
+after the whole pass succeeded: an exception (from a hook, say) leaves nothing half-updated.
+"""
+import numpy as np
+
+from .function import Node
+from .grad_mode import state as _grad
+from .math import tensor_math
+from .._dtype import from_numpy
+from ..hooks.handle import hook_name
+
+_FREED_MSG = ("backward through a graph that has already been freed: the saved values of "
+              "'{op}' were released by an earlier backward. Pass retain_graph=True to the first "
+              "backward (or create_graph=True) to run backward twice.")
+
+
+class OutputHooks:
+    """Tensor hooks and the retain_grad flag of one non-leaf output, kept on its node."""
+
+    __slots__ = ('store', 'retain')
+
+    def __init__(self):
+        self.store = None
+        self.retain = None      # weakref to the tensor whose .grad should be kept
+
+
+def run_backward(roots, root_grads, targets=None, retain_graph=False, create_graph=False):
+    """Propagate ``root_grads`` from ``roots`` through the recorded graph.
+
+    Args:
+        roots: output Tensors to start from.
+        root_grads: their gradients: arrays, or Tensors when ``create_graph``.
+        targets: None to accumulate into every reached leaf's ``.grad``; otherwise Tensors
+            whose gradients are returned (a list, None where no gradient arrived) and no
+            ``.grad`` is touched.
+        retain_graph: keep saved values so backward can run again through this graph.
+        create_graph: record the backward computation, for higher-order gradients.
+    """
+    from .._tensor import Tensor
+    if create_graph:
+        retain_graph = True
+    deps, capture = _count_dependencies(roots, targets)
+    buf = {}
+    for r, g in zip(roots, root_grads):
+        node = r._node
+        _add(buf, node if node is not None else r, r._index, g)
+    ready = []
+    for r in roots:
+        key = r._node if r._node is not None else r
+        if deps[key] == 0 and key not in ready:
+            ready.append(key)
+
+    captured = [None] * len(targets) if targets is not None else None
+    leaf_updates = []       # (leaf, gradient) applied after the pass
+    retained = []           # (tensor, gradient) applied after the pass
+    processed = []
+    prev = _grad.enabled
+    _grad.enabled = create_graph
+    try:
+        while ready:
+            key = ready.pop()
+            if type(key) is not Node:
+                g = buf.pop(key, None)
+                if g is None:
+                    continue
+                if targets is None:
+                    if key._hooks:
+                        g = _run_tensor_hooks(key._hooks, g, create_graph, Tensor)
+                    leaf_updates.append((key, g))
+                else:
+                    slot = capture.get(key)
+                    if slot is not None:
+                        if key._hooks:
+                            g = _run_tensor_hooks(key._hooks, g, create_graph, Tensor)
+                        for i in slot:
+                            captured[i] = g
+                continue
+            node = key
+            processed.append(node)
+            gys = buf.pop(node, None)
+            edges = node.next
+            if gys is not None:
+                if node.hooks is not None:
+                    _run_output_hooks(node, gys, create_graph, retained, Tensor)
+                if capture is not None and node in capture:
+                    for idx, i in capture[node]:
+                        captured[i] = gys[idx]
+                gxs = _call_backward(node, gys, create_graph, Tensor)
+                shapes = node.shapes
+                for i, e in enumerate(edges):
+                    if e is None:
+                        continue
+                    gx = gxs[i]
+                    target = e[0]
+                    if gx is not None:
+                        if gx.shape != shapes[i]:
+                            gx = (tensor_math if create_graph else node.m).sum_to(gx, shapes[i])
+                        _add(buf, target, e[1], gx)
+                    d = deps[target] - 1
+                    deps[target] = d
+                    if d == 0:
+                        ready.append(target)
+            else:
+                for e in edges:
+                    if e is not None:
+                        target = e[0]
+                        d = deps[target] - 1
+                        deps[target] = d
+                        if d == 0:
+                            ready.append(target)
+    finally:
+        _grad.enabled = prev
+
+    for t, g in retained:
+        _accumulate_grad(t, g, Tensor)
+    for leaf, g in leaf_updates:
+        _accumulate_grad(leaf, g, Tensor)
+    if not retain_graph:
+        for node in processed:
+            node.freed = True
+            node.saved = ()
+            node.origins = None
+    return captured
+
+
+def _count_dependencies(roots, targets):
+    """Count, for every node and leaf reachable from ``roots``, how many edges lead into it.
+
+    Raises before anything runs if the graph was freed. In capture mode also returns
+    ``capture``: leaf -> [target positions], node -> [(output index, target position)].
+    """
+    capture = None
+    stop = ()
+    if targets is not None:
+        capture = {}
+        for i, t in enumerate(targets):
+            node = t._node
+            if node is None:
+                capture.setdefault(t, []).append(i)
+            else:
+                capture.setdefault(node, []).append((t._index, i))
+        stop = capture
+    deps = {}
+    stack = []
+    for r in roots:
+        node = r._node
+        key = node if node is not None else r
+        if key not in deps:
+            deps[key] = 0
+            if node is not None:
+                stack.append(node)
+    while stack:
+        node = stack.pop()
+        if node.freed:
+            raise RuntimeError(_FREED_MSG.format(op=node.op.name))
+        for e in node.next:
+            if e is None:
+                continue
+            t = e[0]
+            c = deps.get(t)
+            if c is None:
+                deps[t] = 1
+                if type(t) is Node and t not in stop:
+                    stack.append(t)
+            else:
+                deps[t] = c + 1
+    return deps, capture
+
+
+def _add(buf, key, idx, g):
+    if type(key) is Node:
+        slots = buf.get(key)
+        if slots is None:
+            slots = [None] * key.n_out
+            buf[key] = slots
+            slots[idx] = g
+        else:
+            old = slots[idx]
+            slots[idx] = g if old is None else old + g
+    else:
+        old = buf.get(key)
+        buf[key] = g if old is None else old + g
+
+
+def _call_backward(node, gys, create_graph, Tensor):
+    op = node.op
+    if node.n_out > 1 and None in gys:
+        zeros = Tensor._zeros if create_graph else np.zeros
+        gys = [g if g is not None else zeros(*meta) for g, meta in zip(gys, node.out_meta)]
+    if not create_graph:
+        gxs = op.backward(node, *gys)
+    else:
+        saved = node.saved
+        node.saved = tuple(_saved_tensor(node, s, o, Tensor)
+                           for s, o in zip(saved, node.origins or (None,) * len(saved)))
+        node.m = tensor_math
+        try:
+            gxs = op.backward(node, *gys)
+        finally:
+            node.saved = saved
+            del node.m
+    if type(gxs) is not tuple:
+        gxs = (gxs,) if len(node.next) == 1 else tuple(gxs)
+    if len(gxs) != len(node.next):
+        raise RuntimeError(f"op '{op.name}' backward returned {len(gxs)} gradients, "
+                           f"expected {len(node.next)}")
+    return gxs
+
+
+def _saved_tensor(node, array, origin, Tensor):
+    """A saved array as a Tensor connected to the graph, so backward rules differentiate."""
+    if origin is None:
+        return Tensor._wrap(array)
+    if origin < 0:
+        return Tensor._wrap_output(array, node, -1 - origin)
+    edge = node.next[origin]
+    if edge is None:
+        return Tensor._wrap(array)
+    parent, idx = edge
+    if type(parent) is not Node:
+        return parent
+    return Tensor._wrap_output(array, parent, idx)
+
+
+def _run_tensor_hooks(store, g, create_graph, Tensor):
+    """Run a tensor's hooks in order, each seeing the previous replacement."""
+    for hook in store.snapshot():
+        arg = g if create_graph else Tensor._wrap(g)
+        try:
+            r = hook(arg)
+        except Exception as e:
+            if hasattr(e, 'add_note'):
+                e.add_note(f"(raised in tensor hook '{hook_name(hook)}' during backward)")
+            raise
+        if r is None:
+            continue
+        if not isinstance(r, Tensor):
+            raise TypeError(f"tensor hook '{hook_name(hook)}' must return a Tensor or None, "
+                            f"got {type(r).__name__}")
+        if r.shape != tuple(g.shape) or r._data.dtype != g.dtype:
+            raise ValueError(f"tensor hook '{hook_name(hook)}' returned a gradient of shape "
+                             f"{r.shape} and dtype {r.dtype}, expected shape {tuple(g.shape)} "
+                             f"and dtype {from_numpy(g.dtype)}")
+        g = r if create_graph else r._data
+    return g
+
+
+def _run_output_hooks(node, gys, create_graph, retained, Tensor):
+    for idx, oh in node.hooks.items():
+        g = gys[idx]
+        if g is None:
+            continue
+        if oh.retain is not None:
+            t = oh.retain()
+            if t is not None:
+                retained.append((t, g))
+        if oh.store:
+            gys[idx] = _run_tensor_hooks(oh.store, g, create_graph, Tensor)
+
+
+def _accumulate_grad(t, g, Tensor):
+    """``t.grad += g``, cast to ``t``'s dtype; a Tensor with a graph when g is one."""
+    want = t._data.dtype
+    if isinstance(g, Tensor):
+        if g._data.dtype != want:
+            g = g.astype(want)
+        t.grad = g if t.grad is None else t.grad + g
+        return
+    if g.dtype != want:
+        g = g.astype(want)
+    old = t.grad
+    t.grad = Tensor._wrap(g if old is None else old._data + g)

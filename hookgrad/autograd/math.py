@@ -1,0 +1,111 @@
+"""The math namespace backward rules are written against, in two interchangeable forms.
+
+``array_math`` works on raw arrays (the fast first-order path); ``tensor_math`` has the same
+functions over Tensors, recording a graph, and is filled in by ``hookgrad.ops`` once the ops
+exist. A backward rule uses only operators and ``ctx.m.<name>``, so one rule serves both.
+"""
+import numpy as np
+
+
+def _sum_to(x, shape):
+    """Sum ``x`` down to ``shape`` (the adjoint of broadcasting)."""
+    if x.shape == shape:
+        return x
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and x.shape[i + lead] != 1)
+    if axes:
+        x = x.sum(axis=axes, keepdims=True)
+    if lead:
+        x = x.reshape(shape)
+    return x
+
+
+def _unindex(g, shape, key):
+    """Adjoint of ``x[key]``: ``g`` scattered (added) into zeros of ``shape``."""
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, key, g)
+    return out
+
+
+def _untake(g, shape, indices, axis):
+    """Adjoint of ``take(x, indices, axis)``: ``g`` added into zeros of ``shape`` along axis."""
+    out = np.zeros(shape, dtype=g.dtype)
+    idx = [slice(None)] * len(shape)
+    idx[axis] = indices
+    if np.ndim(indices) > 1:
+        # take with n-d indices: fold the index dims of g back onto ``axis``
+        g = g.reshape(g.shape[:axis] + (-1,) + g.shape[axis + np.ndim(indices):])
+        idx[axis] = np.reshape(indices, -1)
+    np.add.at(out, tuple(idx), g)
+    return out
+
+
+class _ArrayMath:
+    """Raw-array implementations (NumPy)."""
+
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sqrt = staticmethod(np.sqrt)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    tanh = staticmethod(np.tanh)
+    sign = staticmethod(np.sign)
+    abs = staticmethod(np.abs)
+    where = staticmethod(np.where)
+    maximum = staticmethod(np.maximum)
+    minimum = staticmethod(np.minimum)
+    matmul = staticmethod(np.matmul)
+    zeros_like = staticmethod(np.zeros_like)
+    ones_like = staticmethod(np.ones_like)
+    broadcast_to = staticmethod(np.broadcast_to)
+    reshape = staticmethod(np.reshape)
+    transpose = staticmethod(np.transpose)
+    expand_dims = staticmethod(np.expand_dims)
+    flip = staticmethod(np.flip)
+    cumsum = staticmethod(np.cumsum)
+    sum_to = staticmethod(_sum_to)
+    unindex = staticmethod(_unindex)
+    untake = staticmethod(_untake)
+
+    @staticmethod
+    def sum(x, axis=None, keepdims=False):
+        return np.asarray(x.sum(axis=axis, keepdims=keepdims))
+
+    @staticmethod
+    def concat(xs, axis=0):
+        return np.concatenate(xs, axis=axis)
+
+    @staticmethod
+    def cast(x, np_dtype):
+        return x.astype(np_dtype, copy=False)
+
+    @staticmethod
+    def getitem(x, key):
+        return x[key]
+
+    @staticmethod
+    def take(x, indices, axis):
+        return np.take(x, indices, axis=axis)
+
+    @staticmethod
+    def erf(x):
+        from ..ops.unary import erf_array
+        return erf_array(x)
+
+
+class _TensorMath:
+    """Tensor implementations: names resolve to ``hookgrad.ops`` functions on first use."""
+
+    def __getattr__(self, name):
+        from .. import ops
+        target = ops.TENSOR_MATH.get(name)
+        if target is None:
+            raise AttributeError(f"tensor_math has no function {name!r}")
+        fn = getattr(ops, target)
+        setattr(self, name, fn)
+        return fn
+
+
+array_math = _ArrayMath()
+tensor_math = _TensorMath()

@@ -1,0 +1,74 @@
+"""Hook stores and the removable handles every ``register_*`` call returns."""
+import itertools
+import weakref
+
+_ids = itertools.count()
+
+
+class HookStore(dict):
+    """Ordered id -> hook; an empty store means "off", so no separate flags exist."""
+
+    __slots__ = ('__weakref__',)
+
+    def add(self, hook, prepend=False):
+        handle = RemovableHandle(self)
+        if prepend:
+            items = list(self.items())
+            self.clear()
+            self[handle.id] = hook
+            self.update(items)
+        else:
+            self[handle.id] = hook
+        return handle
+
+    def snapshot(self):
+        """Hooks in order, copied so that a hook may remove itself or others while they run."""
+        return tuple(self.values())
+
+
+class RemovableHandle:
+    """Returned by every hook registration; ``remove()`` unregisters that one hook.
+
+    The handle holds its store weakly, so it never keeps a tensor or cell alive, and
+    ``remove()`` may be called any number of times. It is also a context manager that
+    removes the hook on exit.
+    """
+
+    __slots__ = ('id', '_store')
+
+    def __init__(self, store):
+        self.id = next(_ids)
+        self._store = weakref.ref(store)
+
+    def remove(self):
+        """Unregister the hook; a second call does nothing."""
+        store = self._store()
+        if store is not None:
+            store.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+        return False
+
+    def __repr__(self):
+        return f"<RemovableHandle id={self.id}>"
+
+
+def hook_name(hook):
+    """A readable name for any callable used as a hook (for error messages)."""
+    name = getattr(hook, '__qualname__', None) or getattr(hook, '__name__', None)
+    if name is None:
+        func = getattr(hook, 'func', None)      # functools.partial
+        if func is not None:
+            return f"partial({hook_name(func)})"
+        name = type(hook).__name__
+    return name
+
+
+def check_hook(hook, what):
+    """Reject a non-callable hook with a message naming the registration."""
+    if not callable(hook):
+        raise TypeError(f"{what}: hook must be callable, got {type(hook).__name__}")

@@ -1,0 +1,226 @@
+"""Element-wise arithmetic: add, sub, mul, div, neg, pow, square and the dtype cast."""
+import numpy as np
+
+from .._dtype import to_numpy
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ._base import as_tensor, binary, operands as _operands
+
+
+class Add(Op):
+    """y = a + b."""
+    @staticmethod
+    def forward(ctx, a, b):
+        return a + b
+
+    @staticmethod
+    def backward(ctx, gy):
+        return gy, gy
+
+
+class Sub(Op):
+    """y = a - b."""
+    @staticmethod
+    def forward(ctx, a, b):
+        return a - b
+
+    @staticmethod
+    def backward(ctx, gy):
+        return gy, -gy
+
+
+class Mul(Op):
+    """y = a * b."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b = ctx.saved
+        return gy * b, gy * a
+
+
+class Div(Op):
+    """y = a / b; dy/db = -a / b**2."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(a, b)
+        return a / b
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b = ctx.saved
+        ga = gy / b
+        return ga, -ga * a / b
+
+
+class Neg(Op):
+    """y = -x."""
+    @staticmethod
+    def forward(ctx, x):
+        return -x
+
+    @staticmethod
+    def backward(ctx, gy):
+        return -gy
+
+
+class Pow(Op):
+    """y = a ** b; the exponent's gradient, y * log(a), is computed only when wanted."""
+    @staticmethod
+    def forward(ctx, a, b):
+        y = a ** b
+        ctx.save(a, b, y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b, y = ctx.saved
+        ga = gy * b * a ** (b - 1)
+        gb = None
+        if ctx.next[1] is not None:
+            m = ctx.m
+            safe = m.where(a > 0, a, m.ones_like(a))
+            gb = gy * y * m.log(safe)
+        return ga, gb
+
+
+class Square(Op):
+    """y = x * x."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return gy * 2 * x
+
+
+class Cast(Op):
+    """y = x converted to another dtype; the gradient is converted back."""
+    @staticmethod
+    def forward(ctx, x, dtype):
+        ctx.src = x.dtype
+        return x.astype(dtype)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return ctx.m.cast(gy, ctx.src)
+
+
+def add(input, other):
+    """Element-wise ``input + other`` with broadcasting; either side may be a Python number.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.add(ms.Tensor([1.0, 2.0]), 1)
+    Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  3.00000000e+00])
+    """
+    return binary(Add, input, other, 'add')
+
+
+def sub(input, other):
+    """Element-wise ``input - other`` with broadcasting."""
+    return binary(Sub, input, other, 'sub')
+
+
+def mul(input, other):
+    """Element-wise ``input * other`` with broadcasting."""
+    return binary(Mul, input, other, 'mul')
+
+
+def div(input, other, *, rounding_mode=None):
+    """Element-wise ``input / other``; ``rounding_mode`` 'floor' or 'trunc' rounds (no gradient)."""
+    if rounding_mode is None:
+        a = as_tensor(input)
+        if not a.dtype.is_floating and not (isinstance(other, Tensor) and other.dtype.is_floating):
+            a = cast(a, np.float32)     # true division of integers gives Float32, as MindSpore
+        return binary(Div, a, other, 'div')
+    q = binary(Div, input, other, 'div')
+    if rounding_mode == 'floor':
+        return Tensor._wrap(np.floor(q._data))
+    if rounding_mode == 'trunc':
+        return Tensor._wrap(np.trunc(q._data))
+    raise ValueError(f"ops.div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
+
+
+def neg(input):
+    """Element-wise ``-input``."""
+    return Neg.apply(as_tensor(input))
+
+
+def pow(input, exponent):
+    """Element-wise ``input ** exponent``; either may be a Tensor or a number."""
+    return binary(Pow, input, exponent, 'pow')
+
+
+def square(input):
+    """Element-wise ``input * input``."""
+    return Square.apply(as_tensor(input))
+
+
+def cast(input, dtype):
+    """Convert to ``dtype``; differentiable between floating types.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.cast(ms.Tensor([1, 2]), ms.float32).dtype
+    Float32
+    """
+    x = as_tensor(input)
+    dt = to_numpy(dtype)
+    if x._data.dtype == dt:
+        return x
+    if dt.kind != 'f':
+        return Tensor._wrap(x._data.astype(dt))
+    return Cast.apply(x, dtype=dt)
+
+
+# MindSpore aliases
+subtract = sub
+multiply = mul
+divide = div
+negative = neg
+
+
+class Identity(Op):
+    """y = x (a copy when asked); the gradient passes through unchanged."""
+    @staticmethod
+    def forward(ctx, x, copy=False):
+        return x.copy() if copy else x
+
+    @staticmethod
+    def backward(ctx, gy):
+        return gy
+
+
+class Remainder(Op):
+    """y = a - floor(a / b) * b (Python's sign convention)."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(a, b)
+        return np.remainder(a, b)
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b = ctx.saved
+        return gy, -gy * ((a - a % b) / b)      # d/db = -floor(a / b)
+
+
+def identity(input, copy=False):
+    """``input`` itself as a new graph node (a fresh copy of the values when ``copy``)."""
+    return Identity.apply(as_tensor(input), copy=copy)
+
+
+def floor_divide(input, other):
+    """Element-wise floor of ``input / other`` (no gradient)."""
+    a, b = _operands(input, other)
+    return Tensor._wrap(np.floor_divide(a._data, b._data))
+
+
+def remainder(input, other):
+    """Element-wise ``input mod other`` with the sign of ``other`` (Python's convention)."""
+    return binary(Remainder, input, other, 'remainder')
+
