@@ -5,7 +5,13 @@ Its public names follow MindSpore 2.x PyNative, so ``import hookgrad as ms`` run
 from ._dtype import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      half, single, double, int_, float_)
 from ._tensor import Tensor
+from ._context import set_context, get_context, PYNATIVE_MODE, GRAPH_MODE
 from .autograd.grad_mode import no_grad, enable_grad, is_grad_enabled
+from .autograd.functional import grad, value_and_grad, vjp
 from . import ops
+from . import _dtype as dtype
+from . import nn
+from .nn.parameter import Parameter
+from .hooks.handle import RemovableHandle
 
 __version__ = '0.1.0'

@@ -26,5 +26,7 @@ def tensor_repr(data):
     else:
         body = np.array2string(a, separator=', ', threshold=1000, edgeitems=3,
                                max_line_width=10 ** 6)
+    if a.ndim > 2:
+        body = '\n'.join(line for line in body.split('\n') if line.strip())
     sep = '\n' if a.ndim > 1 else ' '
     return f"{head}{sep}{body})"

@@ -257,22 +257,22 @@ class Tensor(TensorMethods):
 
     # ----------------------------------------------------------------- operators
     def __add__(self, other):
-        return _ops.add(self, other)
+        return _binary(_arith.Add, self, other, 'add')
 
     def __radd__(self, other):
-        return _ops.add(other, self)
+        return _binary(_arith.Add, other, self, 'add')
 
     def __sub__(self, other):
-        return _ops.sub(self, other)
+        return _binary(_arith.Sub, self, other, 'sub')
 
     def __rsub__(self, other):
-        return _ops.sub(other, self)
+        return _binary(_arith.Sub, other, self, 'sub')
 
     def __mul__(self, other):
-        return _ops.mul(self, other)
+        return _binary(_arith.Mul, self, other, 'mul')
 
     def __rmul__(self, other):
-        return _ops.mul(other, self)
+        return _binary(_arith.Mul, other, self, 'mul')
 
     def __truediv__(self, other):
         return _ops.div(self, other)
@@ -450,4 +450,6 @@ _function._Tensor = Tensor
 
 from . import ops as _ops  # noqa: E402  (ops import Tensor; Tensor methods call ops)
 from . import _tensor_methods  # noqa: E402
+from .ops import arithmetic as _arith  # noqa: E402
+from .ops._base import binary as _binary  # noqa: E402
 _tensor_methods._ops = _ops

@@ -46,7 +46,14 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     buf = {}
     for r, g in zip(roots, root_grads):
         node = r._node
-        _add(buf, node if node is not None else r, r._index, g)
+        if node is not None and node.n_out > 1:
+            slots = buf.setdefault(node, [None] * node.n_out)
+            old = slots[r._index]
+            slots[r._index] = g if old is None else old + g
+        else:
+            key = node if node is not None else r
+            old = buf.get(key)
+            buf[key] = g if old is None else old + g
     ready = []
     for r in roots:
         key = r._node if r._node is not None else r
@@ -64,45 +71,53 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
             key = ready.pop()
             if type(key) is not Node:
                 g = buf.pop(key, None)
-                if g is None:
-                    continue
-                if targets is None:
-                    if key._hooks:
-                        g = _run_tensor_hooks(key._hooks, g, create_graph, Tensor)
-                    leaf_updates.append((key, g))
-                else:
-                    slot = capture.get(key)
-                    if slot is not None:
-                        if key._hooks:
-                            g = _run_tensor_hooks(key._hooks, g, create_graph, Tensor)
-                        for i in slot:
-                            captured[i] = g
+                if g is not None:
+                    _leaf_gradient(key, g, targets, capture, captured, leaf_updates,
+                                   create_graph, Tensor)
                 continue
             node = key
             processed.append(node)
-            gys = buf.pop(node, None)
+            g = buf.pop(node, None)
             edges = node.next
-            if gys is not None:
+            if g is not None:
+                gys = g if node.n_out > 1 else [g]
                 if node.hooks is not None:
                     _run_output_hooks(node, gys, create_graph, retained, Tensor)
                 if capture is not None and node in capture:
                     for idx, i in capture[node]:
                         captured[i] = gys[idx]
-                gxs = _call_backward(node, gys, create_graph, Tensor)
+                    continue        # a captured argument is where differentiation stops
+                if create_graph or node.n_out > 1:
+                    gxs = _call_backward(node, gys, create_graph, Tensor)
+                else:
+                    gxs = node.op.backward(node, gys[0])
+                    if type(gxs) is not tuple:
+                        gxs = (gxs,)
+                    if len(gxs) != len(edges):
+                        _count_error(node, gxs)
                 shapes = node.shapes
-                for i, e in enumerate(edges):
-                    if e is None:
-                        continue
-                    gx = gxs[i]
-                    target = e[0]
-                    if gx is not None:
-                        if gx.shape != shapes[i]:
-                            gx = (tensor_math if create_graph else node.m).sum_to(gx, shapes[i])
-                        _add(buf, target, e[1], gx)
-                    d = deps[target] - 1
-                    deps[target] = d
-                    if d == 0:
-                        ready.append(target)
+                i = 0
+                for e in edges:
+                    if e is not None:
+                        gx = gxs[i]
+                        target = e[0]
+                        if gx is not None:
+                            if gx.shape != shapes[i]:
+                                gx = (tensor_math if create_graph else node.m).sum_to(gx, shapes[i])
+                            if type(target) is Node and target.n_out > 1:
+                                slots = buf.get(target)
+                                if slots is None:
+                                    slots = buf[target] = [None] * target.n_out
+                                old = slots[e[1]]
+                                slots[e[1]] = gx if old is None else old + gx
+                            else:
+                                old = buf.get(target)
+                                buf[target] = gx if old is None else old + gx
+                        d = deps[target] - 1
+                        deps[target] = d
+                        if d == 0:
+                            ready.append(target)
+                    i += 1
             else:
                 for e in edges:
                     if e is not None:
@@ -120,10 +135,29 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         _accumulate_grad(leaf, g, Tensor)
     if not retain_graph:
         for node in processed:
-            node.freed = True
-            node.saved = ()
+            node.saved = None
             node.origins = None
     return captured
+
+
+def _leaf_gradient(leaf, g, targets, capture, captured, leaf_updates, create_graph, Tensor):
+    """A leaf's complete gradient: run its hooks, then capture it or queue the .grad update."""
+    if targets is None:
+        if leaf._hooks:
+            g = _run_tensor_hooks(leaf._hooks, g, create_graph, Tensor)
+        leaf_updates.append((leaf, g))
+        return
+    slot = capture.get(leaf)
+    if slot is not None:
+        if leaf._hooks:
+            g = _run_tensor_hooks(leaf._hooks, g, create_graph, Tensor)
+        for i in slot:
+            captured[i] = g
+
+
+def _count_error(node, gxs):
+    raise RuntimeError(f"op '{node.op.name}' backward returned {len(gxs)} gradients, "
+                       f"expected {len(node.next)}")
 
 
 def _count_dependencies(roots, targets):
@@ -154,7 +188,7 @@ def _count_dependencies(roots, targets):
                 stack.append(node)
     while stack:
         node = stack.pop()
-        if node.freed:
+        if node.saved is None:
             raise RuntimeError(_FREED_MSG.format(op=node.op.name))
         for e in node.next:
             if e is None:
@@ -170,24 +204,9 @@ def _count_dependencies(roots, targets):
     return deps, capture
 
 
-def _add(buf, key, idx, g):
-    if type(key) is Node:
-        slots = buf.get(key)
-        if slots is None:
-            slots = [None] * key.n_out
-            buf[key] = slots
-            slots[idx] = g
-        else:
-            old = slots[idx]
-            slots[idx] = g if old is None else old + g
-    else:
-        old = buf.get(key)
-        buf[key] = g if old is None else old + g
-
-
 def _call_backward(node, gys, create_graph, Tensor):
     op = node.op
-    if node.n_out > 1 and None in gys:
+    if node.n_out > 1 and any(g is None for g in gys):
         zeros = Tensor._zeros if create_graph else np.zeros
         gys = [g if g is not None else zeros(*meta) for g, meta in zip(gys, node.out_meta)]
     if not create_graph:
@@ -205,8 +224,7 @@ def _call_backward(node, gys, create_graph, Tensor):
     if type(gxs) is not tuple:
         gxs = (gxs,) if len(node.next) == 1 else tuple(gxs)
     if len(gxs) != len(node.next):
-        raise RuntimeError(f"op '{op.name}' backward returned {len(gxs)} gradients, "
-                           f"expected {len(node.next)}")
+        _count_error(node, gxs)
     return gxs
 
 

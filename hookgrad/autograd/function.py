@@ -21,14 +21,13 @@ class Node:
     class defaults until an instance sets it, so a plain node costs four slot stores.
     """
 
-    __slots__ = ('op', 'next', 'shapes', '__dict__', '__weakref__')
+    __slots__ = ('op', 'next', 'shapes', 'saved', 'origins', '__dict__', '__weakref__')
 
-    saved = ()          # arrays kept for backward (see save)
-    origins = None      # per saved array: input index, -1-k for output k, None for a constant
+    # saved: arrays kept for backward (see save); None once backward freed the graph.
+    # origins: per saved array, its input index, -1-k for output k, None for a constant.
     hooks = None        # {output index: OutputHooks} for tensor hooks / retain_grad on outputs
     n_out = 1
     m = array_math
-    freed = False
 
     def save(self, *arrays):
         """Keep arrays for backward; keep outputs rather than inputs when that is cheaper."""
@@ -95,24 +94,42 @@ class Op:
         return _Tensor._wrap(y)
 
 
+def apply1(op, x):
+    """``op.apply(x)`` for a one-input op without parameters (the hot path of unary ops)."""
+    if x.requires_grad and _grad.enabled:
+        return _record(op, (x,), _NO_PARAMS)
+    return _Tensor._wrap(op.forward(NO_CTX, x._data))
+
+
+def apply2(op, a, b):
+    """``op.apply(a, b)`` for a two-input op without parameters (the hot path of binary ops)."""
+    if (a.requires_grad or b.requires_grad) and _grad.enabled:
+        return _record(op, (a, b), _NO_PARAMS)
+    return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
+
+
+_NO_PARAMS = {}
+
+
+def _edge(x):
+    parent = x._node
+    if parent is not None:
+        return (parent, x._index)
+    if x.requires_grad and x._data.dtype.kind == 'f':
+        return (x, 0)
+    return None
+
+
 def _record(op, xs, params):
     node = Node()
     node.op = op
+    node.saved = ()
     arrays = [x._data for x in xs]
     y = op.forward(node, *arrays, **params)
-    edges = []
-    for x in xs:
-        parent = x._node
-        if parent is not None:
-            edges.append((parent, x._index))
-        elif x.requires_grad:
-            edges.append((x, 0))
-        else:
-            edges.append(None)
-    node.next = edges
+    node.next = [_edge(x) for x in xs]
     node.shapes = [a.shape for a in arrays]
-    if node.saved:
-        node.origins = _origins(node.saved, arrays, y)
+    saved = node.saved
+    node.origins = _origins(saved, arrays, y) if saved else None
     wrap = _Tensor._wrap_output
     if type(y) is tuple:
         node.n_out = len(y)

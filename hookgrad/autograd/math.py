@@ -64,6 +64,7 @@ class _ArrayMath:
     expand_dims = staticmethod(np.expand_dims)
     flip = staticmethod(np.flip)
     cumsum = staticmethod(np.cumsum)
+    prod = staticmethod(np.prod)
     sum_to = staticmethod(_sum_to)
     unindex = staticmethod(_unindex)
     untake = staticmethod(_untake)

@@ -6,26 +6,27 @@ Each family module defines its primitives (``Op`` subclasses, registered in
 from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, floor_divide,
                          remainder, subtract, multiply, divide, negative)
 from .broadcast import broadcast_to, sum_to
-# PENDING from .unary import (exp, log, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf, reciprocal,
-# PENDING                     floor, ceil, absolute)
-# PENDING from .activation import sigmoid, relu, gelu, softmax, log_softmax
-# PENDING from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, reduce_sum,
-# PENDING                         reduce_mean, reduce_max, reduce_min, reduce_prod, cumsum, var, std,
-# PENDING                         all, any)
-# PENDING from .linalg import matmul, bmm, mm
-# PENDING from .shape import (reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile, concat,
-# PENDING                     cat, stack, split, chunk, flatten, flip)
-# PENDING from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
-# PENDING                        take, unindex, untake)
-# PENDING from .comparison import (gt, ge, lt, le, equal, ne, greater, greater_equal, less, less_equal,
-# PENDING                          not_equal, maximum, minimum, clamp, clip, clip_by_value, logical_not,
-# PENDING                          logical_and, logical_or, isnan, isinf, isfinite)
-# PENDING from .creation import (fill, full, ones, zeros, ones_like, zeros_like, full_like, arange,
-# PENDING                        linspace, one_hot, eye, stop_gradient, assign)
-# PENDING from .hook import HookBackward
-# PENDING from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
-# PENDING from .primitives import __all__ as _primitive_names
-# PENDING from ..autograd.functional import GradOperation
+from .unary import (exp, log, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf, reciprocal,
+                    floor, ceil, absolute)
+from .activation import (sigmoid, relu, gelu, softmax, log_softmax, relu6, leaky_relu, silu,
+                         softplus)
+from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, reduce_sum,
+                        reduce_mean, reduce_max, reduce_min, reduce_prod, cumsum, var, std,
+                        all, any)
+from .linalg import matmul, bmm, mm
+from .shape import (reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile, concat,
+                    cat, stack, split, chunk, flatten, flip)
+from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
+                       take, unindex, untake)
+from .comparison import (gt, ge, lt, le, equal, ne, greater, greater_equal, less, less_equal,
+                         not_equal, maximum, minimum, clamp, clip, clip_by_value, logical_not,
+                         logical_and, logical_or, isnan, isinf, isfinite)
+from .creation import (fill, full, ones, zeros, ones_like, zeros_like, full_like, arange,
+                       linspace, one_hot, eye, stop_gradient, assign)
+from .hook import HookBackward
+from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
+from .primitives import __all__ as _primitive_names
+from ..autograd.functional import GradOperation
 
 
 def _transpose(x, axes=None):
@@ -43,4 +44,5 @@ TENSOR_MATH = {
     'expand_dims': 'expand_dims', 'cumsum': 'cumsum', 'sum': 'sum', 'concat': 'concat',
     'cast': 'cast', 'getitem': 'getitem', 'take': 'take', 'unindex': 'unindex',
     'untake': 'untake',
+    'prod': 'prod',
 }

@@ -3,6 +3,7 @@ import numpy as np
 
 from .._dtype import promote, scalar_dtype, to_numpy
 from .._tensor import Tensor
+from ..autograd.function import apply2
 
 _scalars = {}
 
@@ -11,17 +12,16 @@ def scalar_like(value, like):
     """A constant 0-d Tensor for a Python scalar, typed to meet ``like`` (MindSpore's rules)."""
     if isinstance(value, Tensor):
         return value
+    if not isinstance(value, (bool, int, float)):
+        if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+            return Tensor(value)
+        raise TypeError(f"unsupported operand: expected a Tensor or a Python number, "
+                        f"got {type(value).__name__}")
     dt = like._data.dtype
     key = (type(value), value, dt)
     t = _scalars.get(key)
     if t is None:
-        if isinstance(value, np.ndarray):
-            return Tensor(value)
-        try:
-            arr = np.asarray(value, dtype=scalar_dtype(value, dt))
-        except TypeError:
-            raise TypeError(f"unsupported operand: expected a Tensor or a Python number, "
-                            f"got {type(value).__name__}") from None
+        arr = np.asarray(value, dtype=scalar_dtype(value, dt))
         arr.flags.writeable = False
         t = Tensor._wrap(arr)
         if len(_scalars) < 4096:
@@ -73,9 +73,10 @@ def check_broadcast(name, a, b):
 
 def binary(op, a, b, name):
     """Apply a broadcasting binary op with MindSpore promotion and a clear shape error."""
-    a, b = operands(a, b)
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or a._data.dtype is not b._data.dtype:
+        a, b = operands(a, b)
     try:
-        return op.apply(a, b)
+        return apply2(op, a, b)
     except ValueError:
         check_broadcast(name, a, b)
         raise

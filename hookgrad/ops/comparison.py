@@ -1,0 +1,351 @@
+"""Comparisons, element-wise maximum/minimum, clamp, logical ops and the NaN/Inf tests."""
+import numpy as np
+
+from .._dtype import promote
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ._base import as_tensor, binary, broadcast_error, check_broadcast, operands, scalar_like
+
+
+class Greater(Op):
+    """y = a > b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.greater(a, b)
+
+
+class GreaterEqual(Op):
+    """y = a >= b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.greater_equal(a, b)
+
+
+class Less(Op):
+    """y = a < b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.less(a, b)
+
+
+class LessEqual(Op):
+    """y = a <= b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.less_equal(a, b)
+
+
+class Equal(Op):
+    """y = a == b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.equal(a, b)
+
+
+class NotEqual(Op):
+    """y = a != b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.not_equal(a, b)
+
+
+class Maximum(Op):
+    """y = max(a, b); the gradient goes to the larger input, split equally on ties."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(a, b)
+        return np.maximum(a, b)
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b = ctx.saved
+        half = (a == b) * (gy * 0.5)
+        if ctx.next[0] is None:
+            return None, (b > a) * gy + half
+        ga = (a > b) * gy + half
+        return ga, (gy - ga if ctx.next[1] is not None else None)
+
+
+class Minimum(Op):
+    """y = min(a, b); the gradient goes to the smaller input, split equally on ties."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(a, b)
+        return np.minimum(a, b)
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b = ctx.saved
+        half = (a == b) * (gy * 0.5)
+        if ctx.next[0] is None:
+            return None, (b < a) * gy + half
+        ga = (a < b) * gy + half
+        return ga, (gy - ga if ctx.next[1] is not None else None)
+
+
+class Clamp(Op):
+    """y = min(max(x, lo), hi); x gets the gradient where lo <= x <= hi, the bounds elsewhere.
+
+    When lo > hi every element is hi (NumPy's and MindSpore's convention).
+    """
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        ctx.save(x, lo, hi)
+        return np.clip(x, lo, hi)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, lo, hi = ctx.saved
+        gx = glo = ghi = None
+        if ctx.next[0] is not None:
+            gx = ((x >= lo) * (x <= hi)) * gy
+        if ctx.next[1] is not None:
+            glo = ((x < lo) * (lo <= hi)) * gy
+        if ctx.next[2] is not None:
+            ghi = ((x > hi) + (lo > hi)) * gy
+        return gx, glo, ghi
+
+
+class LogicalNot(Op):
+    """y = not x (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.logical_not(x)
+
+
+class LogicalAnd(Op):
+    """y = a and b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.logical_and(a, b)
+
+
+class LogicalOr(Op):
+    """y = a or b (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.logical_or(a, b)
+
+
+class IsNan(Op):
+    """y = x is NaN (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.isnan(x)
+
+
+class IsInf(Op):
+    """y = x is +-inf (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.isinf(x)
+
+
+class IsFinite(Op):
+    """y = x is neither NaN nor +-inf (Bool, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.isfinite(x)
+
+
+# ----------------------------------------------------------------------------- comparisons
+def _compare(op, a, b, name):
+    """A comparison with MindSpore promotion; ``op.apply`` so that nothing is ever recorded."""
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or a._data.dtype is not b._data.dtype:
+        a, b = operands(a, b)
+    try:
+        return op.apply(a, b)
+    except ValueError:
+        check_broadcast(name, a, b)
+        raise
+
+
+def gt(input, other):
+    """Element-wise ``input > other`` as a Bool tensor; either side may be a Python number.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.gt(ms.Tensor([1.0, 3.0]), 2)
+    Tensor(shape=[2], dtype=Bool, value= [False,  True])
+    """
+    return _compare(Greater, input, other, 'gt')
+
+
+def ge(input, other):
+    """Element-wise ``input >= other`` as a Bool tensor."""
+    return _compare(GreaterEqual, input, other, 'ge')
+
+
+def lt(input, other):
+    """Element-wise ``input < other`` as a Bool tensor."""
+    return _compare(Less, input, other, 'lt')
+
+
+def le(input, other):
+    """Element-wise ``input <= other`` as a Bool tensor."""
+    return _compare(LessEqual, input, other, 'le')
+
+
+def equal(input, other):
+    """Element-wise ``input == other`` as a Bool tensor."""
+    return _compare(Equal, input, other, 'equal')
+
+
+def ne(input, other):
+    """Element-wise ``input != other`` as a Bool tensor."""
+    return _compare(NotEqual, input, other, 'ne')
+
+
+greater = gt
+greater_equal = ge
+less = lt
+less_equal = le
+not_equal = ne
+
+
+# ----------------------------------------------------------------------------- max / min / clamp
+def maximum(input, other):
+    """Element-wise maximum with broadcasting; on ties each input gets half the gradient."""
+    return binary(Maximum, input, other, 'maximum')
+
+
+def minimum(input, other):
+    """Element-wise minimum with broadcasting; on ties each input gets half the gradient."""
+    return binary(Minimum, input, other, 'minimum')
+
+
+_extremes = {}
+
+
+def _unbounded(dt, upper):
+    """A constant 0-d Tensor that never clips in dtype ``dt`` (an absent clamp bound)."""
+    key = (dt, upper)
+    t = _extremes.get(key)
+    if t is None:
+        if dt.kind == 'f':
+            v = np.inf if upper else -np.inf
+        elif dt.kind in 'iu':
+            info = np.iinfo(dt)
+            v = info.max if upper else info.min
+        else:
+            v = bool(upper)
+        arr = np.asarray(v, dtype=dt)
+        arr.flags.writeable = False
+        t = _extremes[key] = Tensor._wrap(arr)
+    return t
+
+
+def clamp(input, min=None, max=None):
+    """Limit every element to ``[min, max]``; the bounds may be numbers or Tensors.
+
+    The gradient with respect to ``input`` is 1 where ``min <= input <= max`` and 0 elsewhere;
+    Tensor bounds receive the gradient of the elements they clip.
+
+    Raises:
+        ValueError: when both bounds are None, or the shapes cannot be broadcast together.
+    """
+    if min is None and max is None:
+        raise ValueError("ops.clamp: at least one of min and max must be given, got both None")
+    x = as_tensor(input)
+    lo = None if min is None else scalar_like(min, x)
+    hi = None if max is None else scalar_like(max, x)
+    dt = x._data.dtype
+    for b in (lo, hi):
+        if b is not None and b._data.dtype != dt:
+            dt = promote(dt, b._data.dtype)
+    if lo is None:
+        lo = _unbounded(dt, False)
+    if hi is None:
+        hi = _unbounded(dt, True)
+    if x._data.dtype != dt or lo._data.dtype != dt or hi._data.dtype != dt:
+        from .arithmetic import cast
+        x, lo, hi = cast(x, dt), cast(lo, dt), cast(hi, dt)
+    try:
+        return Clamp.apply(x, lo, hi)
+    except ValueError:
+        for what, a, b in (('input and min', x, lo), ('input and max', x, hi),
+                           ('min and max', lo, hi)):
+            try:
+                np.broadcast_shapes(a.shape, b.shape)
+            except ValueError:
+                raise ValueError(f"ops.clamp: {what} have shapes {a.shape} and {b.shape}, "
+                                 f"which cannot be broadcast together") from None
+        raise
+
+
+clip = clamp
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """Limit every element of ``x`` to ``[clip_value_min, clip_value_max]`` (see clamp)."""
+    return clamp(x, clip_value_min, clip_value_max)
+
+
+# ----------------------------------------------------------------------------- logical and tests
+def _bool_operand(x):
+    return x if isinstance(x, Tensor) else as_tensor(x)
+
+
+def _logical(op, input, other, name):
+    a, b = _bool_operand(input), _bool_operand(other)
+    try:
+        return op.apply(a, b)
+    except ValueError:
+        try:
+            np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            raise broadcast_error(name, a, b) from None
+        raise
+
+
+def logical_not(input):
+    """Element-wise logical NOT (any dtype, nonzero is True) as a Bool tensor."""
+    return LogicalNot.apply(as_tensor(input))
+
+
+def logical_and(input, other):
+    """Element-wise logical AND as a Bool tensor, with broadcasting."""
+    return _logical(LogicalAnd, input, other, 'logical_and')
+
+
+def logical_or(input, other):
+    """Element-wise logical OR as a Bool tensor, with broadcasting."""
+    return _logical(LogicalOr, input, other, 'logical_or')
+
+
+def isnan(input):
+    """Bool tensor: True where ``input`` is NaN."""
+    return IsNan.apply(as_tensor(input))
+
+
+def isinf(input):
+    """Bool tensor: True where ``input`` is positive or negative infinity."""
+    return IsInf.apply(as_tensor(input))
+
+
+def isfinite(input):
+    """Bool tensor: True where ``input`` is neither NaN nor infinite."""
+    return IsFinite.apply(as_tensor(input))

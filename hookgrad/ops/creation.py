@@ -1,0 +1,258 @@
+"""Tensor creation (fill, ones, arange, one_hot, eye...), stop_gradient and assign.
+
+Created tensors are constants: they never require grad, and one_hot passes no gradient to
+its on/off values (as MindSpore's OneHot).
+"""
+import numpy as np
+
+from .._dtype import to_numpy
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ._base import as_tensor
+
+_F32 = np.dtype(np.float32)
+_I64 = np.dtype(np.int64)
+
+
+class OneHot(Op):
+    """y[..., k, ...] = on if indices[...] == k else off, with the new axis of length depth."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, indices, on, off, depth, axis):
+        shape = [1] * (indices.ndim + 1)
+        shape[axis] = depth
+        hot = np.expand_dims(indices, axis) == np.arange(depth).reshape(shape)
+        return np.where(hot, on, off)
+
+
+# ----------------------------------------------------------------------------- argument checks
+def _shape(shape, name):
+    """A shape given as an int, a sequence of ints or a 1-d integer Tensor, as a tuple."""
+    if isinstance(shape, Tensor):
+        if shape._data.dtype.kind not in 'iu' or shape.ndim > 1:
+            raise TypeError(f"ops.{name}: a shape Tensor must be a 0-d or 1-d integer tensor, "
+                            f"got shape {shape.shape} and dtype {shape.dtype}")
+        shape = shape._data.tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    elif isinstance(shape, (tuple, list)):
+        for n in shape:
+            if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+                raise TypeError(f"ops.{name}: shape must contain only ints, got {shape!r}")
+    else:
+        raise TypeError(f"ops.{name}: shape must be an int or a tuple of ints, got {shape!r}")
+    shape = tuple(int(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"ops.{name}: shape {shape} has a negative dimension")
+    return shape
+
+
+def _number(value, name, what):
+    """A Python number from a number or a one-element Tensor."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"ops.{name}: {what} must be a number or a one-element Tensor, "
+                             f"got a Tensor of shape {value.shape}")
+        return value._data.item()
+    if isinstance(value, (bool, int, float, np.generic)):
+        return value.item() if isinstance(value, np.generic) else value
+    raise TypeError(f"ops.{name}: {what} must be a number, got {type(value).__name__}")
+
+
+def _count(value, name, what):
+    """A non-negative int from an int or an integer one-element Tensor."""
+    if isinstance(value, Tensor) and value._data.dtype.kind in 'iu' and value.size == 1:
+        value = value._data.item()
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"ops.{name}: {what} must be an int, got {value!r}")
+    if value < 0:
+        raise ValueError(f"ops.{name}: {what} must be non-negative, got {value}")
+    return int(value)
+
+
+def _value_dtype(value):
+    """The NumPy dtype MindSpore gives a fill value: a Tensor's own, Float32 for floats..."""
+    if isinstance(value, Tensor):
+        return value._data.dtype
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, bool):
+        return np.dtype(np.bool_)
+    if isinstance(value, int):
+        return _I64
+    return _F32
+
+
+# ----------------------------------------------------------------------------- filled tensors
+def fill(type, shape, value):
+    """A tensor of ``shape`` and dtype ``type`` with every element ``value``.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.fill(ms.float32, (2,), 3)
+    Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00,  3.00000000e+00])
+    """
+    dt = to_numpy(type)
+    shape = _shape(shape, 'fill')
+    return Tensor._wrap(np.full(shape, _number(value, 'fill', 'value'), dtype=dt))
+
+
+def full(size, fill_value, *, dtype=None):
+    """A tensor of shape ``size`` filled with ``fill_value``; dtype inferred from it by default."""
+    shape = _shape(size, 'full')
+    dt = _value_dtype(fill_value) if dtype is None else to_numpy(dtype)
+    return Tensor._wrap(np.full(shape, _number(fill_value, 'full', 'fill_value'), dtype=dt))
+
+
+def ones(shape, dtype=None):
+    """A tensor of ones (Float32 unless ``dtype`` is given)."""
+    return Tensor._wrap(np.ones(_shape(shape, 'ones'), dtype=_F32 if dtype is None
+                                else to_numpy(dtype)))
+
+
+def zeros(shape, dtype=None):
+    """A tensor of zeros (Float32 unless ``dtype`` is given)."""
+    return Tensor._wrap(np.zeros(_shape(shape, 'zeros'), dtype=_F32 if dtype is None
+                                 else to_numpy(dtype)))
+
+
+def ones_like(input, *, dtype=None):
+    """Ones with the shape of ``input`` and its dtype (or ``dtype``)."""
+    x = as_tensor(input)
+    return Tensor._wrap(np.ones(x._data.shape, x._data.dtype if dtype is None
+                                else to_numpy(dtype)))
+
+
+def zeros_like(input, *, dtype=None):
+    """Zeros with the shape of ``input`` and its dtype (or ``dtype``)."""
+    x = as_tensor(input)
+    return Tensor._wrap(np.zeros(x._data.shape, x._data.dtype if dtype is None
+                                 else to_numpy(dtype)))
+
+
+def full_like(input, fill_value, *, dtype=None):
+    """``fill_value`` everywhere, with the shape of ``input`` and its dtype (or ``dtype``)."""
+    x = as_tensor(input)
+    dt = x._data.dtype if dtype is None else to_numpy(dtype)
+    return Tensor._wrap(np.full(x._data.shape, _number(fill_value, 'full_like', 'fill_value'),
+                                dtype=dt))
+
+
+# ----------------------------------------------------------------------------- ranges
+def arange(start=0, end=None, step=1, *, dtype=None):
+    """Values from ``start`` up to (not including) ``end`` by ``step``; ``arange(n)`` is 0..n-1.
+
+    Int64 when all arguments are ints, Float32 otherwise, unless ``dtype`` is given.
+
+    Raises:
+        ValueError: when ``step`` is 0 or points away from ``end``.
+    """
+    if end is None:
+        start, end = 0, start
+    start = _number(start, 'arange', 'start')
+    end = _number(end, 'arange', 'end')
+    step = _number(step, 'arange', 'step')
+    if step == 0:
+        raise ValueError("ops.arange: step must not be 0")
+    if (end - start) * step < 0:
+        raise ValueError(f"ops.arange: step {step} moves away from end: start {start}, end {end}")
+    if dtype is not None:
+        dt = to_numpy(dtype)
+    elif all(isinstance(v, int) for v in (start, end, step)):
+        dt = _I64
+    else:
+        dt = _F32
+    values = np.arange(start, end, step)
+    return Tensor._wrap(values if values.dtype == dt else values.astype(dt))
+
+
+def linspace(start, end, steps):
+    """``steps`` evenly spaced Float32 values from ``start`` to ``end`` inclusive."""
+    start = _number(start, 'linspace', 'start')
+    end = _number(end, 'linspace', 'end')
+    steps = _count(steps, 'linspace', 'steps')
+    if steps == 0:
+        raise ValueError("ops.linspace: steps must be positive, got 0")
+    return Tensor._wrap(np.linspace(start, end, steps).astype(_F32))
+
+
+def eye(n, m=None, dtype=None):
+    """An ``n`` x ``m`` matrix (``m`` defaults to ``n``) with ones on the diagonal, Float32."""
+    n = _count(n, 'eye', 'n')
+    m = n if m is None else _count(m, 'eye', 'm')
+    return Tensor._wrap(np.eye(n, m, dtype=_F32 if dtype is None else to_numpy(dtype)))
+
+
+def _one_hot_value(value, dt, what):
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"ops.one_hot: {what} must be a number or a 0-d Tensor, got a "
+                             f"Tensor of shape {value.shape}")
+        arr = value._data.reshape(())
+    else:
+        arr = np.asarray(_number(value, 'one_hot', what))
+    return arr if dt is None or arr.dtype == dt else arr.astype(dt)
+
+
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    """One-hot encode integer ``indices`` along a new axis of length ``depth``.
+
+    Positions equal to an index get ``on_value``, all others ``off_value``; an index outside
+    ``[0, depth)`` gives a row of ``off_value``. The result has ``on_value``'s dtype (Float32
+    for a Python float, Int64 for an int). No gradient flows to ``on_value``/``off_value``.
+
+    Raises:
+        TypeError: when ``indices`` is not an integer tensor.
+        ValueError: when ``depth`` is negative or ``axis`` is out of range.
+    """
+    x = as_tensor(indices, 'indices')
+    if x._data.dtype.kind not in 'iu':
+        raise TypeError(f"ops.one_hot: indices must be an integer tensor, got {x.dtype}")
+    depth = _count(depth, 'one_hot', 'depth')
+    ndim = x.ndim
+    if not isinstance(axis, (int, np.integer)) or not -ndim - 1 <= axis <= ndim:
+        raise ValueError(f"ops.one_hot: axis {axis!r} is out of range for indices of rank "
+                         f"{ndim} (expected {-ndim - 1}..{ndim})")
+    on = _one_hot_value(on_value, None, 'on_value')
+    if on.dtype == np.float64 and not isinstance(on_value, (Tensor, np.generic)):
+        on = on.astype(_F32)
+    off = _one_hot_value(off_value, on.dtype, 'off_value')
+    return OneHot.apply(x, Tensor._wrap(on), Tensor._wrap(off), depth=depth,
+                        axis=int(axis) % (ndim + 1))
+
+
+# ----------------------------------------------------------------------------- graph control
+def stop_gradient(value):
+    """The same values cut from the graph; tuples/lists of Tensors keep their structure."""
+    if isinstance(value, Tensor):
+        return Tensor._wrap(value._data)
+    if isinstance(value, (tuple, list)):
+        return type(value)(stop_gradient(v) for v in value)
+    return value
+
+
+def assign(variable, value):
+    """Write ``value`` into ``variable``'s data in place, cast to its dtype; returns ``variable``.
+
+    Nothing is recorded for autograd. A Python number fills the whole variable.
+
+    Raises:
+        TypeError: when ``variable`` is not a Tensor.
+        ValueError: when the shapes differ (names both).
+    """
+    if not isinstance(variable, Tensor):
+        raise TypeError(f"ops.assign: variable must be a Tensor, got {type(variable).__name__}")
+    data = variable._data
+    if isinstance(value, (bool, int, float, np.generic)):
+        src = np.asarray(value)
+    else:
+        src = value._data if isinstance(value, Tensor) else as_tensor(value, 'value')._data
+        if src.shape != data.shape:
+            raise ValueError(f"ops.assign: value has shape {src.shape}, but variable has shape "
+                             f"{data.shape}")
+    if data.flags.writeable:
+        np.copyto(data, src, casting='unsafe')
+    else:
+        # read-only data (a broadcast view, a cached constant) is replaced, never written through
+        variable._data = np.array(np.broadcast_to(src, data.shape), dtype=data.dtype)
+    return variable

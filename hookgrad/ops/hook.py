@@ -1,0 +1,73 @@
+"""``ops.HookBackward``: an identity op whose backward hands the arriving gradient to a function."""
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ..hooks.handle import check_hook, hook_name
+from ._base import as_tensor
+
+
+class HookIdentity(Op):
+    """y = x for every input; backward calls ``hook(grads)`` and may take its replacement."""
+    name = 'HookBackward'
+
+    @staticmethod
+    def forward(ctx, *xs, hook):
+        ctx.hook = hook
+        return xs[0] if len(xs) == 1 else xs
+
+    @staticmethod
+    def backward(ctx, *gys):
+        raw = not isinstance(gys[0], Tensor)
+        args = tuple(Tensor._wrap(g) for g in gys) if raw else gys
+        hook = ctx.hook
+        try:
+            r = hook(args)
+        except Exception as e:
+            if hasattr(e, 'add_note'):
+                e.add_note(f"(raised in HookBackward hook '{hook_name(hook)}')")
+            raise
+        if r is None:
+            return gys
+        if isinstance(r, Tensor):
+            r = (r,)
+        if not isinstance(r, (tuple, list)) or len(r) != len(gys):
+            got = f"{len(r)} gradients" if isinstance(r, (tuple, list)) else type(r).__name__
+            raise ValueError(f"HookBackward hook '{hook_name(hook)}' returned {got}, expected a "
+                             f"tuple of {len(gys)} Tensor(s) or None")
+        out = []
+        for new, g in zip(r, gys):
+            if not isinstance(new, Tensor) or new.shape != tuple(g.shape):
+                shape = new.shape if isinstance(new, Tensor) else type(new).__name__
+                raise ValueError(f"HookBackward hook '{hook_name(hook)}' returned a gradient of "
+                                 f"shape {shape}, expected shape {tuple(g.shape)}")
+            out.append(new._data.astype(g.dtype, copy=False) if raw else new)
+        return tuple(out)
+
+
+class HookBackward:
+    """Identity op that shows (and may replace) the gradient flowing back through it.
+
+    ``hook_fn(grad_tuple) -> None | tuple`` receives a tuple holding the gradient of each input
+    at this point of the network; returning a tuple (or a Tensor) replaces those gradients.
+
+    >>> import hookgrad as ms
+    >>> seen = []
+    >>> hook = ms.ops.HookBackward(lambda grads: seen.append(grads[0].item()))
+    >>> ms.grad(lambda x: hook(x * 3) * 2)(ms.Tensor(1.0))
+    Tensor(shape=[], dtype=Float32, value= 6)
+    >>> seen
+    [2.0]
+    """
+
+    def __init__(self, hook_fn, cell_id=""):
+        check_hook(hook_fn, 'ops.HookBackward')
+        self.hook_fn = hook_fn
+        self.cell_id = cell_id
+
+    def __call__(self, *inputs):
+        if not inputs:
+            raise TypeError("HookBackward: expected at least one Tensor input")
+        xs = [as_tensor(x, 'HookBackward input') for x in inputs]
+        return HookIdentity.apply(*xs, hook=self.hook_fn)
+
+    def __repr__(self):
+        return f"HookBackward(hook_fn={hook_name(self.hook_fn)})"

@@ -1,0 +1,419 @@
+"""Indexing and selection: getitem/setitem (``x[key]``), take/gather, where and masked_fill.
+
+Reading ``x[key]`` and scattering a gradient back into zeros (``unindex``) are each other's
+adjoints, as are ``take`` and ``untake``; each pair is two primitives whose backward calls the
+other, so gradients of any order come out of the same two rules.
+"""
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ..autograd.grad_mode import state as _grad
+from ..autograd.math import array_math
+from ._base import as_tensor, operands, scalar_like
+
+_BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
+
+
+class GetItem(Op):
+    """y = x[key] (NumPy basic and advanced indexing); the gradient is scattered back, adding
+    repeated positions."""
+    @staticmethod
+    def forward(ctx, x, key):
+        ctx.key = key
+        y = x[key]
+        return y if type(y) is np.ndarray else np.asarray(y)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return ctx.m.unindex(gy, ctx.shapes[0], ctx.key)
+
+
+class Unindex(Op):
+    """y = zeros(shape) with g added at ``key`` (the adjoint of x[key]); its gradient is gy[key]."""
+    @staticmethod
+    def forward(ctx, g, shape, key):
+        ctx.key = key
+        return array_math.unindex(g, shape, key)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return ctx.m.getitem(gy, ctx.key)
+
+
+class SetItem(Op):
+    """y = x with y[key] = value; x's gradient is gy zeroed at key, value's is gy[key].
+
+    With repeated indices NumPy keeps one write, but every copy receives gy at its position.
+    """
+    @staticmethod
+    def forward(ctx, x, value, key):
+        ctx.key = key
+        y = x.copy()
+        y[key] = value
+        keep = np.ones(x.shape, np.bool_)
+        keep[key] = False
+        ctx.save(keep)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (keep,) = ctx.saved
+        m = ctx.m
+        gx = m.where(keep, gy, 0) if ctx.next[0] is not None else None
+        gv = m.getitem(gy, ctx.key) if ctx.next[1] is not None else None
+        return gx, gv
+
+
+class Take(Op):
+    """y = np.take(x, indices, axis); the gradient is added back at the indices."""
+    @staticmethod
+    def forward(ctx, x, indices, axis):
+        ctx.indices = indices
+        ctx.axis = axis
+        return np.take(x, indices, axis)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return ctx.m.untake(gy, ctx.shapes[0], ctx.indices, ctx.axis)
+
+
+class Untake(Op):
+    """y = zeros(shape) with g added at ``indices`` along ``axis``; its gradient is a take."""
+    @staticmethod
+    def forward(ctx, g, shape, indices, axis):
+        ctx.indices = indices
+        ctx.axis = axis
+        return array_math.untake(g, shape, indices, axis)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return ctx.m.take(gy, ctx.indices, ctx.axis)
+
+
+class Where(Op):
+    """y = x where condition else y (broadcast); each branch gets gy where it was chosen."""
+    @staticmethod
+    def forward(ctx, condition, x, y):
+        ctx.save(condition)
+        return np.where(condition, x, y)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (c,) = ctx.saved
+        m = ctx.m
+        gx = m.where(c, gy, 0) if ctx.next[1] is not None else None
+        gz = m.where(c, 0, gy) if ctx.next[2] is not None else None
+        return None, gx, gz
+
+
+# ------------------------------------------------------------------------------ keys
+def _key(index):
+    """An index with every Tensor and list replaced by a NumPy array (what ``x[key]`` takes)."""
+    t = type(index)
+    if t in _BASIC:
+        return index
+    if t is tuple:
+        for i in index:
+            if type(i) not in _BASIC:
+                return tuple(_key_item(i) for i in index)
+        return index
+    return _key_item(index)
+
+
+def _key_item(i):
+    if isinstance(i, Tensor):
+        return i._data
+    if isinstance(i, list):
+        a = np.asarray([v._data if isinstance(v, Tensor) else v for v in i])
+        return a.astype(np.intp) if a.size == 0 else a
+    return i
+
+
+def _describe(index):
+    """A short text for an index in error messages (arrays by shape when large)."""
+    if isinstance(index, tuple):
+        return '(' + ', '.join(_describe(i) for i in index) + (',)' if len(index) == 1 else ')')
+    if isinstance(index, Tensor):
+        index = index._data
+    if isinstance(index, np.ndarray):
+        if index.size <= 8:
+            return repr(index.tolist())
+        return f"<{index.dtype} array of shape {index.shape}>"
+    if index is Ellipsis:
+        return '...'
+    if isinstance(index, slice):
+        parts = ['' if v is None else str(v) for v in (index.start, index.stop, index.step)]
+        return ':'.join(parts[:2] if index.step is None else parts)
+    return repr(index)
+
+
+def _indices(indices, name):
+    """Integer indices as a NumPy array."""
+    a = indices._data if isinstance(indices, Tensor) else np.asarray(indices)
+    if a.dtype.kind not in 'iu':
+        if a.size == 0:
+            return a.astype(np.intp)
+        raise TypeError(f"ops.{name}: indices must be integers, got dtype {a.dtype}")
+    return a
+
+
+def _axis(axis, ndim, name):
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"ops.{name}: axis must be an int, got {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"ops.{name}: axis {axis} is out of range for a tensor of rank {ndim}")
+    return int(axis) % ndim
+
+
+def _take(x, idx, axis, name):
+    try:
+        return Take.apply(x, indices=idx, axis=axis)
+    except IndexError as e:
+        raise IndexError(f"ops.{name}: index out of range for axis {axis} of a tensor of shape "
+                         f"{x.shape}: {e}") from None
+
+
+# ------------------------------------------------------------------------------ public
+def getitem(x, index):
+    """``x[index]`` with NumPy's basic and advanced indexing; Tensors may serve as indices.
+
+    Raises:
+        IndexError: for an index out of range or of an unsupported type (names index and shape).
+
+    >>> import hookgrad as ms
+    >>> ms.Tensor([[1, 2], [3, 4]])[:, 1].tolist()
+    [2, 4]
+    """
+    x = as_tensor(x, 'x')
+    key = _key(index)
+    try:
+        return GetItem.apply(x, key=key)
+    except IndexError as e:
+        raise IndexError(f"ops.getitem: index {_describe(index)} is invalid for a tensor of shape "
+                         f"{x.shape}: {e}") from None
+
+
+def setitem(x, index, value):
+    """``x[index] = value`` (``Tensor.__setitem__``); ``value`` (Tensor or number) broadcasts.
+
+    On a tensor in a graph (a non-leaf, or a constant receiving a value that requires grad, with
+    grad mode on) the write is recorded and ``x`` is rebound to the result, so gradients flow to
+    the untouched part of the old ``x`` and to ``value``. Otherwise (leaves, Parameters included,
+    or grad mode off) the values are written in place without recording.
+
+    Raises:
+        IndexError: for an index out of range.
+        ValueError: when ``value`` does not broadcast to ``x[index]``.
+    """
+    if not isinstance(x, Tensor):
+        raise TypeError(f"ops.setitem: x must be a Tensor, got {type(x).__name__}")
+    key = _key(index)
+    if _grad.enabled and (x._node is not None or (
+            not x.requires_grad and isinstance(value, Tensor) and value.requires_grad)):
+        _record_setitem(x, index, key, value)
+        return
+    arr = x._data
+    if type(arr) is not np.ndarray or not arr.flags.writeable:
+        arr = np.array(arr)
+    try:
+        arr[key] = value._data if isinstance(value, Tensor) else value
+    except IndexError as e:
+        raise IndexError(f"ops.setitem: index {_describe(index)} is invalid for a tensor of shape "
+                         f"{x.shape}: {e}") from None
+    except ValueError:
+        raise _value_error(x, index, key, value) from None
+    x._data = arr
+
+
+def _value_error(x, index, key, value):
+    target = np.broadcast_to(np.int8(0), x.shape)[key].shape
+    shape = value.shape if isinstance(value, Tensor) else np.shape(value)
+    return ValueError(f"ops.setitem: cannot assign a value of shape {tuple(shape)} to "
+                      f"x[{_describe(index)}] of shape {target}")
+
+
+def _record_setitem(x, index, key, value):
+    """Record ``x[key] = value`` as a SetItem node and rebind ``x`` to its output."""
+    from .arithmetic import cast
+    from .shape import reshape
+    if isinstance(value, Tensor):
+        v = value
+    elif isinstance(value, (bool, int, float)):
+        v = scalar_like(value, x)
+    else:
+        v = Tensor(value)
+    if v._data.dtype != x._data.dtype:
+        v = cast(v, x._data.dtype)
+    try:
+        target = np.broadcast_to(np.int8(0), x.shape)[key].shape
+    except IndexError as e:
+        raise IndexError(f"ops.setitem: index {_describe(index)} is invalid for a tensor of shape "
+                         f"{x.shape}: {e}") from None
+    if v.ndim:
+        lead = v.ndim - len(target)
+        if lead > 0 and all(s == 1 for s in v.shape[:lead]):
+            v = reshape(v, v.shape[lead:])      # NumPy drops leading 1s; so does the gradient
+        try:
+            ok = np.broadcast_shapes(v.shape, target) == target
+        except ValueError:
+            ok = False
+        if not ok:
+            raise _value_error(x, index, key, value)
+    y = SetItem.apply(x, v, key=key)
+    x._data, x._node, x._index, x.requires_grad = y._data, y._node, y._index, y.requires_grad
+
+
+def take(x, indices, axis=None):
+    """Elements of ``x`` at ``indices`` along ``axis`` (of the flattened ``x`` when None),
+    as ``np.take``; negative indices count from the end.
+
+    Raises:
+        IndexError: for an index out of range.
+    """
+    x = as_tensor(x, 'x')
+    idx = _indices(indices, 'take')
+    if axis is None:
+        from .shape import reshape
+        x = reshape(x, (-1,))
+        axis = 0
+    else:
+        axis = _axis(axis, max(x.ndim, 1), 'take')
+    return _take(x, idx, axis, 'take')
+
+
+def unindex(g, shape, key):
+    """Zeros of ``shape`` with ``g`` added at ``key``: the adjoint of ``x[key]``, differentiable."""
+    return Unindex.apply(as_tensor(g, 'g'), shape=tuple(shape), key=_key(key))
+
+
+def untake(g, shape, indices, axis):
+    """Zeros of ``shape`` with ``g`` added at ``indices`` along ``axis``: the adjoint of take."""
+    shape = tuple(shape)
+    return Untake.apply(as_tensor(g, 'g'), shape=shape, indices=_indices(indices, 'untake'),
+                        axis=_axis(axis, max(len(shape), 1), 'untake'))
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Slices of ``input_params`` at ``input_indices`` along ``axis``.
+
+    The result has shape ``params.shape[:axis] + indices.shape[batch_dims:] +
+    params.shape[axis + 1:]``; with ``batch_dims`` the leading dimensions of params and indices
+    are paired (one index set per batch item).
+
+    Raises:
+        IndexError: for an index out of range.
+        ValueError: for an axis out of range or batch dimensions that do not match.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.gather(ms.Tensor([10, 20, 30]), ms.Tensor([2, 0, 2]), 0).tolist()
+    [30, 10, 30]
+    """
+    x = as_tensor(input_params, 'input_params')
+    idx = _indices(input_indices, 'gather')
+    axis = _axis(axis, max(x.ndim, 1), 'gather')
+    if batch_dims == 0:
+        return _take(x, idx, axis, 'gather')
+    return _batched_gather(x, idx, axis, batch_dims)
+
+
+def _batched_gather(x, idx, axis, batch_dims):
+    """gather with ``batch_dims`` leading dimensions shared by params and indices."""
+    from .shape import transpose
+    k = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
+    if not 0 <= k <= min(axis, idx.ndim) or x.shape[:k] != idx.shape[:k]:
+        raise ValueError(f"ops.gather: batch_dims {batch_dims} does not fit params of shape "
+                         f"{x.shape}, indices of shape {idx.shape} and axis {axis}")
+    ni = idx.ndim
+    # one broadcasting arange per batch dimension pairs each batch item with its indices
+    key = tuple(np.arange(n).reshape((1,) * j + (n,) + (1,) * (ni - j - 1))
+                for j, n in enumerate(x.shape[:k]))
+    key += (slice(None),) * (axis - k) + (idx,)
+    try:
+        y = GetItem.apply(x, key=key)
+    except IndexError as e:
+        raise IndexError(f"ops.gather: index out of range for axis {axis} of a tensor of shape "
+                         f"{x.shape}: {e}") from None
+    mid = axis - k
+    if mid == 0:
+        return y
+    # NumPy put the index dimensions first (the indices are separated by slices): move the
+    # dimensions between the batch and ``axis`` back in front of them
+    perm = (tuple(range(k)) + tuple(range(ni, ni + mid)) + tuple(range(k, ni))
+            + tuple(range(ni + mid, y.ndim)))
+    return transpose(y, perm)
+
+
+def index_select(input, axis, index):
+    """Slices of ``input`` along ``axis`` at the positions in the 1-D ``index``.
+
+    Raises:
+        ValueError: when ``index`` is not 1-D.
+        IndexError: for an index out of range.
+    """
+    x = as_tensor(input)
+    idx = _indices(index, 'index_select')
+    if idx.ndim == 0:
+        idx = idx.reshape(1)
+    elif idx.ndim != 1:
+        raise ValueError(f"ops.index_select: index must be 1-D, got shape {idx.shape}")
+    return _take(x, idx, _axis(axis, max(x.ndim, 1), 'index_select'), 'index_select')
+
+
+def _condition(condition):
+    c = as_tensor(condition, 'condition')
+    if c._data.dtype != np.bool_:
+        c = Tensor._wrap(c._data.astype(np.bool_))
+    return c
+
+
+def where(condition, x, y):
+    """Elements of ``x`` where ``condition`` holds, else of ``y`` (all three broadcast).
+
+    ``x`` and ``y`` may be Python numbers; the gradient goes to ``x`` where the condition holds
+    and to ``y`` elsewhere.
+
+    Raises:
+        ValueError: when the shapes do not broadcast together.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.where(ms.Tensor([True, False]), ms.Tensor([1.0, 2.0]), 0.0).tolist()
+    [1.0, 0.0]
+    """
+    c = _condition(condition)
+    a, b = operands(x, y)
+    try:
+        return Where.apply(c, a, b)
+    except ValueError:
+        raise ValueError(f"ops.where: shapes {c.shape} (condition), {a.shape} (x) and {b.shape} "
+                         f"(y) cannot be broadcast together") from None
+
+
+select = where
+
+
+def masked_fill(input_x, mask, value):
+    """``input_x`` with ``value`` (a number or 0-d Tensor) where ``mask`` is True.
+
+    The gradient flows to ``input_x`` outside the mask and to a Tensor ``value`` summed inside.
+
+    Raises:
+        ValueError: when ``value`` is not 0-d or ``mask`` does not broadcast with ``input_x``.
+    """
+    x = as_tensor(input_x, 'input_x')
+    m = _condition(mask)
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise ValueError(f"ops.masked_fill: value must be a number or a 0-d Tensor, got shape "
+                             f"{value.shape}")
+        v = value
+    else:
+        v = scalar_like(value, x)
+    if v._data.dtype != x._data.dtype:
+        from .arithmetic import cast
+        v = cast(v, x._data.dtype)
+    try:
+        return Where.apply(m, v, x)
+    except ValueError:
+        raise ValueError(f"ops.masked_fill: mask of shape {m.shape} does not broadcast with "
+                         f"input_x of shape {x.shape}") from None

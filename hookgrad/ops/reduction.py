@@ -1,0 +1,513 @@
+"""Reductions: sum, mean, prod, max/min, argmax/argmin, cumsum, var/std, all/any.
+
+Every primitive takes ``axis`` already normalised (None for all axes, else a sorted tuple of
+distinct non-negative axes; an int for the ops that reduce one axis) and returns a real ndarray,
+0-d for a full reduction, never a NumPy scalar.
+"""
+import math
+
+import numpy as np
+
+from ..autograd.function import NO_CTX, Op
+from ._base import as_tensor, normalize_axis
+
+_INT64 = np.dtype(np.int64)
+
+
+def _axes(x, axis, name):
+    """``axis`` checked against ``x``: None (all axes) or a sorted tuple of distinct axes."""
+    if axis is None:
+        return None
+    axes = normalize_axis(axis, x.ndim, name)
+    if x.ndim == 0:
+        return None
+    if type(axes) is int:
+        return (axes,)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"ops.{name}: axis {tuple(axis)} names an axis more than once")
+    if not axes or len(axes) == x.ndim:
+        return None     # () means all axes, as in MindSpore's reduce_* ops
+    return tuple(sorted(axes))
+
+
+def _one_axis(x, axis, name):
+    """A single reduction axis (int) checked against ``x``; None for all axes or a 0-d input."""
+    if axis is None:
+        return None
+    if isinstance(axis, (tuple, list)):
+        raise TypeError(f"ops.{name}: axis must be an int or None, got {axis!r}")
+    axis = normalize_axis(axis, x.ndim, name)
+    return None if x.ndim == 0 else axis
+
+
+def _keep_shape(ctx):
+    """The output shape with reduced axes kept as size 1."""
+    axes = (ctx.axis,) if type(ctx.axis) is int else ctx.axis
+    return tuple(1 if i in axes else n for i, n in enumerate(ctx.shape))
+
+
+def _unreduce(ctx, g, keepdims=None):
+    """``g`` (a reduction's output or gradient) with its reduced axes re-inserted as size 1."""
+    if ctx.axis is None or (ctx.keepdims if keepdims is None else keepdims):
+        return g
+    return ctx.m.reshape(g, _keep_shape(ctx))
+
+
+def _remember(ctx, x, axis, keepdims):
+    ctx.shape = x.shape
+    ctx.axis = axis
+    ctx.keepdims = keepdims
+
+
+def _count(shape, axis):
+    """How many elements each output element of a reduction over ``axis`` summarises."""
+    if axis is None:
+        return math.prod(shape)
+    return math.prod(shape[i] for i in axis)
+
+
+def _check_nonempty(name, x, axis):
+    """Max/min/arg* have no value for an empty slice: refuse one before NumPy does."""
+    if x._data.size:
+        return
+    axes = range(x.ndim) if axis is None else (axis,) if type(axis) is int else axis
+    if 0 in [x.shape[i] for i in axes]:    # (the builtins sum/max/any are shadowed here)
+        raise _empty_error(name, x)
+
+
+def _empty_error(name, x):
+    return ValueError(f"ops.{name}: cannot reduce over a zero-size axis of a tensor of shape "
+                      f"{x.shape}")
+
+
+# ---------------------------------------------------------------------------- primitives
+class ReduceSum(Op):
+    """y = sum of x over ``axis``; the gradient is gy spread back over the summed axes."""
+    @staticmethod
+    def forward(ctx, x, axis, keepdims, dtype=None):
+        _remember(ctx, x, axis, keepdims)
+        if dtype is None and x.dtype.kind in 'biu':
+            dtype = _INT64
+        return np.asarray(x.sum(axis=axis, keepdims=keepdims, dtype=dtype))
+
+    @staticmethod
+    def backward(ctx, gy):
+        return ctx.m.broadcast_to(_unreduce(ctx, gy), ctx.shape)
+
+
+class ReduceMean(Op):
+    """y = mean of x over ``axis``; each input gets gy / (number of elements averaged)."""
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        _remember(ctx, x, axis, keepdims)
+        if x.dtype.itemsize < 4:        # NumPy accumulates float16 in float32
+            return np.asarray(x.mean(axis=axis, keepdims=keepdims))
+        return np.asarray(x.sum(axis=axis, keepdims=keepdims) / _count(x.shape, axis))
+
+    @staticmethod
+    def backward(ctx, gy):
+        n = _count(ctx.shape, ctx.axis)
+        return ctx.m.broadcast_to(_unreduce(ctx, gy) / n, ctx.shape)
+
+
+class ReduceProd(Op):
+    """y = product of x over ``axis``; dy/dx_i is the product of the other elements.
+
+    Without zeros that is y / x_i. Where a reduced slice holds zeros the rule uses p, the
+    product of the slice's nonzero elements, and constant masks from forward: with one zero,
+    the zero's gradient is p and the others' are p / x_i times that zero (value 0, but
+    differentiable); with two or more, all are 0. Double backward is exact when each slice has
+    at most one zero.
+    """
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        _remember(ctx, x, axis, keepdims)
+        y = np.asarray(x.prod(axis=axis, keepdims=keepdims))
+        if ctx is NO_CTX:
+            return y
+        zero = x == 0
+        if not zero.any():
+            ctx.save(x, y)
+            return y
+        zf = zero.astype(x.dtype)
+        nzf = 1 - zf
+        count = zf.sum(axis=axis, keepdims=True)
+        one = (count == 1).astype(x.dtype)
+        # factor_i = p / nz_i * (direct + via_zero * s), s = the slice's zero as a variable
+        direct = zf * one + nzf * (count == 0)
+        via_zero = nzf * one
+        ctx.save(x, y, zf, nzf, direct, via_zero)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        m = ctx.m
+        gy = _unreduce(ctx, gy)
+        if len(ctx.saved) == 2:
+            x, y = ctx.saved
+            return gy * _unreduce(ctx, y) / x
+        x, _, zf, nzf, direct, via_zero = ctx.saved
+        nz = x * nzf + zf                   # zeros replaced by 1, cut from their own gradient
+        p = _unreduce(ctx, m.prod(nz, ctx.axis), False)
+        s = m.sum(x * zf, ctx.axis, True)
+        return gy * p / nz * (direct + via_zero * s)
+
+
+def _tie_split(ctx, gy):
+    """Gradient of a max/min over ``axis``: gy shared evenly by the elements equal to it."""
+    m = ctx.m
+    x, y = ctx.saved
+    hit = m.cast(x == _unreduce(ctx, y), ctx.dtype)
+    return hit / m.sum(hit, ctx.axis, True) * _unreduce(ctx, gy)
+
+
+class ReduceMax(Op):
+    """y = max of x over ``axis``; ties share the gradient evenly."""
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        _remember(ctx, x, axis, keepdims)
+        ctx.dtype = x.dtype
+        y = np.asarray(x.max(axis=axis, keepdims=keepdims))
+        ctx.save(x, y)
+        return y
+
+    backward = staticmethod(_tie_split)
+
+
+class ReduceMin(Op):
+    """y = min of x over ``axis``; ties share the gradient evenly."""
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        _remember(ctx, x, axis, keepdims)
+        ctx.dtype = x.dtype
+        y = np.asarray(x.min(axis=axis, keepdims=keepdims))
+        ctx.save(x, y)
+        return y
+
+    backward = staticmethod(_tie_split)
+
+
+class ExtremeAtIndex(Op):
+    """y = max (``largest``) or min of x over one axis (all when None), which equals x at
+    ``index``, the argmax/argmin computed beside it; the gradient goes to that position only,
+    so tied elements do not share it."""
+    @staticmethod
+    def forward(ctx, x, index, axis, keepdims, largest):
+        _remember(ctx, x, axis, keepdims)
+        pick = x.max if largest else x.min
+        y = np.asarray(pick(axis=axis, keepdims=keepdims))
+        if ctx is not NO_CTX:
+            # positions along the axis, compared with the index in backward to route gy
+            if axis is None:
+                grid = np.arange(x.size).reshape(x.shape)
+            else:
+                grid = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - 1 - axis))
+            ctx.dtype = x.dtype
+            ctx.save(grid, index)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        grid, index = ctx.saved
+        hit = ctx.m.cast(grid == _unreduce(ctx, index), ctx.dtype)
+        return hit * _unreduce(ctx, gy), None
+
+
+class Argmax(Op):
+    """Int64 index of the maximum over one axis (of the flattened input when axis is None)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        return np.asarray(x.argmax(axis=axis, keepdims=keepdims)).astype(_INT64, copy=False)
+
+
+class Argmin(Op):
+    """Int64 index of the minimum over one axis (of the flattened input when axis is None)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        return np.asarray(x.argmin(axis=axis, keepdims=keepdims)).astype(_INT64, copy=False)
+
+
+class CumSum(Op):
+    """y = running sum along ``axis``; the gradient is the running sum of gy taken backwards."""
+    @staticmethod
+    def forward(ctx, x, axis):
+        ctx.axis = axis
+        dtype = _INT64 if x.dtype.kind in 'biu' else None
+        if axis is None:                # a 0-d input: its own running sum
+            return x.astype(dtype or x.dtype)
+        return np.cumsum(x, axis, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx, gy):
+        m = ctx.m
+        if ctx.axis is None:
+            return gy
+        flip = (ctx.axis,)
+        return m.flip(m.cumsum(m.flip(gy, flip), ctx.axis), flip)
+
+
+class Var(Op):
+    """y = mean of (x - mean(x))**2 over ``axis`` with ``ddof``; dy/dx = 2 (x - mean) / (n - ddof)."""
+    @staticmethod
+    def forward(ctx, x, axis, ddof, keepdims):
+        _remember(ctx, x, axis, keepdims)
+        ctx.ddof = ddof
+        ctx.save(x)
+        return np.asarray(x.var(axis=axis, ddof=ddof, keepdims=keepdims))
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        n = _count(ctx.shape, ctx.axis)
+        centred = x - ctx.m.sum(x, ctx.axis, True) / n
+        return centred * (_unreduce(ctx, gy) * 2 / (n - ctx.ddof))
+
+
+class Std(Op):
+    """y = sqrt(var(x)); dy/dx = (x - mean) / ((n - ddof) y), so keep y."""
+    @staticmethod
+    def forward(ctx, x, axis, ddof, keepdims):
+        _remember(ctx, x, axis, keepdims)
+        ctx.ddof = ddof
+        y = np.asarray(x.std(axis=axis, ddof=ddof, keepdims=keepdims))
+        ctx.save(x, y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, y = ctx.saved
+        n = _count(ctx.shape, ctx.axis)
+        centred = x - ctx.m.sum(x, ctx.axis, True) / n
+        return centred * (_unreduce(ctx, gy) / (_unreduce(ctx, y) * (n - ctx.ddof)))
+
+
+class ReduceAll(Op):
+    """Bool: whether every element over ``axis`` is nonzero."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        return np.asarray(x.all(axis=axis, keepdims=keepdims))
+
+
+class ReduceAny(Op):
+    """Bool: whether some element over ``axis`` is nonzero."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        return np.asarray(x.any(axis=axis, keepdims=keepdims))
+
+
+# ---------------------------------------------------------------------------- public functions
+def _floating(x):
+    """``x`` itself when floating, else cast to Float32 (for means and variances of integers)."""
+    if x._data.dtype.kind == 'f':
+        return x
+    from .arithmetic import cast
+    return cast(x, np.float32)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    """Sum over ``dim`` (None or () for all axes; an int or a tuple of ints).
+
+    Integer and Bool inputs sum to Int64. ``dtype`` converts the input first.
+
+    Raises:
+        ValueError: when an axis is out of range for the input's rank.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.sum(ms.Tensor([[1.0, 2.0], [3.0, 4.0]]), 1)
+    Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00,  7.00000000e+00])
+    """
+    x = as_tensor(input)
+    axis = _axes(x, dim, 'sum')
+    if dtype is None:
+        return ReduceSum.apply(x, axis=axis, keepdims=bool(keepdim))
+    from .arithmetic import cast
+    x = cast(x, dtype)
+    return ReduceSum.apply(x, axis=axis, keepdims=bool(keepdim), dtype=x._data.dtype)
+
+
+def mean(input, axis=None, keep_dims=False):
+    """Mean over ``axis`` (None or () for all axes); integer inputs give Float32."""
+    x = as_tensor(input)
+    axes = _axes(x, axis, 'mean')
+    return ReduceMean.apply(_floating(x), axis=axes, keepdims=bool(keep_dims))
+
+
+def prod(input, axis=None, keep_dims=False):
+    """Product over ``axis`` (None or () for all axes); the gradient handles zeros."""
+    x = as_tensor(input)
+    axes = _axes(x, axis, 'prod')
+    return ReduceProd.apply(x, axis=axes, keepdims=bool(keep_dims))
+
+
+def _select_initial(x, initial, where, name, limit):
+    """MindSpore's ``initial``/``where`` for max/min: clamp by initial, then replace where False.
+
+    ``limit`` names the clamp, 'maximum' or 'minimum' (hookgrad.ops.comparison).
+    """
+    if initial is not None and (isinstance(initial, bool) or not isinstance(initial, (int, float))):
+        raise TypeError(f"ops.{name}: initial must be a number, got {type(initial).__name__}")
+    if initial is not None:
+        from . import comparison
+        x = getattr(comparison, limit)(x, initial)
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"ops.{name}: a where mask needs initial, the value used where it "
+                             f"is False")
+        from .indexing import where as select
+        x = select(as_tensor(where, 'where'), x, initial)
+    return x
+
+
+def _extreme(arg, largest, input, axis, keepdims, initial, where, name, limit):
+    x = as_tensor(input)
+    if initial is not None or where is not None:
+        x = _select_initial(x, initial, where, name, limit)
+    axis = _one_axis(x, axis, name)
+    _check_nonempty(name, x, axis)
+    keepdims = bool(keepdims)
+    indices = arg.apply(x, axis=axis, keepdims=keepdims)
+    values = ExtremeAtIndex.apply(x, indices, axis=axis, keepdims=keepdims, largest=largest)
+    return values, indices
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(values, indices) of the maximum over ``axis`` (an int, or None for the flattened input).
+
+    The gradient of the values goes to the position the index names.
+
+    Args:
+        initial: a number; the result is at least this.
+        where: Bool Tensor; where False the element is replaced by ``initial``.
+    Returns:
+        ``(values, indices)``, indices Int64.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.max(ms.Tensor([1.0, 3.0, 2.0]))[1]
+    Tensor(shape=[], dtype=Int64, value= 1)
+    """
+    return _extreme(Argmax, True, input, axis, keepdims, initial, where, 'max', 'maximum')
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(values, indices) of the minimum over ``axis``; see ``max``."""
+    return _extreme(Argmin, False, input, axis, keepdims, initial, where, 'min', 'minimum')
+
+
+def _extreme_values(op, input, axis, keepdims, initial, where, name, limit):
+    x = as_tensor(input)
+    if initial is not None or where is not None:
+        x = _select_initial(x, initial, where, name, limit)
+    axes = _axes(x, axis, name)
+    _check_nonempty(name, x, axes)
+    return op.apply(x, axis=axes, keepdims=bool(keepdims))
+
+
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Maximum over ``axis`` (None or () for all axes); tied maxima share the gradient."""
+    return _extreme_values(ReduceMax, input, axis, keepdims, initial, where, 'amax', 'maximum')
+
+
+def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Minimum over ``axis`` (None or () for all axes); tied minima share the gradient."""
+    return _extreme_values(ReduceMin, input, axis, keepdims, initial, where, 'amin', 'minimum')
+
+
+def _arg(op, input, axis, keepdims, name):
+    x = as_tensor(input)
+    axis = _one_axis(x, axis, name)
+    _check_nonempty(name, x, axis)
+    return op.apply(x, axis=axis, keepdims=bool(keepdims))
+
+
+def argmax(input, dim=None, keepdim=False):
+    """Int64 index of the maximum over ``dim`` (None: index into the flattened input)."""
+    return _arg(Argmax, input, dim, keepdim, 'argmax')
+
+
+def argmin(input, axis=None, keepdims=False):
+    """Int64 index of the minimum over ``axis`` (None: index into the flattened input)."""
+    return _arg(Argmin, input, axis, keepdims, 'argmin')
+
+
+def reduce_sum(x, axis=(), keep_dims=False):
+    """Sum over ``axis`` (() or None for all axes): MindSpore's ReduceSum."""
+    return sum(x, axis, keep_dims)
+
+
+def reduce_mean(x, axis=(), keep_dims=False):
+    """Mean over ``axis`` (() or None for all axes): MindSpore's ReduceMean."""
+    return mean(x, axis, keep_dims)
+
+
+def reduce_max(x, axis=(), keep_dims=False):
+    """Maximum over ``axis`` (() or None for all axes): MindSpore's ReduceMax."""
+    return amax(x, axis, keep_dims)
+
+
+def reduce_min(x, axis=(), keep_dims=False):
+    """Minimum over ``axis`` (() or None for all axes): MindSpore's ReduceMin."""
+    return amin(x, axis, keep_dims)
+
+
+def reduce_prod(x, axis=(), keep_dims=False):
+    """Product over ``axis`` (() or None for all axes): MindSpore's ReduceProd."""
+    return prod(x, axis, keep_dims)
+
+
+def cumsum(x, axis, dtype=None):
+    """Running sum along ``axis``; integer and Bool inputs give Int64, ``dtype`` converts first.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.cumsum(ms.Tensor([1, 2, 3]), 0)
+    Tensor(shape=[3], dtype=Int64, value= [1, 3, 6])
+    """
+    x = as_tensor(x, 'x')
+    if axis is None or isinstance(axis, (tuple, list)):
+        raise TypeError(f"ops.cumsum: axis must be an int, got {axis!r}")
+    axis = _one_axis(x, axis, 'cumsum')
+    if dtype is not None:
+        from .arithmetic import cast
+        x = cast(x, dtype)
+    return CumSum.apply(x, axis=axis)
+
+
+def _ddof(ddof, name):
+    if isinstance(ddof, bool):
+        return int(ddof)    # MindSpore accepts unbiased=True/False here
+    if not isinstance(ddof, (int, np.integer)):
+        raise TypeError(f"ops.{name}: ddof must be an int, got {ddof!r}")
+    return int(ddof)
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    """Variance over ``axis`` (None or () for all axes), dividing by n - ddof."""
+    x = as_tensor(input)
+    axes = _axes(x, axis, 'var')
+    return Var.apply(_floating(x), axis=axes, ddof=_ddof(ddof, 'var'), keepdims=bool(keepdims))
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    """Standard deviation over ``axis`` (None or () for all axes), dividing by n - ddof."""
+    x = as_tensor(input)
+    axes = _axes(x, axis, 'std')
+    return Std.apply(_floating(x), axis=axes, ddof=_ddof(ddof, 'std'), keepdims=bool(keepdims))
+
+
+def all(input, axis=None, keep_dims=False):
+    """Bool: whether all elements over ``axis`` (None or () for all axes) are nonzero."""
+    x = as_tensor(input)
+    return ReduceAll.apply(x, axis=_axes(x, axis, 'all'), keepdims=bool(keep_dims))
+
+
+def any(input, axis=None, keep_dims=False):
+    """Bool: whether any element over ``axis`` (None or () for all axes) is nonzero."""
+    x = as_tensor(input)
+    return ReduceAny.apply(x, axis=_axes(x, axis, 'any'), keepdims=bool(keep_dims))

@@ -1,0 +1,340 @@
+"""Element-wise math: exp, log, sqrt, rsqrt, abs, sin, cos, tanh, erf, reciprocal, sign, rounding.
+
+Transcendental functions of integer tensors give Float32 results, as MindSpore does; floating
+tensors keep their dtype. abs, sign, floor and ceil keep integer dtypes.
+"""
+import math
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.function import Op, apply1
+from ._base import as_tensor
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+# ---------------------------------------------------------------------------------------- erf
+# erf(|x|) is a Taylor polynomial in h = |x| - c around the nearest centre c = j/8 (0 <= c <= 6):
+#   erf(c + h) = erf(c) + sum_{k>=1} (2/sqrt(pi)) e^{-c^2} (-1)^(k-1) H_{k-1}(c) h^k / k!
+# with H the physicists' Hermite polynomials. |h| <= 1/16, so 11 terms give float64 to about
+# 1e-16 and 6 terms float32 to about 2 ulp; from 6 on, erf is 1.0 in float64.
+_ERF_STEP = 8            # centres per unit
+_ERF_TOP = 6.0
+
+
+def _erf_table(terms):
+    """Rows 0..terms-1: Taylor coefficients per centre; last row: the centres themselves."""
+    n = int(_ERF_TOP * _ERF_STEP) + 1
+    table = np.empty((terms + 1, n))
+    for j in range(n):
+        c = j / _ERF_STEP
+        scale = _TWO_OVER_SQRT_PI * math.exp(-c * c)
+        table[0, j] = math.erf(c)
+        # g_k = H_k(j/8) * 8**k is an integer: H's recurrence in exact integer arithmetic, and
+        # int / int division rounds correctly, so each coefficient is off by at most 2 ulp
+        g_prev, g = 0, 1                                # g_{k-2}, g_{k-1}
+        for k in range(1, terms):
+            exact = g / (_ERF_STEP ** (k - 1) * math.factorial(k))
+            table[k, j] = scale * (exact if k % 2 else -exact)
+            g_prev, g = g, 2 * j * g - 2 * (k - 1) * _ERF_STEP ** 2 * g_prev
+        table[terms, j] = c
+    return table
+
+
+_ERF_TABLES = {np.dtype(np.float64): _erf_table(11),
+               np.dtype(np.float32): _erf_table(6).astype(np.float32)}
+
+
+def erf_array(x):
+    """erf on a NumPy array, vectorised (float64 error about 1e-16; float32/16 about 2 ulp).
+
+    Floating inputs keep their dtype (float16 is computed in float32); others give float64.
+    NaN stays NaN, erf(+-inf) = +-1.
+    """
+    x = np.asarray(x)
+    dt = x.dtype
+    if dt == np.float64 or dt == np.float32:
+        work = dt
+    elif dt == np.float16:
+        work = np.dtype(np.float32)
+    else:
+        work = np.dtype(np.float64)
+    flat = x.reshape(-1)
+    if flat.dtype != work:
+        flat = flat.astype(work)
+    table = _ERF_TABLES[work]
+    terms = table.shape[0] - 1
+    ax = np.abs(flat)
+    j = np.fmin(ax, _ERF_TOP)           # fmin: a NaN picks a valid centre, h carries the NaN
+    j *= _ERF_STEP
+    j += 0.5
+    j = j.astype(np.intp)
+    h = np.minimum(ax, _ERF_TOP, out=ax)
+    buf = table[terms].take(j, mode='clip')      # j is in range: 'clip' skips the checks
+    h -= buf
+    y = table[terms - 1].take(j, mode='clip')
+    for k in range(terms - 2, -1, -1):
+        y *= h
+        table[k].take(j, out=buf, mode='clip')
+        y += buf
+    np.copysign(y, flat, out=y)
+    if y.dtype != dt and dt.kind == 'f':
+        y = y.astype(dt)
+    return y.reshape(x.shape)
+
+
+# ---------------------------------------------------------------------------------- primitives
+class Exp(Op):
+    """y = exp(x); dy/dx = y, so keep y rather than x."""
+    @staticmethod
+    def forward(ctx, x):
+        y = np.exp(x)
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return gy * y
+
+
+class Log(Op):
+    """y = log(x); dy/dx = 1 / x."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return np.log(x)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return gy / x
+
+
+class Sqrt(Op):
+    """y = sqrt(x); dy/dx = 1 / (2 y)."""
+    @staticmethod
+    def forward(ctx, x):
+        y = np.sqrt(x)
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return gy * 0.5 / y
+
+
+class Rsqrt(Op):
+    """y = 1 / sqrt(x); dy/dx = -y**3 / 2."""
+    @staticmethod
+    def forward(ctx, x):
+        y = 1.0 / np.sqrt(x)
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return gy * -0.5 * y * y * y
+
+
+class Abs(Op):
+    """y = |x|; dy/dx = sign(x) (0 at 0)."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return np.abs(x)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return gy * ctx.m.sign(x)
+
+
+class Sin(Op):
+    """y = sin(x); dy/dx = cos(x)."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return np.sin(x)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return gy * ctx.m.cos(x)
+
+
+class Cos(Op):
+    """y = cos(x); dy/dx = -sin(x)."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return np.cos(x)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return -gy * ctx.m.sin(x)
+
+
+class Tanh(Op):
+    """y = tanh(x); dy/dx = 1 - y**2, so keep y."""
+    @staticmethod
+    def forward(ctx, x):
+        y = np.tanh(x)
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return gy * (1 - y * y)
+
+
+class Erf(Op):
+    """y = erf(x); dy/dx = 2 / sqrt(pi) * exp(-x**2)."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return erf_array(x)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return gy * _TWO_OVER_SQRT_PI * ctx.m.exp(-x * x)
+
+
+class Reciprocal(Op):
+    """y = 1 / x; dy/dx = -y**2, so keep y."""
+    @staticmethod
+    def forward(ctx, x):
+        y = 1.0 / x
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return -gy * y * y
+
+
+class Sign(Op):
+    """y = sign(x) in {-1, 0, 1}; piecewise constant, so no gradient flows."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.sign(x)
+
+
+class Floor(Op):
+    """y = floor(x); piecewise constant, so no gradient flows. Integers are returned as they are."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.floor(x) if x.dtype.kind == 'f' else x.copy()
+
+
+class Ceil(Op):
+    """y = ceil(x); piecewise constant, so no gradient flows. Integers are returned as they are."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.ceil(x) if x.dtype.kind == 'f' else x.copy()
+
+
+# ------------------------------------------------------------------------------ public functions
+def _floating(input):
+    """``input`` as a Tensor; integer and bool tensors become Float32 (MindSpore's rule)."""
+    x = input if type(input) is Tensor else as_tensor(input)
+    if x._data.dtype.kind != 'f':
+        return Tensor._wrap(x._data.astype(np.float32))
+    return x
+
+
+def exp(input):
+    """Element-wise ``e ** input``.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.exp(ms.Tensor([0.0]))
+    Tensor(shape=[1], dtype=Float32, value= [ 1.00000000e+00])
+    """
+    return apply1(Exp, _floating(input))
+
+
+def log(input):
+    """Element-wise natural logarithm (NaN for negative values, -inf at 0)."""
+    return apply1(Log, _floating(input))
+
+
+def sqrt(input):
+    """Element-wise square root (NaN for negative values)."""
+    return apply1(Sqrt, _floating(input))
+
+
+def rsqrt(input):
+    """Element-wise ``1 / sqrt(input)``."""
+    return apply1(Rsqrt, _floating(input))
+
+
+def abs(input):
+    """Element-wise absolute value; integer dtypes are kept."""
+    x = input if type(input) is Tensor else as_tensor(input)
+    return apply1(Abs, x)
+
+
+def sin(input):
+    """Element-wise sine (radians)."""
+    return apply1(Sin, _floating(input))
+
+
+def cos(input):
+    """Element-wise cosine (radians)."""
+    return apply1(Cos, _floating(input))
+
+
+def tanh(input):
+    """Element-wise hyperbolic tangent."""
+    return apply1(Tanh, _floating(input))
+
+
+def sign(input):
+    """Element-wise sign: -1, 0 or 1 (NaN stays NaN); no gradient flows through it.
+
+    Raises:
+        TypeError: for a Bool tensor.
+    """
+    x = input if type(input) is Tensor else as_tensor(input)
+    if x._data.dtype.kind == 'b':
+        raise TypeError("ops.sign: expected a numeric tensor, got dtype Bool")
+    return Sign.apply(x)
+
+
+def erf(input):
+    """Element-wise Gauss error function ``2 / sqrt(pi) * integral_0^x exp(-t**2) dt``."""
+    return apply1(Erf, _floating(input))
+
+
+def reciprocal(input):
+    """Element-wise ``1 / input``."""
+    return apply1(Reciprocal, _floating(input))
+
+
+def floor(input):
+    """Element-wise largest integer not above ``input``; no gradient flows through it."""
+    x = input if type(input) is Tensor else as_tensor(input)
+    return Floor.apply(x)
+
+
+def ceil(input):
+    """Element-wise smallest integer not below ``input``; no gradient flows through it."""
+    x = input if type(input) is Tensor else as_tensor(input)
+    return Ceil.apply(x)
+
+
+# MindSpore aliases
+absolute = abs

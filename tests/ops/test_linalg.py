@@ -1,0 +1,155 @@
+"""matmul, bmm and mm against NumPy: 1-d operands, batch broadcasting, gradients, errors."""
+import re
+
+import numpy as np
+import pytest
+
+import hookgrad as ms
+from hookgrad import ops
+from hookgrad.autograd import math as autograd_math
+from hookgrad.testing.gradcheck import check_double_grad, check_grad
+
+COVERED_OPS = {'MatMul'}
+
+MATMUL_SHAPES = [
+    ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((5, 2, 3), (3, 4)),
+    ((2, 3), (5, 3, 4)), ((5, 1, 2, 3), (4, 3, 2)), ((3,), (2, 3, 4)), ((2, 2, 3), (3,)),
+    ((2, 2, 3), (2, 3, 4)), ((2, 1, 2, 3), (1, 3, 3, 2)),
+]
+IDS = [f"{a}@{b}" for a, b in MATMUL_SHAPES]
+
+
+def pair(shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(s) for s in shapes]
+
+
+@pytest.mark.parametrize('sa,sb', MATMUL_SHAPES, ids=IDS)
+def test_matmul_forward(sa, sb):
+    for dtype, rtol in ((np.float32, 1e-5), (np.float64, 1e-12)):
+        a, b = (x.astype(dtype) for x in pair((sa, sb)))
+        y = ops.matmul(ms.Tensor(a), ms.Tensor(b))
+        want = np.matmul(a, b)
+        assert y.shape == want.shape and y._data.dtype == dtype
+        assert type(y._data) is np.ndarray
+        np.testing.assert_allclose(y.asnumpy(), want, rtol=rtol, atol=1e-6)
+
+
+@pytest.mark.parametrize('sa,sb', MATMUL_SHAPES, ids=IDS)
+def test_matmul_grad(sa, sb):
+    check_grad(ops.matmul, *pair((sa, sb), 1))
+
+
+@pytest.mark.parametrize('sa,sb', MATMUL_SHAPES, ids=IDS)
+@pytest.mark.parametrize('wrt', [0, 1])
+def test_matmul_grad_of_one_input(sa, sb, wrt):
+    check_grad(ops.matmul, *pair((sa, sb), 2), wrt=[wrt])
+
+
+@pytest.mark.parametrize('sa,sb', MATMUL_SHAPES, ids=IDS)
+def test_matmul_double_grad(sa, sb):
+    check_double_grad(lambda a, b: ops.matmul(a, b) ** 2, *pair((sa, sb), 3))
+
+
+def test_matmul_skips_the_gradient_nobody_wants(monkeypatch):
+    calls = []
+    real = autograd_math.array_math.matmul
+
+    def counting(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(type(autograd_math.array_math), 'matmul', staticmethod(counting))
+    a = ms.Tensor(np.ones((2, 3)), requires_grad=True)
+    b = ms.Tensor(np.ones((3, 4)))
+    ops.sum(ops.matmul(a, b)).backward()
+    assert len(calls) == 1
+    np.testing.assert_array_equal(a.grad.asnumpy(), np.full((2, 3), 4.0))
+
+
+@pytest.mark.parametrize('sa,sb', [((4, 2, 3), (4, 3, 5)), ((1, 1, 1), (1, 1, 2))])
+def test_bmm(sa, sb):
+    a, b = pair((sa, sb), 4)
+    y = ops.bmm(ms.Tensor(a), ms.Tensor(b))
+    np.testing.assert_allclose(y.asnumpy(), np.matmul(a, b), rtol=1e-12)
+    check_grad(ops.bmm, a, b)
+    check_double_grad(lambda x, w: ops.bmm(x, w) ** 2, a, b)
+
+
+def test_mm():
+    a, b = pair(((2, 3), (3, 4)), 5)
+    y = ops.mm(ms.Tensor(a), ms.Tensor(b))
+    np.testing.assert_allclose(y.asnumpy(), a @ b, rtol=1e-12)
+    check_grad(ops.mm, a, b)
+    check_double_grad(lambda x, w: ops.mm(x, w) ** 2, a, b)
+
+
+def test_matmul_dtypes():
+    y = ops.matmul(ms.Tensor([[1, 2]]), ms.Tensor([[3], [4]]))
+    assert y.dtype == ms.int64 and y.asnumpy().tolist() == [[11]]
+    y = ops.matmul(ms.Tensor([[1, 2]]), ms.Tensor([[0.5], [0.25]], ms.float32))
+    assert y.dtype == ms.float32 and y.asnumpy().tolist() == [[1.0]]
+    y = ops.matmul(np.array([1.0, 2.0]), [3.0, 4.0])
+    assert y.shape == () and y.item() == 11.0
+
+
+def test_matmul_operator():
+    a, b = pair(((2, 3), (3,)), 6)
+    x = ms.Tensor(a, requires_grad=True)
+    y = x @ ms.Tensor(b)
+    np.testing.assert_allclose(y.asnumpy(), a @ b, rtol=1e-12)
+    ops.sum(y).backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), np.broadcast_to(b, (2, 3)), rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------- errors
+@pytest.mark.parametrize('sa,sb,ka,kb', [((2, 3), (4, 5), 3, 4), ((3,), (4,), 3, 4),
+                                         ((2, 3), (2,), 3, 2), ((5, 2, 3), (2, 3), 3, 2)])
+def test_matmul_shapes_do_not_align(sa, sb, ka, kb):
+    msg = f"ops.matmul: shapes {sa} and {sb} do not align ({ka} != {kb})"
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        ops.matmul(ms.Tensor(np.ones(sa)), ms.Tensor(np.ones(sb)))
+
+
+def test_matmul_error_message_exact():
+    with pytest.raises(ValueError) as info:
+        ops.matmul(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((4, 5))))
+    assert str(info.value) == "ops.matmul: shapes (2, 3) and (4, 5) do not align (3 != 4)"
+
+
+def test_matmul_batch_dims_do_not_broadcast():
+    with pytest.raises(ValueError, match=r"ops\.matmul: batch dimensions of shapes \(2, 2, 3\) "
+                                         r"and \(3, 3, 4\) cannot be broadcast together"):
+        ops.matmul(ms.Tensor(np.ones((2, 2, 3))), ms.Tensor(np.ones((3, 3, 4))))
+
+
+def test_matmul_rejects_0d():
+    with pytest.raises(ValueError, match=r"ops\.matmul: operands must be at least 1-d, got "
+                                         r"shapes \(\) and \(3,\)"):
+        ops.matmul(ms.Tensor(1.0), ms.Tensor(np.ones(3)))
+
+
+def test_bmm_errors():
+    with pytest.raises(ValueError, match=r"ops\.bmm: expected two 3-d tensors, got shapes "
+                                         r"\(2, 3\) and \(2, 3, 4\)"):
+        ops.bmm(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((2, 3, 4))))
+    with pytest.raises(ValueError, match=r"ops\.bmm: shapes \(2, 2, 3\) and \(3, 3, 4\) have "
+                                         r"different batch sizes \(2 != 3\)"):
+        ops.bmm(ms.Tensor(np.ones((2, 2, 3))), ms.Tensor(np.ones((3, 3, 4))))
+    with pytest.raises(ValueError, match=r"ops\.bmm: shapes \(2, 2, 3\) and \(2, 4, 5\) do not "
+                                         r"align \(3 != 4\)"):
+        ops.bmm(ms.Tensor(np.ones((2, 2, 3))), ms.Tensor(np.ones((2, 4, 5))))
+
+
+def test_mm_errors():
+    with pytest.raises(ValueError, match=r"ops\.mm: expected two 2-d tensors, got shapes "
+                                         r"\(3,\) and \(3, 4\)"):
+        ops.mm(ms.Tensor(np.ones(3)), ms.Tensor(np.ones((3, 4))))
+    with pytest.raises(ValueError, match=r"ops\.mm: shapes \(2, 3\) and \(4, 5\) do not align "
+                                         r"\(3 != 4\)"):
+        ops.mm(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((4, 5))))
+
+
+def test_matmul_rejects_non_tensors():
+    with pytest.raises(TypeError, match=r"other must be a Tensor, got str"):
+        ops.matmul(ms.Tensor(np.ones(3)), 'x')

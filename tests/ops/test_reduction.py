@@ -1,0 +1,475 @@
+"""Reductions against NumPy: every axis/keep_dims combination, gradients and double gradients."""
+import numpy as np
+import pytest
+
+import hookgrad as ms
+from hookgrad import ops
+from hookgrad.testing.gradcheck import check_double_grad, check_grad
+
+COVERED_OPS = {'ReduceSum', 'ReduceMean', 'ReduceProd', 'ReduceMax', 'ReduceMin',
+               'ExtremeAtIndex', 'Argmax', 'Argmin', 'CumSum', 'Var', 'Std',
+               'ReduceAll', 'ReduceAny'}
+
+SHAPES = [(5,), (3, 4), (2, 3, 4)]
+
+# Every axis spelling per rank: None, () (all axes), ints (negative too), tuples (any order).
+AXES = {
+    1: [None, (), 0, -1, (0,)],
+    2: [None, (), 0, 1, -1, -2, (0, 1), (1, 0), (-1,)],
+    3: [None, (), 0, 1, 2, -1, (0, 2), (2, 0), (1, 2), (0, 1, 2), (-3, -1)],
+}
+# Ops reducing a single axis (or the flattened input when None).
+ONE_AXIS = {1: [None, 0, -1], 2: [None, 0, 1, -2], 3: [None, 0, 1, 2, -1]}
+
+
+def normal(rng, shape):
+    return rng.standard_normal(shape)
+
+
+def distinct(rng, shape):
+    """Values at least 0.2 apart: max/min have no ties, even under finite differences."""
+    n = int(np.prod(shape))
+    return (rng.permutation(n).reshape(shape) - n / 2) * 0.3 + rng.uniform(-0.05, 0.05, shape)
+
+
+def nonzero(rng, shape):
+    return rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def np_axis(axis):
+    return None if axis == () else axis
+
+
+def ref(fn, **kw):
+    return lambda a, axis, keep: fn(a, axis=np_axis(axis), keepdims=keep, **kw)
+
+
+# name, hookgrad call (x, axis, keep), NumPy reference (a, axis, keep), values
+REDUCTIONS = [
+    ('sum', lambda x, ax, k: ops.sum(x, ax, k), ref(np.sum), normal),
+    ('mean', lambda x, ax, k: ops.mean(x, ax, k), ref(np.mean), normal),
+    ('prod', lambda x, ax, k: ops.prod(x, ax, k), ref(np.prod), nonzero),
+    ('amax', lambda x, ax, k: ops.amax(x, ax, k), ref(np.max), distinct),
+    ('amin', lambda x, ax, k: ops.amin(x, ax, k), ref(np.min), distinct),
+    ('var', lambda x, ax, k: ops.var(x, ax, 0, k), ref(np.var), normal),
+    ('var_ddof1', lambda x, ax, k: ops.var(x, ax, 1, k), ref(np.var, ddof=1), normal),
+    ('std', lambda x, ax, k: ops.std(x, ax, 0, k), ref(np.std), normal),
+    ('std_ddof1', lambda x, ax, k: ops.std(x, ax, 1, k), ref(np.std, ddof=1), normal),
+]
+RED_IDS = [r[0] for r in REDUCTIONS]
+
+
+def one_axis_ref(pick):
+    def run(a, axis, keep):
+        return pick(a, axis=axis, keepdims=keep)
+    return run
+
+
+# name, hookgrad call returning (values, indices), NumPy value and index references
+WITH_INDEX = [
+    ('max', ops.max, np.max, np.argmax),
+    ('min', ops.min, np.min, np.argmin),
+]
+
+
+def all_cases(table):
+    for shape in SHAPES:
+        for axis in table[len(shape)]:
+            for keep in (False, True):
+                yield shape, axis, keep
+
+
+CASES = list(all_cases(AXES))
+CASES_ONE = list(all_cases(ONE_AXIS))
+
+
+def case_id(case):
+    shape, axis, keep = case
+    return f"{shape}-axis={axis}-keep={keep}"
+
+
+# ----------------------------------------------------------------------------- forward
+@pytest.mark.parametrize('name,fn,reference,values', REDUCTIONS, ids=RED_IDS)
+@pytest.mark.parametrize('shape,axis,keep', CASES, ids=map(case_id, CASES))
+def test_reduction_forward(name, fn, reference, values, shape, axis, keep):
+    for dtype, rtol in ((np.float32, 1e-5), (np.float64, 1e-12)):
+        a = values(np.random.default_rng(0), shape).astype(dtype)
+        y = fn(ms.Tensor(a), axis, keep)
+        want = np.asarray(reference(a, axis, keep))
+        assert type(y._data) is np.ndarray
+        assert y.shape == want.shape
+        assert y._data.dtype == dtype
+        np.testing.assert_allclose(y.asnumpy(), want, rtol=rtol)
+
+
+@pytest.mark.parametrize('name,fn,pick,arg', WITH_INDEX, ids=[w[0] for w in WITH_INDEX])
+@pytest.mark.parametrize('shape,axis,keep', CASES_ONE, ids=map(case_id, CASES_ONE))
+def test_max_min_with_indices_forward(name, fn, pick, arg, shape, axis, keep):
+    for dtype in (np.float32, np.float64, np.int32):
+        a = (distinct(np.random.default_rng(1), shape) * 10).astype(dtype)
+        values, indices = fn(ms.Tensor(a), axis, keep)
+        np.testing.assert_array_equal(values.asnumpy(), pick(a, axis=axis, keepdims=keep))
+        np.testing.assert_array_equal(indices.asnumpy(), arg(a, axis=axis, keepdims=keep))
+        assert values._data.dtype == dtype and type(values._data) is np.ndarray
+        assert indices.dtype == ms.int64
+
+
+@pytest.mark.parametrize('fn,arg', [(ops.argmax, np.argmax), (ops.argmin, np.argmin)],
+                         ids=['argmax', 'argmin'])
+@pytest.mark.parametrize('shape,axis,keep', CASES_ONE, ids=map(case_id, CASES_ONE))
+def test_argmax_argmin(fn, arg, shape, axis, keep):
+    a = distinct(np.random.default_rng(2), shape)
+    x = ms.Tensor(a, requires_grad=True)
+    y = fn(x, axis, keep)
+    assert y.dtype == ms.int64 and not y.requires_grad and y.grad_fn is None
+    np.testing.assert_array_equal(y.asnumpy(), arg(a, axis=axis, keepdims=keep))
+
+
+# Mostly-true inputs for all() and mostly-false for any(), so both results occur.
+@pytest.mark.parametrize('fn,ref_fn,p', [(ops.all, np.all, 0.8), (ops.any, np.any, 0.2)],
+                         ids=['all', 'any'])
+@pytest.mark.parametrize('shape,axis,keep', CASES, ids=map(case_id, CASES))
+def test_all_any(fn, ref_fn, p, shape, axis, keep):
+    bits = np.random.default_rng(3).random(shape) < p
+    for dtype in (np.bool_, np.float32, np.int64):
+        a = bits.astype(dtype)
+        y = fn(ms.Tensor(a), axis, keep)
+        assert y.dtype == ms.bool_ and type(y._data) is np.ndarray
+        np.testing.assert_array_equal(y.asnumpy(), ref_fn(a, axis=np_axis(axis), keepdims=keep))
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64, np.int32, np.int64])
+@pytest.mark.parametrize('shape,axis', [(s, a) for s in SHAPES for a in range(-len(s), len(s))])
+def test_cumsum_forward(dtype, shape, axis):
+    a = np.random.default_rng(4).integers(-5, 5, size=shape).astype(dtype)
+    y = ops.cumsum(ms.Tensor(a), axis)
+    want = np.cumsum(a, axis)
+    np.testing.assert_array_equal(y.asnumpy(), want)
+    assert y._data.dtype == (np.int64 if dtype in (np.int32, np.int64) else dtype)
+
+
+# ----------------------------------------------------------------------------- backward
+@pytest.mark.parametrize('name,fn,reference,values', REDUCTIONS, ids=RED_IDS)
+@pytest.mark.parametrize('shape,axis,keep', CASES, ids=map(case_id, CASES))
+def test_reduction_grad(name, fn, reference, values, shape, axis, keep):
+    a = values(np.random.default_rng(5), shape)
+    check_grad(lambda x: fn(x, axis, keep), a)
+
+
+@pytest.mark.parametrize('name,fn,pick,arg', WITH_INDEX, ids=[w[0] for w in WITH_INDEX])
+@pytest.mark.parametrize('shape,axis,keep', CASES_ONE, ids=map(case_id, CASES_ONE))
+def test_max_min_with_indices_grad(name, fn, pick, arg, shape, axis, keep):
+    a = distinct(np.random.default_rng(6), shape)
+    check_grad(lambda x: fn(x, axis, keep), a)
+
+
+@pytest.mark.parametrize('shape,axis', [(s, a) for s in SHAPES for a in range(-len(s), len(s))])
+def test_cumsum_grad(shape, axis):
+    check_grad(lambda x: ops.cumsum(x, axis), normal(np.random.default_rng(7), shape))
+
+
+# A representative subset for double backward: all axes, one axis, a tuple of axes; both keeps.
+DOUBLE = [((5,), None, False), ((3, 4), 1, False), ((3, 4), -2, True), ((2, 3, 2), (0, 2), False),
+          ((2, 3, 2), (2, 1), True), ((2, 3, 2), None, True)]
+
+
+@pytest.mark.parametrize('name,fn,reference,values', REDUCTIONS, ids=RED_IDS)
+@pytest.mark.parametrize('shape,axis,keep', DOUBLE, ids=map(case_id, DOUBLE))
+def test_reduction_double_grad(name, fn, reference, values, shape, axis, keep):
+    a = values(np.random.default_rng(8), shape)
+    check_double_grad(lambda x: fn(x, axis, keep) ** 2, a)
+
+
+@pytest.mark.parametrize('name,fn,pick,arg', WITH_INDEX, ids=[w[0] for w in WITH_INDEX])
+@pytest.mark.parametrize('shape,axis,keep', [((5,), None, False), ((3, 4), 1, False),
+                                             ((2, 3, 2), -2, True), ((2, 3, 2), None, True)])
+def test_max_min_with_indices_double_grad(name, fn, pick, arg, shape, axis, keep):
+    a = distinct(np.random.default_rng(9), shape)
+    check_double_grad(lambda x: fn(x, axis, keep)[0] ** 2, a)
+
+
+@pytest.mark.parametrize('shape,axis', [((5,), 0), ((3, 4), -1), ((2, 3, 2), 1)])
+def test_cumsum_double_grad(shape, axis):
+    check_double_grad(lambda x: ops.cumsum(x, axis) ** 2, normal(np.random.default_rng(10), shape))
+
+
+# ----------------------------------------------------------------------------- 0-d inputs
+ZERO_D = [
+    ('sum', ops.sum, 2.5), ('mean', ops.mean, 2.5), ('prod', ops.prod, 2.5),
+    ('amax', ops.amax, 2.5), ('amin', ops.amin, 2.5), ('var', ops.var, 0.0),
+    ('all', ops.all, True), ('any', ops.any, True),
+    ('max', lambda x, *a: ops.max(x, *a)[0], 2.5), ('min', lambda x, *a: ops.min(x, *a)[0], 2.5),
+    ('argmax', ops.argmax, 0), ('argmin', ops.argmin, 0),
+]
+
+
+@pytest.mark.parametrize('name,fn,want', ZERO_D, ids=[z[0] for z in ZERO_D])
+@pytest.mark.parametrize('axis', [None, 0, -1])
+def test_zero_d_input(name, fn, want, axis):
+    y = fn(ms.Tensor(2.5), axis)
+    assert y.shape == () and type(y._data) is np.ndarray
+    assert y.item() == want
+
+
+def test_zero_d_gradients():
+    for fn in (ops.sum, ops.mean, ops.prod, ops.amax, lambda x: ops.max(x)[0],
+               lambda x: ops.cumsum(x, 0)):
+        check_grad(fn, np.array(1.5))
+    check_grad(lambda x: ops.std(x + ms.Tensor([0.0, 1.0])), np.array(1.5))
+
+
+# ----------------------------------------------------------------------------- special cases
+def test_full_reduction_is_a_0d_array_not_a_numpy_scalar():
+    x = ms.Tensor(np.ones((2, 3), np.float32), requires_grad=True)
+    for y in (ops.sum(x), ops.mean(x), ops.prod(x), ops.amax(x), ops.var(x), ops.std(x),
+              ops.max(x)[0], ops.max(x)[1], ops.argmax(x), ops.all(x), x.sum(), x.mean()):
+        assert type(y._data) is np.ndarray and y.shape == ()
+
+
+def test_integer_and_bool_sums_are_int64():
+    for dtype in (np.int32, np.int64, np.uint8, np.bool_):
+        a = np.array([[1, 1, 0], [1, 1, 1]], dtype=dtype)
+        y = ops.sum(ms.Tensor(a))
+        assert y.dtype == ms.int64 and y.item() == 5
+        y = ops.sum(ms.Tensor(a), 1, True)
+        assert y.dtype == ms.int64
+        np.testing.assert_array_equal(y.asnumpy(), [[2], [3]])
+
+
+def test_sum_dtype_converts_first():
+    y = ops.sum(ms.Tensor([1, 2, 3]), dtype=ms.float32)
+    assert y.dtype == ms.float32 and y.item() == 6.0
+    y = ops.sum(ms.Tensor(np.array([1, 2], np.int64)), dtype=ms.int32)
+    assert y.dtype == ms.int32
+    x = ms.Tensor([1.0, 2.0], ms.float32, requires_grad=True)
+    y = ops.sum(x, dtype=ms.float64)
+    assert y.dtype == ms.float64
+    y.backward()
+    assert x.grad.dtype == ms.float32
+    np.testing.assert_array_equal(x.grad.asnumpy(), [1.0, 1.0])
+
+
+def test_integer_mean_var_std_give_float32():
+    x = ms.Tensor([[1, 2], [3, 5]])
+    for fn, ref_fn in ((ops.mean, np.mean), (ops.var, np.var), (ops.std, np.std)):
+        y = fn(x, 0)
+        assert y.dtype == ms.float32
+        np.testing.assert_allclose(y.asnumpy(), ref_fn(x.asnumpy(), axis=0), rtol=1e-6)
+
+
+def test_max_gradient_goes_to_the_index_on_ties():
+    x = ms.Tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]], requires_grad=True)
+    values, indices = ops.max(x, 1)
+    np.testing.assert_array_equal(indices.asnumpy(), [1, 0])
+    assert not indices.requires_grad and indices.grad_fn is None
+    ops.sum(values * ms.Tensor([1.0, 10.0])).backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[0, 1, 0], [10, 0, 0]])
+
+
+def test_min_gradient_goes_to_the_index_on_ties_full_reduction():
+    x = ms.Tensor([[1.0, 0.0], [0.0, 4.0]], requires_grad=True)
+    values, index = ops.min(x)
+    assert index.item() == 1
+    values.backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[0, 1], [0, 0]])
+
+
+@pytest.mark.parametrize('fn', [ops.amax, ops.reduce_max], ids=['amax', 'reduce_max'])
+def test_amax_splits_ties_evenly(fn):
+    x = ms.Tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], requires_grad=True)
+    ops.sum(fn(x, 1)).backward()
+    np.testing.assert_allclose(x.grad.asnumpy(), [[0, 0.5, 0.5], [1 / 3, 1 / 3, 1 / 3]])
+    y = ms.Tensor([5.0, 1.0, 5.0], requires_grad=True)
+    fn(y).backward()
+    np.testing.assert_allclose(y.grad.asnumpy(), [0.5, 0, 0.5])
+
+
+def test_amin_splits_ties_evenly():
+    x = ms.Tensor([[0.0, 0.0, 1.0]], requires_grad=True)
+    ops.amin(x, -1, True).backward(ms.Tensor([[4.0]]))
+    np.testing.assert_allclose(x.grad.asnumpy(), [[2.0, 2.0, 0.0]])
+
+
+PROD_WITH_ZEROS = [
+    np.array([1.5, 0.0, -2.0, 0.5]),                        # one zero
+    np.array([[0.0, 2.0, 3.0], [1.5, 0.0, 0.0], [1.0, 2.0, -1.0]]),   # 1, 2 and no zeros per row
+    np.array([[0.0, 0.0], [0.0, 0.0]]),
+]
+
+
+@pytest.mark.parametrize('a', PROD_WITH_ZEROS, ids=['1d', '2d', 'all-zero'])
+@pytest.mark.parametrize('axis', [None, -1, 0])
+@pytest.mark.parametrize('keep', [False, True])
+def test_prod_grad_with_zeros(a, axis, keep):
+    if axis == 0 and a.ndim == 1:
+        axis = None
+    check_grad(lambda x: ops.prod(x, axis, keep), a)
+
+
+@pytest.mark.parametrize('a,axis', [(np.array([1.5, 0.0, -2.0, 0.5]), None),
+                                    (np.array([[0.0, 2.0, 3.0], [1.5, -1.0, 0.0],
+                                               [1.0, 2.0, -1.0]]), 1),
+                                    (np.array([[0.0, 2.0], [1.5, 0.5]]), 0)])
+def test_prod_double_grad_with_one_zero_per_slice(a, axis):
+    check_double_grad(lambda x: ops.prod(x, axis), a)
+    check_double_grad(lambda x: ops.prod(x, axis, True) * 2.0, a, seed=3)
+
+
+def test_prod_values_with_zeros():
+    a = PROD_WITH_ZEROS[1]
+    x = ms.Tensor(a, requires_grad=True)
+    np.testing.assert_array_equal(ops.prod(x, 1).asnumpy(), np.prod(a, 1))
+    ops.sum(ops.prod(x, 1)).backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[6, 0, 0], [0, 0, 0], [-2, -1, 2]])
+
+
+def test_max_min_initial_and_where():
+    a = np.array([[1.0, 5.0, 2.0], [-1.0, -3.0, 0.5]])
+    x = ms.Tensor(a, requires_grad=True)
+    values, indices = ops.max(x, 1, initial=1.5)
+    np.testing.assert_array_equal(values.asnumpy(), [5.0, 1.5])
+    np.testing.assert_array_equal(indices.asnumpy(), [1, 0])
+    ops.sum(values).backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [[0, 1, 0], [0, 0, 0]])
+    mask = ms.Tensor([[True, False, True], [True, True, True]])
+    values, indices = ops.max(ms.Tensor(a), 1, initial=-10.0, where=mask)
+    np.testing.assert_array_equal(values.asnumpy(), [2.0, 0.5])
+    np.testing.assert_array_equal(indices.asnumpy(), [2, 2])
+    values, _ = ops.min(ms.Tensor(a), None, initial=0.0)
+    assert values.item() == -3.0
+    y = ops.amax(ms.Tensor(a), 1, initial=1.5)
+    np.testing.assert_array_equal(y.asnumpy(), [5.0, 1.5])
+    y = ops.amin(ms.Tensor(a), 0, where=mask, initial=100.0)
+    np.testing.assert_array_equal(y.asnumpy(), np.min(a, 0, where=mask.asnumpy(), initial=100.0))
+
+
+def test_reduce_aliases_match_the_originals():
+    a = distinct(np.random.default_rng(11), (2, 3, 4))
+    x = ms.Tensor(a)
+    pairs = [(ops.reduce_sum, np.sum), (ops.reduce_mean, np.mean), (ops.reduce_max, np.max),
+             (ops.reduce_min, np.min), (ops.reduce_prod, np.prod)]
+    for fn, ref_fn in pairs:
+        np.testing.assert_allclose(fn(x).asnumpy(), ref_fn(a), rtol=1e-12)
+        np.testing.assert_allclose(fn(x, ()).asnumpy(), ref_fn(a), rtol=1e-12)
+        np.testing.assert_allclose(fn(x, None, True).asnumpy(), ref_fn(a, keepdims=True),
+                                   rtol=1e-12)
+        np.testing.assert_allclose(fn(x, (0, 2), True).asnumpy(),
+                                   ref_fn(a, axis=(0, 2), keepdims=True), rtol=1e-12)
+        np.testing.assert_allclose(fn(x, -1).asnumpy(), ref_fn(a, axis=-1), rtol=1e-12)
+
+
+def test_tensor_methods_call_the_reductions():
+    a = distinct(np.random.default_rng(12), (3, 4))
+    x = ms.Tensor(a)
+    np.testing.assert_allclose(x.sum(1, keepdims=True).asnumpy(), a.sum(1, keepdims=True))
+    np.testing.assert_allclose(x.mean(0).asnumpy(), a.mean(0))
+    np.testing.assert_allclose(x.prod(-1).asnumpy(), a.prod(-1))
+    np.testing.assert_allclose(x.max(1).asnumpy(), a.max(1))
+    np.testing.assert_array_equal(x.max(1, return_indices=True)[1].asnumpy(), a.argmax(1))
+    np.testing.assert_allclose(x.min().asnumpy(), a.min())
+    np.testing.assert_array_equal(x.argmin(0).asnumpy(), a.argmin(0))
+    np.testing.assert_allclose(x.cumsum(1).asnumpy(), a.cumsum(1))
+    np.testing.assert_allclose(x.var(0, 1).asnumpy(), a.var(0, ddof=1))
+    np.testing.assert_allclose(x.std(None, 0, True).asnumpy(), a.std(keepdims=True))
+    assert x.all().item() and not (x > 100).any().item()
+
+
+def test_no_grad_gives_the_same_values():
+    a = nonzero(np.random.default_rng(13), (3, 4))
+    x = ms.Tensor(a, requires_grad=True)
+    for fn in (ops.prod, ops.amax, ops.var, lambda t, ax: ops.max(t, ax)[0]):
+        with ms.no_grad():
+            plain = fn(x, 1)
+        recorded = fn(x, 1)
+        assert not plain.requires_grad and recorded.requires_grad
+        np.testing.assert_array_equal(plain.asnumpy(), recorded.asnumpy())
+
+
+def test_cumsum_dtype_and_zero_d():
+    y = ops.cumsum(ms.Tensor([1, 2, 3]), 0, dtype=ms.float32)
+    assert y.dtype == ms.float32
+    np.testing.assert_array_equal(y.asnumpy(), [1.0, 3.0, 6.0])
+    y = ops.cumsum(ms.Tensor([True, False, True]), 0)
+    assert y.dtype == ms.int64
+    np.testing.assert_array_equal(y.asnumpy(), [1, 1, 2])
+    y = ops.cumsum(ms.Tensor(4.0), 0)
+    assert y.shape == () and y.item() == 4.0
+
+
+def test_var_ddof_bool_means_unbiased():
+    a = np.array([1.0, 2.0, 4.0])
+    np.testing.assert_allclose(ops.var(ms.Tensor(a), ddof=True).asnumpy(), np.var(a, ddof=1))
+    np.testing.assert_allclose(ops.std(ms.Tensor(a), ddof=False).asnumpy(), np.std(a))
+
+
+# ----------------------------------------------------------------------------- errors
+ALL_AXES_FNS = [('sum', ops.sum), ('mean', ops.mean), ('prod', ops.prod), ('amax', ops.amax),
+                ('amin', ops.amin), ('var', ops.var), ('std', ops.std), ('all', ops.all),
+                ('any', ops.any), ('sum', ops.reduce_sum), ('amax', ops.reduce_max)]
+ONE_AXIS_FNS = [('max', ops.max), ('min', ops.min), ('argmax', ops.argmax),
+                ('argmin', ops.argmin), ('cumsum', ops.cumsum)]
+
+
+@pytest.mark.parametrize('name,fn', ALL_AXES_FNS + ONE_AXIS_FNS,
+                         ids=[f[1].__name__ for f in ALL_AXES_FNS + ONE_AXIS_FNS])
+@pytest.mark.parametrize('axis', [2, -3])
+def test_axis_out_of_range(name, fn, axis):
+    x = ms.Tensor(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=rf"ops\.{name}: axis {axis} is out of range for a "
+                                         rf"tensor of rank 2"):
+        fn(x, axis)
+
+
+@pytest.mark.parametrize('name,fn', ALL_AXES_FNS, ids=[f[1].__name__ for f in ALL_AXES_FNS])
+def test_axis_out_of_range_in_a_tuple_and_repeated(name, fn):
+    x = ms.Tensor(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=rf"ops\.{name}: axis 5 is out of range for a tensor of "
+                                         rf"rank 2"):
+        fn(x, (0, 5))
+    with pytest.raises(ValueError, match=rf"ops\.{name}: axis \(1, -1\) names an axis more "
+                                         rf"than once"):
+        fn(x, (1, -1))
+    with pytest.raises(TypeError, match=rf"ops\.{name}: axis must be an int or a tuple of ints, "
+                                        rf"got 0\.5"):
+        fn(x, 0.5)
+
+
+def test_zero_d_axis_out_of_range():
+    with pytest.raises(ValueError, match=r"ops\.sum: axis 1 is out of range for a tensor of rank 0"):
+        ops.sum(ms.Tensor(1.0), 1)
+
+
+@pytest.mark.parametrize('name,fn', ONE_AXIS_FNS[:4], ids=[f[0] for f in ONE_AXIS_FNS[:4]])
+def test_single_axis_ops_reject_tuples(name, fn):
+    with pytest.raises(TypeError, match=rf"ops\.{name}: axis must be an int or None, got \(0, 1\)"):
+        fn(ms.Tensor(np.ones((2, 3))), (0, 1))
+
+
+def test_cumsum_needs_an_int_axis():
+    with pytest.raises(TypeError, match=r"ops\.cumsum: axis must be an int, got None"):
+        ops.cumsum(ms.Tensor([1.0]), None)
+
+
+@pytest.mark.parametrize('name,fn', [('max', ops.max), ('amin', ops.amin), ('argmax', ops.argmax)])
+def test_empty_reduction(name, fn):
+    with pytest.raises(ValueError, match=rf"ops\.{name}: cannot reduce over a zero-size axis of "
+                                         rf"a tensor of shape \(0, 3\)"):
+        fn(ms.Tensor(np.ones((0, 3))), 0)
+
+
+def test_max_initial_and_where_errors():
+    x = ms.Tensor([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"ops\.max: a where mask needs initial"):
+        ops.max(x, where=ms.Tensor([True, False]))
+    with pytest.raises(TypeError, match=r"ops\.amin: initial must be a number, got str"):
+        ops.amin(x, initial='0')
+
+
+def test_ddof_must_be_an_int():
+    with pytest.raises(TypeError, match=r"ops\.var: ddof must be an int, got 0\.5"):
+        ops.var(ms.Tensor([1.0, 2.0]), ddof=0.5)
+
+
+def test_non_tensor_input():
+    with pytest.raises(TypeError, match=r"input must be a Tensor, got str"):
+        ops.sum('abc')
