@@ -11,6 +11,7 @@ from ._tensor_methods import TensorMethods
 from .hooks.handle import HookStore, check_hook
 
 _new = object.__new__
+_ndarray = np.ndarray
 
 
 class Tensor(TensorMethods):
@@ -51,7 +52,7 @@ class Tensor(TensorMethods):
     def _wrap(cls, data):
         """A constant Tensor over ``data`` without copying or checks (internal fast path)."""
         t = _new(Tensor)
-        t._data = data
+        t._data = data if type(data) is _ndarray else np.asarray(data)
         t._node = None
         t._index = 0
         t.requires_grad = False
@@ -60,7 +61,7 @@ class Tensor(TensorMethods):
     @staticmethod
     def _wrap_output(data, node, index):
         t = _new(Tensor)
-        t._data = data
+        t._data = data if type(data) is _ndarray else np.asarray(data)
         t._node = node
         t._index = index
         t.requires_grad = True

@@ -6,6 +6,7 @@ first-order path ``ctx.m`` works on raw arrays; when a higher-order gradient is 
 engine hands the same rule Tensors and ``tensor_math``, so the rule itself records a graph.
 Every op registers itself in ``OPS`` by name, so a later tracer can replay ops without Tensors.
 """
+from .._backend import xp
 from .grad_mode import state as _grad
 from .math import array_math
 
@@ -28,6 +29,7 @@ class Node:
     hooks = None        # {output index: OutputHooks} for tensor hooks / retain_grad on outputs
     n_out = 1
     m = array_math
+    xp = xp             # the array module forward runs on
 
     def save(self, *arrays):
         """Keep arrays for backward; keep outputs rather than inputs when that is cheaper."""
@@ -51,6 +53,7 @@ class _NoGradContext:
 
     __slots__ = ()
     m = array_math
+    xp = xp
     needs_input_grad = ()
 
     def save(self, *arrays):
@@ -76,7 +79,8 @@ class Op:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get('name') or cls.__name__
-        if name in OPS and OPS[name] is not cls:
+        old = OPS.get(name)
+        if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
             raise TypeError(f"op {name!r} is already registered by {OPS[name].__module__}")
         cls.name = name
         OPS[name] = cls
@@ -95,14 +99,14 @@ class Op:
 
 
 def apply1(op, x):
-    """``op.apply(x)`` for a one-input op without parameters (the hot path of unary ops)."""
+    """``op.apply(x)`` for a differentiable one-input op without parameters (hot path)."""
     if x.requires_grad and _grad.enabled:
         return _record(op, (x,), _NO_PARAMS)
     return _Tensor._wrap(op.forward(NO_CTX, x._data))
 
 
 def apply2(op, a, b):
-    """``op.apply(a, b)`` for a two-input op without parameters (the hot path of binary ops)."""
+    """``op.apply(a, b)`` for a differentiable two-input op without parameters (hot path)."""
     if (a.requires_grad or b.requires_grad) and _grad.enabled:
         return _record(op, (a, b), _NO_PARAMS)
     return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))

@@ -21,10 +21,19 @@ def _sum_to(x, shape):
     return x
 
 
+def _is_basic(key):
+    """True for keys of ints, slices, None and Ellipsis: no position can repeat."""
+    parts = key if type(key) is tuple else (key,)
+    return all(k is None or k is Ellipsis or type(k) in (int, slice) for k in parts)
+
+
 def _unindex(g, shape, key):
     """Adjoint of ``x[key]``: ``g`` scattered (added) into zeros of ``shape``."""
     out = np.zeros(shape, dtype=g.dtype)
-    np.add.at(out, key, g)
+    if _is_basic(key):
+        out[key] = g
+    else:
+        np.add.at(out, key, g)
     return out
 
 

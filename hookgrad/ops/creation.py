@@ -7,7 +7,7 @@ import numpy as np
 
 from .._dtype import to_numpy
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import NO_CTX, Op
 from ._base import as_tensor
 
 _F32 = np.dtype(np.float32)
@@ -20,9 +20,11 @@ class OneHot(Op):
 
     @staticmethod
     def forward(ctx, indices, on, off, depth, axis):
-        shape = [1] * (indices.ndim + 1)
-        shape[axis] = depth
-        hot = np.expand_dims(indices, axis) == np.arange(depth).reshape(shape)
+        shape = indices.shape
+        classes = np.arange(depth).reshape((depth,) + (1,) * (len(shape) - axis))
+        hot = indices.reshape(shape[:axis] + (1,) + shape[axis:]) == classes
+        if on == 1 and off == 0:
+            return hot.astype(on.dtype)
         return np.where(hot, on, off)
 
 
@@ -183,15 +185,25 @@ def eye(n, m=None, dtype=None):
     return Tensor._wrap(np.eye(n, m, dtype=_F32 if dtype is None else to_numpy(dtype)))
 
 
+_one_hot_constants = {}
+
+
 def _one_hot_value(value, dt, what):
+    """``value`` as a 0-d array of ``dt`` (None: the dtype MindSpore gives the value)."""
     if isinstance(value, Tensor):
         if value.size != 1:
             raise ValueError(f"ops.one_hot: {what} must be a number or a 0-d Tensor, got a "
                              f"Tensor of shape {value.shape}")
         arr = value._data.reshape(())
-    else:
-        arr = np.asarray(_number(value, 'one_hot', what))
-    return arr if dt is None or arr.dtype == dt else arr.astype(dt)
+        return arr if dt is None or arr.dtype == dt else arr.astype(dt)
+    key = (type(value), value, dt)
+    arr = _one_hot_constants.get(key)
+    if arr is None:
+        number = _number(value, 'one_hot', what)
+        arr = np.asarray(number, dtype=_value_dtype(value) if dt is None else dt)
+        if len(_one_hot_constants) < 256:
+            _one_hot_constants[key] = arr
+    return arr
 
 
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
@@ -209,16 +221,14 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     if x._data.dtype.kind not in 'iu':
         raise TypeError(f"ops.one_hot: indices must be an integer tensor, got {x.dtype}")
     depth = _count(depth, 'one_hot', 'depth')
-    ndim = x.ndim
+    ndim = x._data.ndim
     if not isinstance(axis, (int, np.integer)) or not -ndim - 1 <= axis <= ndim:
         raise ValueError(f"ops.one_hot: axis {axis!r} is out of range for indices of rank "
                          f"{ndim} (expected {-ndim - 1}..{ndim})")
     on = _one_hot_value(on_value, None, 'on_value')
-    if on.dtype == np.float64 and not isinstance(on_value, (Tensor, np.generic)):
-        on = on.astype(_F32)
     off = _one_hot_value(off_value, on.dtype, 'off_value')
-    return OneHot.apply(x, Tensor._wrap(on), Tensor._wrap(off), depth=depth,
-                        axis=int(axis) % (ndim + 1))
+    # no gradient ever flows (to the indices nor to on/off), so nothing is recorded
+    return Tensor._wrap(OneHot.forward(NO_CTX, x._data, on, off, depth, int(axis) % (ndim + 1)))
 
 
 # ----------------------------------------------------------------------------- graph control

@@ -100,7 +100,7 @@ class ReduceMean(Op):
     @staticmethod
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
-        if x.dtype.itemsize < 4:        # NumPy accumulates float16 in float32
+        if x.dtype.itemsize < 4:        # float16: NumPy's mean accumulates in float32
             return np.asarray(x.mean(axis=axis, keepdims=keepdims))
         return np.asarray(x.sum(axis=axis, keepdims=keepdims) / _count(x.shape, axis))
 
@@ -122,7 +122,8 @@ class ReduceProd(Op):
     @staticmethod
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
-        y = np.asarray(x.prod(axis=axis, keepdims=keepdims))
+        dtype = _INT64 if x.dtype.kind in 'biu' else None
+        y = np.asarray(x.prod(axis=axis, keepdims=keepdims, dtype=dtype))
         if ctx is NO_CTX:
             return y
         zero = x == 0
@@ -188,9 +189,11 @@ class ReduceMin(Op):
 
 
 class ExtremeAtIndex(Op):
-    """y = max (``largest``) or min of x over one axis (all when None), which equals x at
-    ``index``, the argmax/argmin computed beside it; the gradient goes to that position only,
-    so tied elements do not share it."""
+    """y = max (``largest``) or min of x over one axis; the gradient goes to ``index`` only.
+
+    ``index`` is the argmax/argmin computed beside it (into the flattened x when axis is None),
+    so tied elements do not share the gradient, as MindSpore's ArgMaxWithValue.
+    """
     @staticmethod
     def forward(ctx, x, index, axis, keepdims, largest):
         _remember(ctx, x, axis, keepdims)
@@ -251,7 +254,7 @@ class CumSum(Op):
 
 
 class Var(Op):
-    """y = mean of (x - mean(x))**2 over ``axis`` with ``ddof``; dy/dx = 2 (x - mean) / (n - ddof)."""
+    """y = sum of (x - mean)**2 over ``axis`` / (n - ddof); dy/dx = 2 (x - mean) / (n - ddof)."""
     @staticmethod
     def forward(ctx, x, axis, ddof, keepdims):
         _remember(ctx, x, axis, keepdims)
@@ -341,7 +344,7 @@ def mean(input, axis=None, keep_dims=False):
 
 
 def prod(input, axis=None, keep_dims=False):
-    """Product over ``axis`` (None or () for all axes); the gradient handles zeros."""
+    """Product over ``axis`` (None or () for all axes); integers give Int64; zeros are fine."""
     x = as_tensor(input)
     axes = _axes(x, axis, 'prod')
     return ReduceProd.apply(x, axis=axes, keepdims=bool(keep_dims))

@@ -236,6 +236,26 @@ def test_integer_and_bool_sums_are_int64():
         np.testing.assert_array_equal(y.asnumpy(), [[2], [3]])
 
 
+def test_integer_prod_is_int64_and_extremes_keep_the_dtype():
+    for dtype in (np.int32, np.uint8, np.bool_):
+        a = np.array([[1, 2, 3], [1, 0, 2]], dtype=dtype)
+        y = ops.prod(ms.Tensor(a), 1)
+        assert y.dtype == ms.int64
+        np.testing.assert_array_equal(y.asnumpy(), np.prod(a, 1))
+        for fn, ref_fn in ((ops.amax, np.max), (ops.amin, np.min)):
+            y = fn(ms.Tensor(a), 0)
+            assert y._data.dtype == dtype
+            np.testing.assert_array_equal(y.asnumpy(), ref_fn(a, 0))
+
+
+def test_float16_mean_and_sum():
+    a = np.random.default_rng(14).standard_normal((4, 5)).astype(np.float16)
+    for fn, ref_fn in ((ops.mean, np.mean), (ops.sum, np.sum)):
+        y = fn(ms.Tensor(a), 1)
+        assert y.dtype == ms.float16
+        np.testing.assert_allclose(y.asnumpy(), ref_fn(a, 1), rtol=1e-3)
+
+
 def test_sum_dtype_converts_first():
     y = ops.sum(ms.Tensor([1, 2, 3]), dtype=ms.float32)
     assert y.dtype == ms.float32 and y.item() == 6.0
@@ -435,7 +455,8 @@ def test_axis_out_of_range_in_a_tuple_and_repeated(name, fn):
 
 
 def test_zero_d_axis_out_of_range():
-    with pytest.raises(ValueError, match=r"ops\.sum: axis 1 is out of range for a tensor of rank 0"):
+    with pytest.raises(ValueError, match=r"ops\.sum: axis 1 is out of range for a tensor of "
+                                         r"rank 0"):
         ops.sum(ms.Tensor(1.0), 1)
 
 
