@@ -4,7 +4,7 @@ import numpy as np
 from .._dtype import to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ._base import as_tensor, binary, operands as _operands
+from ._base import as_tensor, binary, broadcast_error, operands as _operands
 
 
 class Add(Op):
@@ -139,12 +139,22 @@ def div(input, other, *, rounding_mode=None):
         if not a.dtype.is_floating and not (isinstance(other, Tensor) and other.dtype.is_floating):
             a = cast(a, np.float32)     # true division of integers gives Float32, as MindSpore
         return binary(Div, a, other, 'div')
-    q = binary(Div, input, other, 'div')
-    if rounding_mode == 'floor':
-        return Tensor._wrap(np.floor(q._data))
-    if rounding_mode == 'trunc':
-        return Tensor._wrap(np.trunc(q._data))
-    raise ValueError(f"ops.div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
+    if rounding_mode not in ('floor', 'trunc'):
+        raise ValueError(f"ops.div: rounding_mode must be None, 'floor' or 'trunc', "
+                         f"got {rounding_mode!r}")
+    a, b = _operands(input, other)
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise broadcast_error('div', a, b) from None
+    x, y = a._data, b._data
+    if x.dtype.kind in 'iu':        # integers stay integers, as MindSpore
+        q = np.floor_divide(x, y)
+        if rounding_mode == 'trunc':
+            q = q + ((q < 0) & (q * y != x))
+        return Tensor._wrap(q)
+    q = x / y
+    return Tensor._wrap(np.floor(q) if rounding_mode == 'floor' else np.trunc(q))
 
 
 def neg(input):

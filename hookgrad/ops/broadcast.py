@@ -58,4 +58,8 @@ def sum_to(input, shape):
     shape = tuple(shape)
     if x.shape == shape:
         return x
+    lead = x.ndim - len(shape)
+    if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, x.shape[lead:])):
+        raise ValueError(f"ops.sum_to: cannot sum shape {x.shape} to {shape}: {shape} does not "
+                         f"broadcast to {x.shape}")
     return SumTo.apply(x, shape=shape)

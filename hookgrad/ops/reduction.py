@@ -10,6 +10,7 @@ import numpy as np
 
 from ..autograd.function import NO_CTX, Op
 from ._base import as_tensor, normalize_axis
+from .arithmetic import cast
 
 _INT64 = np.dtype(np.int64)
 
@@ -311,7 +312,6 @@ def _floating(x):
     """``x`` itself when floating, else cast to Float32 (for means and variances of integers)."""
     if x._data.dtype.kind == 'f':
         return x
-    from .arithmetic import cast
     return cast(x, np.float32)
 
 
@@ -331,7 +331,6 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     axis = _axes(x, dim, 'sum')
     if dtype is None:
         return ReduceSum.apply(x, axis=axis, keepdims=bool(keepdim))
-    from .arithmetic import cast
     x = cast(x, dtype)
     return ReduceSum.apply(x, axis=axis, keepdims=bool(keepdim), dtype=x._data.dtype)
 
@@ -477,7 +476,6 @@ def cumsum(x, axis, dtype=None):
         raise TypeError(f"ops.cumsum: axis must be an int, got {axis!r}")
     axis = _one_axis(x, axis, 'cumsum')
     if dtype is not None:
-        from .arithmetic import cast
         x = cast(x, dtype)
     return CumSum.apply(x, axis=axis)
 
