@@ -324,9 +324,13 @@ class Tensor(TensorMethods):
         return _ops.logical_or(self, other)
 
     def __eq__(self, other):
+        if other is None:
+            return False
         return _ops.equal(self, other)
 
     def __ne__(self, other):
+        if other is None:
+            return True
         return _ops.ne(self, other)
 
     def __lt__(self, other):
@@ -353,7 +357,9 @@ def _to_array(data, dtype):
     if isinstance(data, Tensor):
         arr = data._data
         return arr.astype(npd) if npd is not None and arr.dtype != npd else arr
-    if isinstance(data, (bool, np.bool_)):
+    if isinstance(data, (np.ndarray, np.generic)):
+        arr = np.array(data, dtype=npd) if npd is not None else np.array(data)
+    elif isinstance(data, bool):
         arr = np.asarray(data, dtype=npd or np.bool_)
     elif isinstance(data, int):
         arr = np.asarray(data, dtype=npd or np.int64)
@@ -361,8 +367,6 @@ def _to_array(data, dtype):
         arr = np.asarray(data, dtype=npd or np.float32)
     elif isinstance(data, (list, tuple)):
         arr = _from_sequence(data, npd)
-    elif isinstance(data, (np.ndarray, np.generic)):
-        arr = np.array(data, dtype=npd) if npd is not None else np.array(data)
     else:
         raise TypeError(f"Tensor: input_data must be a number, list, tuple, NumPy array or "
                         f"Tensor, got {type(data).__name__}")

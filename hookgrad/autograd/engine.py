@@ -129,10 +129,10 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     finally:
         _grad.enabled = prev
 
-    for t, g in retained:
-        _accumulate_grad(t, g, Tensor)
-    for leaf, g in leaf_updates:
-        _accumulate_grad(leaf, g, Tensor)
+    if retained or leaf_updates:
+        shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
+        for t, g in retained + leaf_updates:
+            _accumulate_grad(t, g, Tensor, shared)
     if not retain_graph:
         for node in processed:
             node.saved = None
@@ -279,15 +279,25 @@ def _run_output_hooks(node, gys, create_graph, retained, Tensor):
             gys[idx] = _run_tensor_hooks(oh.store, g, create_graph, Tensor)
 
 
-def _accumulate_grad(t, g, Tensor):
-    """``t.grad += g``, cast to ``t``'s dtype; a Tensor with a graph when g is one."""
+def _accumulate_grad(t, g, Tensor, shared):
+    """``t.grad += g``, cast to ``t``'s dtype; a Tensor with a graph when g is one.
+
+    A new ``.grad`` array is owned by that tensor alone (writeable, aliasing no other
+    gradient, view or user array), so optimizers may update it in place.
+    """
     want = t._data.dtype
     if isinstance(g, Tensor):
         if g._data.dtype != want:
             g = g.astype(want)
         t.grad = g if t.grad is None else t.grad + g
         return
+    old = t.grad
+    if old is not None:
+        t.grad = Tensor._wrap((old._data + g).astype(want, copy=False))
+        return
     if g.dtype != want:
         g = g.astype(want)
-    old = t.grad
-    t.grad = Tensor._wrap(g if old is None else old._data + g)
+    elif id(g) in shared or not (g.flags.owndata and g.flags.writeable):
+        g = g.copy()
+    shared.add(id(g))
+    t.grad = Tensor._wrap(g)

@@ -30,6 +30,7 @@ class Node:
     n_out = 1
     m = array_math
     xp = xp             # the array module forward runs on
+    recording = True    # forward may skip work only backward needs when this is False
 
     def save(self, *arrays):
         """Keep arrays for backward; keep outputs rather than inputs when that is cheaper."""
@@ -54,6 +55,7 @@ class _NoGradContext:
     __slots__ = ()
     m = array_math
     xp = xp
+    recording = False
     needs_input_grad = ()
 
     def save(self, *arrays):
@@ -99,15 +101,15 @@ class Op:
 
 
 def apply1(op, x):
-    """``op.apply(x)`` for a differentiable one-input op without parameters (hot path)."""
-    if x.requires_grad and _grad.enabled:
+    """``op.apply(x)`` for a one-input op without parameters (the hot path of unary ops)."""
+    if x.requires_grad and _grad.enabled and op.differentiable:
         return _record(op, (x,), _NO_PARAMS)
     return _Tensor._wrap(op.forward(NO_CTX, x._data))
 
 
 def apply2(op, a, b):
-    """``op.apply(a, b)`` for a differentiable two-input op without parameters (hot path)."""
-    if (a.requires_grad or b.requires_grad) and _grad.enabled:
+    """``op.apply(a, b)`` for a two-input op without parameters (the hot path of binary ops)."""
+    if (a.requires_grad or b.requires_grad) and _grad.enabled and op.differentiable:
         return _record(op, (a, b), _NO_PARAMS)
     return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
 

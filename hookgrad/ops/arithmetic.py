@@ -78,10 +78,10 @@ class Pow(Op):
     @staticmethod
     def backward(ctx, gy):
         a, b, y = ctx.saved
-        ga = gy * b * a ** (b - 1)
+        m = ctx.m
+        ga = gy * b * a ** (m.where(b == 0, 1, b) - 1)   # d(a**0)/da = 0, also at a = 0
         gb = None
         if ctx.next[1] is not None:
-            m = ctx.m
             safe = m.where(a > 0, a, m.ones_like(a))
             gb = gy * y * m.log(safe)
         return ga, gb
@@ -164,7 +164,11 @@ def neg(input):
 
 def pow(input, exponent):
     """Element-wise ``input ** exponent``; either may be a Tensor or a number."""
-    return binary(Pow, input, exponent, 'pow')
+    a, b = _operands(input, exponent)
+    if b._data.dtype.kind in 'iu' and (b._data < 0).any():
+        raise ValueError("ops.pow: integer tensors cannot be raised to negative integer powers; "
+                         "cast the base to a float type first")
+    return binary(Pow, a, b, 'pow')
 
 
 def square(input):

@@ -180,3 +180,25 @@ def test_int_and_float_promote_to_the_float_type():
     assert (ms.Tensor([1, 2]) * 2.5).dtype == ms.float32
     assert (ms.Tensor([1., 2.], ms.float16) * 2.5).dtype == ms.float16
     assert (2 - ms.Tensor([1., 2.], ms.float64)).dtype == ms.float64
+
+
+def test_leaf_gradients_are_writeable_and_never_alias():
+    a = leaf([1., 2.])
+    b = leaf([3., 4.])
+    root = ms.Tensor([1., 1.])
+    (a + b).backward(root)          # Add passes the same gradient array to both inputs
+    ga, gb = a.grad.asnumpy(), b.grad.asnumpy()
+    assert ga.flags.writeable and gb.flags.writeable
+    assert not np.shares_memory(ga, gb) and not np.shares_memory(ga, root.asnumpy())
+    s = leaf(np.ones((2, 3)))
+    ops.sum(s).backward()           # a broadcast view in backward becomes an owned array
+    s.grad.asnumpy()[0, 0] = 5.
+    assert s.grad.asnumpy().sum() == 10.
+
+
+def test_pow_gradient_at_zero_exponent_is_zero_even_at_zero_base():
+    x = leaf([0., 2.])
+    (x ** 0).backward()
+    np.testing.assert_array_equal(x.grad.asnumpy(), [0., 0.])
+    with pytest.raises(ValueError, match="ops.pow: integer tensors cannot be raised to negative integer powers"):
+        ms.Tensor([1, 2]) ** -1
