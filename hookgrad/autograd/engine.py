@@ -102,7 +102,7 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                         gx = gxs[i]
                         target = e[0]
                         if gx is not None:
-                            if gx.shape != shapes[i]:
+                            if shapes is not None and gx.shape != shapes[i]:
                                 gx = (tensor_math if create_graph else node.m).sum_to(gx, shapes[i])
                             if type(target) is Node and target.n_out > 1:
                                 slots = buf.get(target)
@@ -136,7 +136,7 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     if not retain_graph:
         for node in processed:
             node.saved = None
-            node.origins = None
+            node.ids = None
     return captured
 
 
@@ -213,8 +213,9 @@ def _call_backward(node, gys, create_graph, Tensor):
         gxs = op.backward(node, *gys)
     else:
         saved = node.saved
-        node.saved = tuple(_saved_tensor(node, s, o, Tensor)
-                           for s, o in zip(saved, node.origins or (None,) * len(saved)))
+        ids = node.ids
+        node.saved = tuple(_saved_tensor(node, s, ids.index(id(s)) if id(s) in ids else None,
+                                         Tensor) for s in saved)
         node.m = tensor_math
         try:
             gxs = op.backward(node, *gys)
@@ -229,11 +230,15 @@ def _call_backward(node, gys, create_graph, Tensor):
 
 
 def _saved_tensor(node, array, origin, Tensor):
-    """A saved array as a Tensor connected to the graph, so backward rules differentiate."""
+    """A saved array as a Tensor connected to the graph, so backward rules differentiate.
+
+    ``origin`` indexes ``node.ids``: an input position, then the outputs; None for a constant.
+    """
     if origin is None:
         return Tensor._wrap(array)
-    if origin < 0:
-        return Tensor._wrap_output(array, node, -1 - origin)
+    n_in = len(node.next)
+    if origin >= n_in:
+        return Tensor._wrap_output(array, node, origin - n_in)
     edge = node.next[origin]
     if edge is None:
         return Tensor._wrap(array)

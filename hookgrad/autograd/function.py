@@ -6,7 +6,7 @@ first-order path ``ctx.m`` works on raw arrays; when a higher-order gradient is 
 engine hands the same rule Tensors and ``tensor_math``, so the rule itself records a graph.
 Every op registers itself in ``OPS`` by name, so a later tracer can replay ops without Tensors.
 """
-from .._backend import xp
+from .._backend import asarray as _asarray, ndarray as _ndarray, xp
 from .grad_mode import state as _grad
 from .math import array_math
 
@@ -22,10 +22,13 @@ class Node:
     class defaults until an instance sets it, so a plain node costs four slot stores.
     """
 
-    __slots__ = ('op', 'next', 'shapes', 'saved', 'origins', '__dict__', '__weakref__')
+    __slots__ = ('op', 'next', 'shapes', 'saved', 'ids', '__dict__', '__weakref__')
 
     # saved: arrays kept for backward (see save); None once backward freed the graph.
-    # origins: per saved array, its input index, -1-k for output k, None for a constant.
+    # shapes: input shapes, for un-broadcasting gradients; None when no input was broadcast.
+    # ids: id() of each input then output array, recorded when something was saved, so that
+    #   higher-order backward can re-attach saved arrays to the graph (a saved array is alive
+    #   since the op ran, so its id cannot have been reused by another input or output).
     hooks = None        # {output index: OutputHooks} for tensor hooks / retain_grad on outputs
     n_out = 1
     m = array_math
@@ -108,9 +111,13 @@ def apply1(op, x):
 
 
 def apply2(op, a, b):
-    """``op.apply(a, b)`` for a two-input op without parameters (the hot path of binary ops)."""
+    """``op.apply(a, b)`` for a two-input op without parameters (the hot path of binary ops).
+
+    When both inputs have the same shape, the op's backward must return gradients of that
+    shape: the engine then skips its un-broadcasting check.
+    """
     if (a.requires_grad or b.requires_grad) and _grad.enabled and op.differentiable:
-        return _record(op, (a, b), _NO_PARAMS)
+        return _record2(op, a, b)
     return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
 
 
@@ -134,8 +141,10 @@ def _record(op, xs, params):
     y = op.forward(node, *arrays, **params)
     node.next = [_edge(x) for x in xs]
     node.shapes = [a.shape for a in arrays]
-    saved = node.saved
-    node.origins = _origins(saved, arrays, y) if saved else None
+    if node.saved:
+        node.ids = (*map(id, arrays), *map(id, y if type(y) is tuple else (y,)))
+    else:
+        node.ids = None
     wrap = _Tensor._wrap_output
     if type(y) is tuple:
         node.n_out = len(y)
@@ -144,19 +153,28 @@ def _record(op, xs, params):
     return wrap(y, node, 0)
 
 
-def _origins(saved, arrays, y):
-    outs = y if type(y) is tuple else (y,)
-    result = []
-    for s in saved:
-        origin = None
-        for i, a in enumerate(arrays):
-            if s is a:
-                origin = i
-                break
-        else:
-            for k, o in enumerate(outs):
-                if s is o:
-                    origin = -1 - k
-                    break
-        result.append(origin)
-    return result
+def _record2(op, a, b):
+    """``_record`` unrolled for two inputs and one output: the cost of most recorded ops."""
+    node = _new(Node)
+    node.op = op
+    node.saved = ()
+    xa = a._data
+    xb = b._data
+    y = op.forward(node, xa, xb)
+    pa = a._node
+    pb = b._node
+    node.next = [(pa, a._index) if pa is not None else _edge(a),
+                 (pb, b._index) if pb is not None else _edge(b)]
+    sa = xa.shape
+    sb = xb.shape
+    node.shapes = None if sa == sb else (sa, sb)   # None: gradients need no un-broadcasting
+    node.ids = (id(xa), id(xb), id(y)) if node.saved else None
+    t = _new(_Tensor)
+    t._data = y if type(y) is _ndarray else _asarray(y)
+    t._node = node
+    t._index = 0
+    t.requires_grad = True
+    return t
+
+
+_new = object.__new__

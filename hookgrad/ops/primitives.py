@@ -53,11 +53,11 @@ class Primitive:
         self.attrs = attrs
         self.__dict__.update(attrs)
 
-    def construct(self, *args):
-        raise NotImplementedError(f"{type(self).__name__} defines no construct")
-
     def __call__(self, *args, **kwargs):
-        return self.construct(*args, **kwargs)
+        construct = getattr(self, 'construct', None)
+        if construct is None:
+            raise TypeError(f"{type(self).__name__} defines no construct")
+        return construct(*args, **kwargs)
 
     def __repr__(self):
         if not self.attrs:
