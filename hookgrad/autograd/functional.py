@@ -157,9 +157,19 @@ def _pack(res, grad_position, positions, weights, single_weight, return_ids, wli
     return w_part if in_part is None else (in_part, w_part)
 
 
-def _check_spec(grad_position, weights, who):
+def _transform(fn, grad_position, weights, has_aux, return_ids, who):
+    """Validate a grad/value_and_grad spec; return ``run(args, kwargs) -> (result, grads)``."""
     if grad_position is None and weights is None:
         raise ValueError(f"{who}: grad_position and weights cannot both be None")
+    wlist, single_weight = _as_weights(weights, who)
+
+    def run(args, kwargs):
+        positions = _as_positions(grad_position, len(args), who)
+        res = _evaluate(fn, args, kwargs, positions, wlist, has_aux, None, who)
+        return res, _pack(res, grad_position, positions, weights, single_weight, return_ids,
+                          wlist)
+
+    return run
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
@@ -182,13 +192,10 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     >>> ms.value_and_grad(lambda x: x * x)(ms.Tensor(3.0))
     (Tensor(shape=[], dtype=Float32, value= 9), Tensor(shape=[], dtype=Float32, value= 6))
     """
-    _check_spec(grad_position, weights, 'value_and_grad')
-    wlist, single_weight = _as_weights(weights, 'value_and_grad')
+    run = _transform(fn, grad_position, weights, has_aux, return_ids, 'value_and_grad')
 
     def value_and_grad_fn(*args, **kwargs):
-        positions = _as_positions(grad_position, len(args), 'value_and_grad')
-        res = _evaluate(fn, args, kwargs, positions, wlist, has_aux, None, 'value_and_grad')
-        grads = _pack(res, grad_position, positions, weights, single_weight, return_ids, wlist)
+        res, grads = run(args, kwargs)
         value = res.out if not has_aux else (res.out,) + res.aux
         return value, grads
 
@@ -204,13 +211,10 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     >>> ms.grad(lambda x, y: x * y, grad_position=(0, 1))(ms.Tensor(2.0), ms.Tensor(5.0))
     (Tensor(shape=[], dtype=Float32, value= 5), Tensor(shape=[], dtype=Float32, value= 2))
     """
-    _check_spec(grad_position, weights, 'grad')
-    wlist, single_weight = _as_weights(weights, 'grad')
+    run = _transform(fn, grad_position, weights, has_aux, return_ids, 'grad')
 
     def grad_fn(*args, **kwargs):
-        positions = _as_positions(grad_position, len(args), 'grad')
-        res = _evaluate(fn, args, kwargs, positions, wlist, has_aux, None, 'grad')
-        grads = _pack(res, grad_position, positions, weights, single_weight, return_ids, wlist)
+        res, grads = run(args, kwargs)
         return (grads, res.aux) if has_aux else grads
 
     return grad_fn
