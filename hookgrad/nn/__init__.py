@@ -1,2 +1,4 @@
-"""``hookgrad.nn``: parameters (cells and layers build on them)."""
+"""``hookgrad.nn``: Cells, Parameters and layers."""
 from .parameter import Parameter
+from .cell import Cell
+from .container import SequentialCell, CellList, CellDict

@@ -1,0 +1,298 @@
+"""Cell: the building block of networks (MindSpore's ``mindspore.nn.Cell``).
+
+A Cell owns its parameters and sub-cells, names them, carries the train/predict state, and runs
+the call sequence. Hooks live in one slot, ``_hooks``, that stays None until the first
+registration: a cell without hooks pays one test per call (see hookgrad/hooks/cell_hooks.py).
+"""
+import weakref
+
+from .._tensor import Tensor
+from ..hooks import cell_hooks
+from .parameter import Parameter
+
+
+class Cell:
+    """Base class of network layers and networks.
+
+    Subclasses call ``super().__init__()`` first, assign Parameters and Cells as attributes (they
+    register themselves) and define ``construct`` (or ``forward``). Calling the cell runs the hooks
+    registered on it around ``construct``; see docs/hooks.md.
+
+    Args:
+        auto_prefix: name this cell's parameters by their attribute path once it is nested.
+        flags: accepted for MindSpore compatibility; stored as ``self.flags``.
+
+    >>> import hookgrad as ms
+    >>> class Scale(ms.nn.Cell):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.k = ms.Parameter(ms.Tensor([2.0]))
+    ...     def construct(self, x):
+    ...         return x * self.k
+    >>> Scale()(ms.Tensor([3.0]))
+    Tensor(shape=[1], dtype=Float32, value= [ 6.00000000e+00])
+    """
+
+    _has_bprop = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if 'forward' in cls.__dict__ and 'construct' not in cls.__dict__ \
+                and cls.construct is Cell.construct:
+            cls.construct = cls.__dict__['forward']
+        cls._has_bprop = callable(getattr(cls, 'bprop', None))
+
+    def __init__(self, auto_prefix=True, flags=None):
+        d = self.__dict__
+        d['_params'] = {}
+        d['_cells'] = {}
+        d['training'] = False
+        d['phase'] = 'train'
+        d['_hooks'] = None
+        d['_prefix'] = ''
+        d['_parent'] = None
+        d['_auto_prefix'] = auto_prefix
+        d['flags'] = flags or {}
+
+    # ----------------------------------------------------------------- the call
+    def __call__(self, *args, **kwargs):
+        hooks = self.__dict__.get('_hooks', _UNSET)
+        if hooks is None and not self._has_bprop:
+            return self.construct(*args, **kwargs)
+        if hooks is _UNSET:
+            raise RuntimeError(_missing_init(self))
+        return cell_hooks.call(self, args, kwargs)
+
+    def construct(self, *args, **kwargs):
+        """The computation of this cell; subclasses define it (or ``forward``)."""
+        raise TypeError(f"{type(self).__name__} defines no construct (or forward) method")
+
+    # ----------------------------------------------------------------- registration
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get('_params')
+        if params is None:
+            if isinstance(value, (Parameter, Cell)):
+                raise RuntimeError(_missing_init(self))
+            object.__setattr__(self, name, value)
+            return
+        cells = d['_cells']
+        if isinstance(value, Parameter):
+            cells.pop(name, None)
+            self.insert_param_to_cell(name, value)
+        elif isinstance(value, Cell):
+            params.pop(name, None)
+            self.insert_child_to_cell(name, value)
+        else:
+            if value is None and (name in params or name in cells):
+                params.pop(name, None)
+                cells.pop(name, None)
+            object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        d.get('_params', {}).pop(name, None)
+        d.get('_cells', {}).pop(name, None)
+        object.__delattr__(self, name)
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        """Register ``param`` as ``self.<param_name>`` and name it (see SPEC 3)."""
+        if not isinstance(param, Parameter):
+            raise TypeError(f"insert_param_to_cell: expected a Parameter for '{param_name}', "
+                            f"got {type(param).__name__}")
+        if check_name_contain_dot and '.' in param_name:
+            raise KeyError(f"insert_param_to_cell: the name '{param_name}' must not contain '.'")
+        self.__dict__['_params'][param_name] = param
+        object.__setattr__(self, param_name, param)
+        _name_param(self, param_name, param)
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Register ``child_cell`` as ``self.<child_name>`` and prefix its parameters' names."""
+        if not isinstance(child_cell, Cell):
+            raise TypeError(f"insert_child_to_cell: expected a Cell for '{child_name}', "
+                            f"got {type(child_cell).__name__}")
+        if '_params' not in child_cell.__dict__:
+            raise RuntimeError(_missing_init(child_cell))
+        self.__dict__['_cells'][child_name] = child_cell
+        object.__setattr__(self, child_name, child_cell)
+        if child_cell._parent is None:
+            child_cell.__dict__['_parent'] = (weakref.ref(self), child_name)
+        _set_prefix(child_cell, _join(self._prefix, child_name))
+
+    # ----------------------------------------------------------------- traversal
+    def parameters_and_names(self, name_prefix='', expand=True):
+        """Yield ``(path, parameter)`` for every parameter, each once, in registration order."""
+        seen = set()
+        cells = self.cells_and_names(name_prefix) if expand else [(name_prefix, self)]
+        for prefix, cell in cells:
+            for name, p in cell._params.items():
+                if p is not None and id(p) not in seen:
+                    seen.add(id(p))
+                    yield _join(prefix, name), p
+
+    def get_parameters(self, expand=True):
+        """A generator over every parameter (each once)."""
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse=True):
+        """The parameters with ``requires_grad=True``, as a list."""
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        """The parameters with ``requires_grad=False``, as a list."""
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def cells_and_names(self, cell_prefix=''):
+        """Yield ``(path, cell)`` for this cell (path ``''``) and every sub-cell, each once."""
+        seen = set()
+        stack = [(cell_prefix, self)]
+        while stack:
+            prefix, cell = stack.pop()
+            if id(cell) in seen:
+                continue
+            seen.add(id(cell))
+            yield prefix, cell
+            children = [(_join(prefix, n), c) for n, c in cell._cells.items() if c is not None]
+            stack.extend(reversed(children))
+
+    def name_cells(self):
+        """The direct sub-cells as an ordered ``{name: cell}`` dict."""
+        return dict(self._cells)
+
+    def cells(self):
+        """The direct sub-cells, as a list."""
+        return list(self._cells.values())
+
+    def apply(self, fn):
+        """Call ``fn(cell)`` on every sub-cell and then on this cell; return self."""
+        for cell in self.cells():
+            cell.apply(fn)
+        fn(self)
+        return self
+
+    # ----------------------------------------------------------------- state
+    def set_train(self, mode=True):
+        """Train (``True``, phase 'train') or predict (``False``, phase 'predict') mode, recursively."""
+        mode = bool(mode)
+        phase = 'train' if mode else 'predict'
+        for _, cell in self.cells_and_names():
+            cell.__dict__['training'] = mode
+            cell.__dict__['phase'] = phase
+        return self
+
+    @property
+    def cls_name(self):
+        return type(self).__name__
+
+    def path(self):
+        """This cell's attribute path from the outermost cell holding it (``'Net.fc1'``)."""
+        parts = []
+        cell = self
+        while True:
+            parent = cell._parent
+            if parent is None:
+                parts.append(type(cell).__name__)
+                break
+            ref, name = parent
+            parts.append(name)
+            cell = ref()
+            if cell is None:
+                break
+        return '.'.join(reversed(parts))
+
+    # ----------------------------------------------------------------- hooks
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Register ``hook(cell, inputs) -> None | new inputs``, run before ``construct``.
+
+        A non-tuple return is taken as a one-element tuple; the next hook sees the replacement.
+        With ``with_kwargs=True`` the hook is ``hook(cell, args, kwargs) -> None | (args, kwargs)``.
+        ``prepend=True`` runs it before the hooks already registered. See docs/hooks.md.
+        Returns a handle whose ``remove()`` unregisters the hook.
+        """
+        return cell_hooks.register(self, 'forward_pre', hook, prepend=prepend,
+                                   with_kwargs=with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """Register ``hook(cell, inputs, outputs) -> None | new outputs``, run after ``construct``.
+
+        With ``with_kwargs=True`` the hook is ``hook(cell, args, kwargs, outputs)``;
+        ``always_call=True`` runs it (with ``outputs=None``) even when ``construct`` raises.
+        See docs/hooks.md. Returns a handle whose ``remove()`` unregisters the hook.
+        """
+        return cell_hooks.register(self, 'forward', hook, prepend=prepend,
+                                   with_kwargs=with_kwargs, always_call=always_call)
+
+    def register_backward_pre_hook(self, hook, *, prepend=False):
+        """Register ``hook(cell, grad_output) -> None | tuple``, run when the gradient w.r.t.
+        ``construct``'s outputs is complete; a returned tuple replaces it. See docs/hooks.md."""
+        return cell_hooks.register(self, 'backward_pre', hook, prepend=prepend)
+
+    def register_backward_hook(self, hook, *, prepend=False):
+        """Register ``hook(cell, grad_input, grad_output) -> None | tuple``, run when the gradients
+        w.r.t. ``construct``'s inputs are complete; a returned tuple replaces grad_input.
+        See docs/hooks.md."""
+        return cell_hooks.register(self, 'backward', hook, prepend=prepend)
+
+    register_forward_post_hook = register_forward_hook          # Paddle
+    register_full_backward_hook = register_backward_hook        # PyTorch
+    register_full_backward_pre_hook = register_backward_pre_hook
+
+    def hooks(self):
+        """Every cell hook in this cell tree: a list of ``HookInfo(kind, cell_path, name, hook)``."""
+        return cell_hooks.list_hooks(self)
+
+    def remove_hooks(self, recurse=True):
+        """Unregister every cell hook of this cell (and of its sub-cells with ``recurse``)."""
+        cells = [c for _, c in self.cells_and_names()] if recurse else [self]
+        for cell in cells:
+            cell.__dict__['_hooks'] = None
+
+    # ----------------------------------------------------------------- printing
+    def extend_repr(self):
+        """Extra text shown inside this cell's repr (layers describe their configuration)."""
+        return ''
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        body = ''.join(f"\n  ({name}): {_indent(repr(cell))}" for name, cell in self._cells.items()
+                       if cell is not None)
+        return f"{type(self).__name__}<{extra}{body}\n  >" if body else \
+            f"{type(self).__name__}<{extra}>"
+
+
+_UNSET = object()
+
+
+def _missing_init(cell):
+    return (f"{type(cell).__name__}.__init__ must call super().__init__() before assigning "
+            f"Parameters or Cells (and before the cell is called)")
+
+
+def _join(prefix, name):
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _name_param(cell, attr, param):
+    prefix = cell._prefix
+    if prefix:
+        param.name = _join(prefix, attr)
+    elif param.name is None:
+        param.name = attr
+
+
+def _set_prefix(cell, prefix):
+    """Give ``cell`` its path and rename every parameter below it by attribute path."""
+    if not cell.__dict__.get('_auto_prefix', True):
+        return
+    cell.__dict__['_prefix'] = prefix
+    for attr, p in cell._params.items():
+        if p is not None:
+            p.name = _join(prefix, attr)
+    for name, child in cell._cells.items():
+        if child is not None:
+            _set_prefix(child, _join(prefix, name))
+
+
+def _indent(text):
+    return text.replace('\n', '\n  ')
