@@ -6,7 +6,11 @@ import tests.ops as op_tests
 from hookgrad.autograd.function import OPS
 
 # primitives whose checks live outside tests/ops
-COVERED_ELSEWHERE = {'HookBackward'}    # tests/hooks/test_hook_backward.py
+COVERED_ELSEWHERE = {
+    'HookBackward',                                     # tests/hooks/test_hook_backward.py
+    'CellInputBoundary', 'CellOutputBoundary',          # tests/hooks/test_cell_hooks.py
+    'CellBprop',                                        # tests/nn/test_bprop.py
+}
 
 
 def covered_ops():

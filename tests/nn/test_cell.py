@@ -1,0 +1,184 @@
+"""Cell: registration, naming (SPEC 3), traversal, train state, containers, repr."""
+import numpy as np
+import pytest
+
+import hookgrad as ms
+from hookgrad import nn, ops
+
+
+def P(*v, name=None, requires_grad=True):
+    return ms.Parameter(ms.Tensor(np.asarray(v, np.float32)), name=name,
+                        requires_grad=requires_grad)
+
+
+class Leaf(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = P(1.0, 2.0)
+        self.bias = P(0.5, name='explicit_bias')
+
+    def construct(self, x):
+        return x * self.weight + self.bias
+
+
+class Inner(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = Leaf()
+        self.scale = P(3.0, requires_grad=False)
+
+    def construct(self, x):
+        return self.dense(x) * self.scale
+
+
+class Outer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Inner()
+        self.seq = nn.SequentialCell(Leaf(), Leaf())
+
+    def construct(self, x):
+        return self.seq(self.inner(x))
+
+
+def test_top_level_names_keep_explicit_names_and_name_the_rest_by_attribute():
+    leaf = Leaf()
+    assert leaf.weight.name == 'weight' and leaf.bias.name == 'explicit_bias'
+
+
+def test_nested_parameters_are_named_by_attribute_path_from_the_root():
+    net = Outer()
+    names = [name for name, _ in net.parameters_and_names()]
+    assert names == ['inner.scale', 'inner.dense.weight', 'inner.dense.bias',
+                     'seq.0.weight', 'seq.0.bias', 'seq.1.weight', 'seq.1.bias']
+    assert [p.name for _, p in net.parameters_and_names()] == names
+
+
+def test_cells_and_names_and_direct_children():
+    net = Outer()
+    assert [n for n, _ in net.cells_and_names()] == ['', 'inner', 'inner.dense', 'seq', 'seq.0',
+                                                      'seq.1']
+    assert list(net.name_cells()) == ['inner', 'seq']
+    assert net.cells() == [net.inner, net.seq]
+
+
+def test_parameter_views():
+    net = Outer()
+    gen = net.get_parameters()
+    assert hasattr(gen, '__next__') and not isinstance(gen, list)
+    assert len(list(net.get_parameters())) == 7
+    assert [p.name for p in net.untrainable_params()] == ['inner.scale']
+    assert len(net.trainable_params()) == 6
+
+
+def test_shared_parameters_and_cells_are_listed_once():
+    class Shared(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = Leaf()
+            self.b = self.a
+
+        def construct(self, x):
+            return self.b(self.a(x))
+
+    net = Shared()
+    assert len(list(net.get_parameters())) == 2
+    assert [n for n, _ in net.cells_and_names()] == ['', 'a']
+
+
+def test_reassigning_and_deleting_attributes_updates_registration():
+    net = Inner()
+    net.scale = None
+    assert [n for n, _ in net.parameters_and_names()] == ['dense.weight', 'dense.bias']
+    net.scale = 4.0                     # a plain attribute now
+    assert net.scale == 4.0
+    del net.dense
+    assert net.cells() == []
+
+
+def test_insert_child_and_param_to_cell():
+    net = nn.Cell()
+    net.insert_child_to_cell('leaf', Leaf())
+    net.insert_param_to_cell('extra', P(1.0))
+    assert net.leaf.weight.name == 'leaf.weight' and net.extra.name == 'extra'
+    with pytest.raises(KeyError, match="must not contain '.'"):
+        net.insert_param_to_cell('a.b', P(1.0))
+    with pytest.raises(TypeError, match="insert_child_to_cell: expected a Cell for 'x', got int"):
+        net.insert_child_to_cell('x', 3)
+    with pytest.raises(TypeError, match="insert_param_to_cell: expected a Parameter for 'y', got float"):
+        net.insert_param_to_cell('y', 1.0)
+
+
+def test_train_state_defaults_and_propagation():
+    net = Outer()
+    assert net.training is False and net.phase == 'train'
+    net.set_train()
+    assert all(c.training and c.phase == 'train' for _, c in net.cells_and_names())
+    net.set_train(False)
+    assert all(not c.training and c.phase == 'predict' for _, c in net.cells_and_names())
+
+
+def test_apply_visits_children_first():
+    net = Outer()
+    seen = []
+    assert net.apply(lambda c: seen.append(type(c).__name__)) is net
+    assert seen == ['Leaf', 'Inner', 'Leaf', 'Leaf', 'SequentialCell', 'Outer']
+
+
+def test_forward_is_a_synonym_of_construct():
+    class Torchy(nn.Cell):
+        def forward(self, x):
+            return x + 1
+
+    assert Torchy()(ms.Tensor([1.0])).asnumpy().tolist() == [2.0]
+
+
+def test_cell_without_construct_raises():
+    with pytest.raises(TypeError, match="Cell defines no construct"):
+        nn.Cell()(ms.Tensor([1.0]))
+
+
+def test_training_a_cell_updates_all_its_parameters():
+    net = Outer()
+    x = ms.Tensor([1.0, 2.0])
+    out = ops.sum(net(x))
+    out.backward()
+    assert all(p.grad is not None for p in net.trainable_params())
+    assert net.inner.scale.grad is None
+
+
+def test_repr_shows_the_tree():
+    text = repr(Outer())
+    assert text.splitlines()[0] == 'Outer<'
+    assert '(inner): Inner<' in text and '(dense): Leaf<>' in text and '(0): Leaf<>' in text
+
+
+def test_sequential_cell_list_and_dict_containers():
+    seq = nn.SequentialCell([Leaf(), Leaf()])
+    assert len(seq) == 2 and isinstance(seq[0], Leaf) and isinstance(seq[-1], Leaf)
+    assert len(seq[0:1]) == 1
+    seq.append(Leaf())
+    assert [n for n, _ in seq.parameters_and_names()][-1] == '2.bias'
+    out = seq(ms.Tensor([1.0, 1.0]))
+    assert out.shape == (2,)
+    del seq[0]
+    assert [n for n, _ in seq.cells_and_names()] == ['', '0', '1']
+    cl = nn.CellList([Leaf()])
+    cl.insert(0, Inner())
+    assert isinstance(cl[0], Inner) and len(cl) == 2
+    with pytest.raises(TypeError, match="CellList is a container and cannot be called"):
+        cl(ms.Tensor([1.0]))
+    with pytest.raises(IndexError, match="CellList: index 5 is out of range for 2 cells"):
+        cl[5]
+    with pytest.raises(TypeError, match="SequentialCell: expected a Cell, got int"):
+        nn.SequentialCell(Leaf(), 3)
+    cd = nn.CellDict({'a': Leaf()})
+    cd['b'] = Leaf()
+    assert cd.keys() == ['a', 'b'] and 'a' in cd and len(cd) == 2
+    holder = nn.Cell()
+    holder.blocks = cd
+    assert [n for n, _ in holder.parameters_and_names()][:2] == ['blocks.a.weight', 'blocks.a.bias']
+    cd.pop('a')
+    assert cd.keys() == ['b']
+    with pytest.raises(TypeError, match="CellDict keys must be str, got int"):
+        cd[1] = Leaf()
