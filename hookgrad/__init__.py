@@ -11,7 +11,9 @@ from .autograd.functional import grad, value_and_grad, vjp
 from . import ops
 from . import _dtype as dtype
 from . import nn
-from .nn.parameter import Parameter
 from .hooks.handle import RemovableHandle
+from .nn.parameter import Parameter, ParameterTuple
+from ._random import set_seed, get_seed
+from . import common
 
 __version__ = '0.1.0'

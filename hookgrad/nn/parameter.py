@@ -1,42 +1,189 @@
 """Parameter: a named Tensor that a network trains (MindSpore's ``mindspore.Parameter``)."""
+import numbers
+
 import numpy as np
 
 from .._tensor import Tensor, _to_array
+from ..common.initializer import initializer
+
+_INPUT_TYPES = (Tensor, np.ndarray, np.generic, numbers.Real, list, tuple)
+# set_data may widen values (bool -> int -> float) but never narrow their kind
+_KIND_RANK = {'b': 0, 'u': 1, 'i': 1, 'f': 2}
 
 
 class Parameter(Tensor):
     """A trainable Tensor with a name.
 
+    Integer and boolean parameters are allowed (they hold state such as step counts); only
+    floating ones receive gradients.
+
     Args:
-        default_input: a Tensor, NumPy array or Python number holding the initial value.
-        name: the parameter's name (a Cell names unnamed parameters after their attribute).
+        default_input: a Tensor (an ``initializer(...)`` result included), NumPy array, Python
+            number or (nested) list holding the initial value; it is copied. A Python float
+            gives Float32, a Python int Int64.
+        name: the parameter's name, a str or None (a Cell names unnamed parameters after
+            their attribute).
         requires_grad: whether gradients are computed for it. Default True.
+
+    Raises:
+        TypeError: for a ``name`` that is not a str or None, or an unsupported
+            ``default_input``.
 
     >>> import hookgrad as ms
     >>> ms.Parameter(ms.Tensor([1.0, 2.0]), name='w')
     Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
     """
 
-    __slots__ = ('name',)
+    __slots__ = ('_name',)
 
     def __init__(self, default_input, name=None, requires_grad=True):
+        _check_name(name)
         if isinstance(default_input, Tensor):
             data = np.array(default_input._data)      # a parameter owns its storage
-        else:
+        elif isinstance(default_input, _INPUT_TYPES):
             data = _to_array(default_input, None)
             if data.base is not None or not data.flags.writeable:
                 data = np.array(data)
+        else:
+            raise TypeError(f"Parameter: default_input must be a Tensor, NumPy array, number or "
+                            f"list, got {type(default_input).__name__}")
         self._data = data
         self._node = None
         self._index = 0
         self.requires_grad = bool(requires_grad)
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"Parameter: name must be a str, got {type(name).__name__}")
-        self.name = name
+        self._name = name
+
+    @property
+    def name(self):
+        """The parameter's name (str or None); settable."""
+        return self._name
+
+    @name.setter
+    def name(self, name):
+        _check_name(name)
+        self._name = name
+
+    @property
+    def data(self):
+        """The parameter itself (MindSpore's ``Parameter.data``)."""
+        return self
+
+    def value(self):
+        """A Tensor holding a copy of the current values (not connected to the graph)."""
+        return Tensor._wrap(np.array(self._data))
+
+    def set_data(self, data):
+        """Replace the values with ``data``, cast to this parameter's dtype; returns self.
+
+        Args:
+            data: a Tensor, NumPy array or number with exactly this parameter's shape.
+
+        Raises:
+            TypeError: for another kind of ``data``, or values of a wider kind than the
+                parameter's (floats into an integer parameter, ints into a boolean one).
+            ValueError: when the shapes differ. Nothing changes when an error is raised.
+
+        >>> import hookgrad as ms
+        >>> b = ms.Parameter(ms.Tensor([0.5, 1.5, 2.5]), name='b')
+        >>> print(b.set_data(ms.Tensor([3, 4, 5])))
+        [3. 4. 5.]
+        """
+        if isinstance(data, Tensor):
+            src = data._data
+        elif isinstance(data, (np.ndarray, np.generic, numbers.Real)):
+            src = np.asarray(data)
+        else:
+            raise TypeError(f"Parameter '{self._name}'.set_data: data must be a Tensor, NumPy "
+                            f"array or number, got {type(data).__name__}")
+        if src.shape != self.shape:
+            raise ValueError(f"Parameter '{self._name}'.set_data: data has shape {src.shape}, "
+                             f"but the parameter has shape {self.shape}")
+        dst = self._data.dtype
+        rank = _KIND_RANK.get(src.dtype.kind)
+        if rank is None or rank > _KIND_RANK[dst.kind]:
+            raise TypeError(f"Parameter '{self._name}'.set_data: cannot store {src.dtype} "
+                            f"values in a {self.dtype} parameter")
+        self._data = np.array(src, dtype=dst)   # a fresh array: values saved by graphs stay valid
+        return self
+
+    def clone(self, init='same'):
+        """A new Parameter with this one's name, requires_grad, shape and dtype.
+
+        Args:
+            init: 'same' copies the values; anything ``initializer`` accepts (a name such as
+                'zeros' or 'he_uniform', an Initializer, a number, a Tensor of this shape)
+                gives freshly initialised values.
+        """
+        if isinstance(init, str) and init == 'same':
+            data = np.array(self._data)
+        else:
+            data = initializer(init, self.shape, self.dtype)
+        return Parameter(data, name=self._name, requires_grad=self.requires_grad)
 
     def __repr__(self):
-        return (f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
+        return (f"Parameter (name={self._name}, shape={self.shape}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
 
     def __reduce__(self):
-        return (Parameter, (np.asarray(self._data), self.name, self.requires_grad))
+        return (Parameter, (np.asarray(self._data), self._name, self.requires_grad))
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters that can be cloned under a new name prefix (MindSpore's).
+
+    Args:
+        iterable: Parameters; the same Parameter may appear twice, but two different
+            Parameters may not share a name.
+
+    Raises:
+        TypeError: for an item that is not a Parameter.
+        ValueError: for two different Parameters with the same name.
+
+    >>> import hookgrad as ms
+    >>> ps = ms.ParameterTuple([ms.Parameter(1.0, name='x')])
+    >>> ps.clone('copy')
+    (Parameter (name=copy.x, shape=(), dtype=Float32, requires_grad=True),)
+    """
+
+    def __new__(cls, iterable=()):
+        items = tuple(iterable)
+        seen = {}
+        for i, p in enumerate(items):
+            if not isinstance(p, Parameter):
+                raise TypeError(f"ParameterTuple: item {i} must be a Parameter, got "
+                                f"{type(p).__name__}")
+            if p.name is not None:
+                other = seen.setdefault(p.name, p)
+                if other is not p:
+                    raise ValueError(f"ParameterTuple: item {i} has the name '{p.name}' of "
+                                     f"another Parameter already in the tuple; names must be "
+                                     f"unique")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix, init='same'):
+        """A ParameterTuple of clones (see ``Parameter.clone``) named ``prefix + '.' + name``.
+
+        Raises:
+            TypeError: if ``prefix`` is not a str.
+            ValueError: if ``prefix`` is empty or a parameter has no name.
+        """
+        if not isinstance(prefix, str):
+            raise TypeError(f"ParameterTuple.clone: prefix must be a str, got "
+                            f"{type(prefix).__name__}")
+        if not prefix:
+            raise ValueError("ParameterTuple.clone: prefix must not be empty")
+        for i, p in enumerate(self):
+            if p.name is None:
+                raise ValueError(f"ParameterTuple.clone: item {i} has no name to prefix "
+                                 f"with '{prefix}'")
+        clones = {}     # a Parameter listed twice gets one clone, listed twice
+        for p in self:
+            if id(p) not in clones:
+                c = clones[id(p)] = p.clone(init)
+                c.name = f"{prefix}.{p.name}"
+        return ParameterTuple(clones[id(p)] for p in self)
+
+
+def _check_name(name):
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"Parameter: name must be a str or None, got {type(name).__name__}")

@@ -24,6 +24,7 @@ from .comparison import (gt, ge, lt, le, equal, ne, greater, greater_equal, less
 from .creation import (fill, full, ones, zeros, ones_like, zeros_like, full_like, arange,
                        linspace, one_hot, eye, stop_gradient, assign)
 from .hook import HookBackward
+from .random import dropout, dropout2d
 from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
 from .primitives import __all__ as _primitive_names
 from ..autograd.functional import GradOperation

@@ -14,6 +14,8 @@ from .comparison import (equal, ge, gt, le, lt, maximum, minimum, ne)
 from .creation import assign, fill, one_hot, ones_like, stop_gradient, zeros_like
 from .indexing import gather, where
 from .linalg import matmul, mm
+from .random import (check_keep_prob, dropout2d_with_mask, dropout_with_mask,
+                     primitive_generator)
 from .reduction import max as _max_with_index
 from .reduction import argmax, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
 from .shape import concat, expand_dims, reshape, split, squeeze, stack, tile, transpose
@@ -30,6 +32,7 @@ __all__ = [
     'Flatten', 'Gather', 'Cast', 'Fill', 'OnesLike', 'ZerosLike',
     'Maximum', 'Minimum', 'Equal', 'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual',
     'Select', 'Argmax', 'ArgMaxWithValue', 'OneHot', 'Assign', 'Identity', 'StopGradient',
+    'Dropout', 'Dropout2D',
 ]
 
 
@@ -504,3 +507,44 @@ class StopGradient(Primitive):
     """``StopGradient()(x)``: x cut from the graph."""
     def construct(self, x):
         return stop_gradient(x)
+
+
+# ----------------------------------------------------------------------------- random
+class Dropout(Primitive):
+    """``Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)``: ``(output, mask)``, each element kept
+    with probability ``keep_prob`` and scaled by ``1 / keep_prob``.
+
+    The mask is 0/1 in x's dtype and shape (MindSpore's CPU/GPU form). With both seeds 0 the
+    masks come from the global generator (``ms.set_seed``); otherwise from this primitive's own
+    generator, seeded with ``(Seed0, Seed1)``, so its sequence of masks repeats from run to run.
+
+    Raises:
+        TypeError: when ``keep_prob`` is not a number or a seed is not an int.
+        ValueError: when ``keep_prob`` is outside (0, 1] or a seed is negative.
+    """
+    def __init__(self, keep_prob=0.5, Seed0=0, Seed1=0):
+        check_keep_prob(keep_prob, 'Dropout', allow_zero=False)
+        rng = primitive_generator(Seed0, Seed1, 'Dropout')
+        super().__init__(keep_prob=keep_prob, Seed0=Seed0, Seed1=Seed1)
+        self._rng = rng
+
+    def construct(self, x):
+        return dropout_with_mask(x, self.keep_prob, self._rng)
+
+
+class Dropout2D(Primitive):
+    """``Dropout2D(keep_prob=0.5)(x)``: ``(output, mask)`` for an (N, C, H, W) x, each channel
+    ``x[n, c]`` kept whole with probability ``keep_prob`` and scaled by ``1 / keep_prob``.
+
+    The mask is Bool with x's shape; keep_prob 0 gives zeros.
+
+    Raises:
+        TypeError: when ``keep_prob`` is not a number.
+        ValueError: when ``keep_prob`` is outside [0, 1], or x is not 4-d.
+    """
+    def __init__(self, keep_prob=0.5):
+        check_keep_prob(keep_prob, 'Dropout2D', allow_zero=True)
+        super().__init__(keep_prob=keep_prob)
+
+    def construct(self, x):
+        return dropout2d_with_mask(x, self.keep_prob)

@@ -22,6 +22,27 @@ X54 = _rng.standard_normal((5, 4))
 IDX = np.array([2, 0, 3])
 LABELS = np.array([1, 0, 2, 1])
 MASK = X34 > 0
+X2334 = _rng.standard_normal((2, 3, 3, 4))
+
+
+def _seeded(fn, seed=3):
+    """``fn`` run right after ``ms.set_seed(seed)``: random primitives then draw fixed masks."""
+    def call(*args):
+        ms.set_seed(seed)
+        return fn(*args)
+    return call
+
+
+def _dropout_pair(x, p, mask_dtype):
+    """(output, mask) of functional dropout, the mask read off the output (x has no zeros)."""
+    y = ops.dropout(x, p)
+    return y, ops.cast(ops.ne(y, 0), mask_dtype)
+
+
+def _dropout2d_pair(x, p):
+    y = ops.dropout2d(x, p)
+    return y, ops.ne(y, 0)
+
 
 # name, primitive factory, call arguments (ndarrays become Tensors), the functional equivalent
 CASES = [
@@ -111,6 +132,12 @@ CASES = [
      lambda *a: ops.one_hot(*a, axis=0)),
     ('Identity', lambda: P.Identity(), (X34,), ops.identity),
     ('StopGradient', lambda: P.StopGradient(), (X34,), ops.stop_gradient),
+    ('Dropout', lambda: _seeded(P.Dropout(keep_prob=0.7)), (X234,),
+     _seeded(lambda x: _dropout_pair(x, 0.3, ms.float64))),
+    ('Dropout2D', lambda: _seeded(P.Dropout2D()), (X2334,),
+     _seeded(lambda x: _dropout2d_pair(x, 0.5))),
+    ('Dropout2D-keep', lambda: _seeded(P.Dropout2D(0.25)), (X2334,),
+     _seeded(lambda x: _dropout2d_pair(x, 0.75))),
 ]
 
 

@@ -1,0 +1,451 @@
+"""Initializers: the values parameters start from (MindSpore's ``mindspore.common.initializer``).
+
+An ``Initializer`` fills a NumPy array in place (``init(arr)``) or makes one
+(``init.array(shape, dtype)``); ``initializer(init, shape, dtype)`` returns a Tensor. All random
+values come from ``hookgrad._random.generator()``, so ``ms.set_seed`` makes them repeat.
+
+Fans follow MindSpore and PyTorch: for a weight of shape ``(out, in, *kernel)``
+``fan_in = in * prod(kernel)`` and ``fan_out = out * prod(kernel)`` (a Dense weight is
+``(out_channels, in_channels)``); for a 1-d shape ``(n,)`` both fans are ``n``.
+"""
+import math
+import numbers
+
+import numpy as np
+
+from .. import _dtype
+from .. import _random
+from .._tensor import Tensor
+
+__all__ = ['Initializer', 'Zero', 'One', 'Constant', 'Normal', 'Uniform', 'TruncatedNormal',
+           'XavierUniform', 'XavierNormal', 'HeUniform', 'HeNormal', 'initializer']
+
+
+class Initializer:
+    """Base class: a rule for the initial values of an array.
+
+    Subclasses implement ``_initialize(arr)``, which writes every element of ``arr`` in place.
+    """
+
+    # random rules only make sense for floating arrays
+    _needs_float = False
+
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+
+    def __call__(self, arr):
+        """Fill the NumPy array ``arr`` in place.
+
+        Raises:
+            TypeError: if ``arr`` is not a NumPy array, or its dtype is unsupported (or not
+                floating for a random initializer).
+        """
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"{self!r}: expected a NumPy array to fill, got {type(arr).__name__}")
+        _check_dtype(self, arr.dtype)
+        if arr.size:
+            self._initialize(arr)
+
+    def array(self, shape, dtype=_dtype.float32):
+        """A new NumPy array of ``shape`` and ``dtype`` holding this rule's values.
+
+        Raises:
+            ValueError: for a negative size in ``shape``.
+            TypeError: for a non-int size or an unsupported ``dtype``.
+        """
+        shape = _check_shape(shape, repr(self))
+        npd = _check_dtype(self, dtype)
+        arr = np.empty(shape, dtype=npd)
+        if arr.size:
+            self._initialize(arr)
+        return arr
+
+    def _initialize(self, arr):
+        raise NotImplementedError(f"{type(self).__name__} must implement _initialize(arr), "
+                                  f"which fills arr in place")
+
+    def __repr__(self):
+        # subclasses that skip Initializer.__init__ have no recorded arguments
+        kwargs = getattr(self, '_kwargs', {})
+        args = ', '.join(f"{k}={v!r}" for k, v in kwargs.items())
+        return f"{type(self).__name__}({args})"
+
+
+class Zero(Initializer):
+    """All zeros."""
+
+    def _initialize(self, arr):
+        arr.fill(0)
+
+
+class One(Initializer):
+    """All ones."""
+
+    def _initialize(self, arr):
+        arr.fill(1)
+
+
+class Constant(Initializer):
+    """Every element equal to ``value`` (cast to the array's dtype).
+
+    Raises:
+        TypeError: if ``value`` is not a real number.
+    """
+
+    def __init__(self, value):
+        if not isinstance(value, numbers.Real):
+            raise TypeError(f"Constant: value must be a real number, got "
+                            f"{type(value).__name__}")
+        super().__init__(value=value)
+        self.value = value
+
+    def _initialize(self, arr):
+        arr.fill(self.value)
+
+
+class Normal(Initializer):
+    """Samples of N(mean, sigma**2).
+
+    Args:
+        sigma: standard deviation, >= 0. Default 0.01.
+        mean: mean. Default 0.0.
+    """
+
+    _needs_float = True
+
+    def __init__(self, sigma=0.01, mean=0.0):
+        super().__init__(sigma=sigma, mean=mean)
+        self.sigma = _check_real(self, 'sigma', sigma, minimum=0.0)
+        self.mean = _check_real(self, 'mean', mean)
+
+    def _initialize(self, arr):
+        arr[...] = _random.generator().normal(self.mean, self.sigma, arr.shape)
+
+
+class Uniform(Initializer):
+    """Samples of U(-scale, scale).
+
+    Args:
+        scale: half-width of the interval, >= 0. Default 0.07.
+    """
+
+    _needs_float = True
+
+    def __init__(self, scale=0.07):
+        super().__init__(scale=scale)
+        self.scale = _check_real(self, 'scale', scale, minimum=0.0)
+
+    def _initialize(self, arr):
+        arr[...] = _uniform(self.scale, arr.shape)
+
+
+class TruncatedNormal(Initializer):
+    """Samples of N(mean, sigma**2) restricted to ``[mean + a*sigma, mean + b*sigma]``.
+
+    Drawn by inverting the normal CDF over the interval, so narrow or far-out intervals cost
+    no more than wide ones.
+
+    Args:
+        sigma: standard deviation before truncation, >= 0. Default 0.01.
+        mean: mean before truncation. Default 0.0.
+        a, b: the interval's ends in units of sigma around the mean, ``a < b``.
+            Default -2.0 and 2.0.
+    """
+
+    _needs_float = True
+
+    def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
+        super().__init__(sigma=sigma, mean=mean, a=a, b=b)
+        self.sigma = _check_real(self, 'sigma', sigma, minimum=0.0)
+        self.mean = _check_real(self, 'mean', mean)
+        self.a = _check_real(self, 'a', a, finite=False)
+        self.b = _check_real(self, 'b', b, finite=False)
+        if not self.a < self.b:
+            raise ValueError(f"{self!r}: the interval needs a < b, got a={a} and b={b}")
+
+    def _initialize(self, arr):
+        z = _truncated_standard_normal(self.a, self.b, arr.shape)
+        arr[...] = self.mean + self.sigma * z
+
+
+class XavierUniform(Initializer):
+    """Glorot uniform: U(-bound, bound), ``bound = gain * sqrt(6 / (fan_in + fan_out))``.
+
+    Args:
+        gain: scale factor. Default 1.
+    """
+
+    _needs_float = True
+
+    def __init__(self, gain=1):
+        super().__init__(gain=gain)
+        self.gain = _check_real(self, 'gain', gain)
+
+    def _initialize(self, arr):
+        fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
+        arr[...] = _uniform(self.gain * math.sqrt(6.0 / (fan_in + fan_out)), arr.shape)
+
+
+class XavierNormal(Initializer):
+    """Glorot normal: N(0, std**2), ``std = gain * sqrt(2 / (fan_in + fan_out))``.
+
+    Args:
+        gain: scale factor. Default 1.
+    """
+
+    _needs_float = True
+
+    def __init__(self, gain=1):
+        super().__init__(gain=gain)
+        self.gain = _check_real(self, 'gain', gain)
+
+    def _initialize(self, arr):
+        fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
+        std = self.gain * math.sqrt(2.0 / (fan_in + fan_out))
+        arr[...] = _random.generator().normal(0.0, std, arr.shape)
+
+
+class _Kaiming(Initializer):
+    """The fan and gain shared by HeUniform and HeNormal."""
+
+    _needs_float = True
+
+    def __init__(self, negative_slope=0, mode='fan_in', nonlinearity='leaky_relu'):
+        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
+        if mode not in ('fan_in', 'fan_out'):
+            raise ValueError(f"{self!r}: mode must be 'fan_in' or 'fan_out', got {mode!r}")
+        self.mode = mode
+        try:
+            self.gain = _calculate_gain(nonlinearity, negative_slope)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{self!r}: {e}") from None
+
+    def _std(self, shape):
+        fan_in, fan_out = _calculate_fan_in_and_fan_out(shape)
+        return self.gain / math.sqrt(fan_in if self.mode == 'fan_in' else fan_out)
+
+
+class HeUniform(_Kaiming):
+    """Kaiming uniform: U(-bound, bound), ``bound = gain * sqrt(3 / fan)``.
+
+    Args:
+        negative_slope: the slope of leaky_relu's negative part (used only for 'leaky_relu').
+            Default 0.
+        mode: 'fan_in' (default) keeps the forward variance, 'fan_out' the backward one.
+        nonlinearity: the activation that follows, which sets the gain: 'linear', 'conv1d',
+            'conv2d', 'conv3d', 'conv_transpose1d'..., 'sigmoid' (1), 'tanh' (5/3), 'relu'
+            (sqrt(2)), 'leaky_relu' (sqrt(2 / (1 + negative_slope**2)); the default),
+            'selu' (3/4).
+    """
+
+    def _initialize(self, arr):
+        arr[...] = _uniform(math.sqrt(3.0) * self._std(arr.shape), arr.shape)
+
+
+class HeNormal(_Kaiming):
+    """Kaiming normal: N(0, std**2), ``std = gain / sqrt(fan)``; arguments as ``HeUniform``."""
+
+    def _initialize(self, arr):
+        arr[...] = _random.generator().normal(0.0, self._std(arr.shape), arr.shape)
+
+
+_BY_NAME = {
+    'zeros': Zero, 'zero': Zero,
+    'ones': One, 'one': One,
+    'normal': Normal,
+    'uniform': Uniform,
+    'truncatednormal': TruncatedNormal,
+    'xavier_uniform': XavierUniform, 'xavieruniform': XavierUniform,
+    'xavier_normal': XavierNormal, 'xaviernormal': XavierNormal,
+    'he_uniform': HeUniform, 'heuniform': HeUniform,
+    'he_normal': HeNormal, 'henormal': HeNormal,
+}
+_NAMES = ("'zeros', 'ones', 'normal', 'uniform', 'truncatedNormal', 'xavier_uniform', "
+          "'xavier_normal', 'he_uniform', 'he_normal' (case-insensitive; MindSpore's class names "
+          "such as 'XavierUniform' and 'Zero' work too)")
+
+
+def initializer(init, shape=None, dtype=_dtype.float32):
+    """A Tensor of ``shape`` and ``dtype`` holding the values ``init`` describes.
+
+    Args:
+        init: an initializer name ('zeros', 'ones', 'normal', 'uniform', 'truncatedNormal',
+            'xavier_uniform', 'xavier_normal', 'he_uniform', 'he_normal', or a class name such as
+            'HeUniform'; case-insensitive), an ``Initializer``, a real number (a constant), or a
+            Tensor (returned as it is, converted to ``dtype`` if it differs).
+        shape: an int or a tuple/list of ints >= 0; None gives a 0-d tensor, or for a Tensor
+            ``init`` its own shape.
+        dtype: element type. Default ``ms.float32``.
+
+    Returns:
+        Tensor: a new tensor that does not require grad.
+
+    Raises:
+        ValueError: for an unknown name, a negative size, or a Tensor whose shape is not
+            ``shape``.
+        TypeError: for an unsupported ``init`` or ``dtype``, or a random initializer with a
+            non-floating dtype.
+
+    >>> import hookgrad as ms
+    >>> from hookgrad.common.initializer import initializer, One
+    >>> initializer(One(), [1, 2, 3], ms.float32).shape
+    (1, 2, 3)
+    """
+    if isinstance(init, Tensor):
+        if shape is not None:
+            want = _check_shape(shape, 'initializer')
+            if init.shape != want:
+                raise ValueError(f"initializer: the Tensor has shape {init.shape}, but shape "
+                                 f"{want} was asked for")
+        npd = _dtype.to_numpy(dtype)
+        return init if init._data.dtype == npd else Tensor(init, dtype)
+    if isinstance(init, str):
+        cls = _BY_NAME.get(init.lower())
+        if cls is None:
+            raise ValueError(f"initializer: unknown initializer name {init!r}; valid names: "
+                             f"{_NAMES}")
+        init = cls()
+    elif isinstance(init, numbers.Real):
+        init = Constant(init)
+    elif not isinstance(init, Initializer):
+        raise TypeError(f"initializer: init must be a name, an Initializer, a number or a "
+                        f"Tensor, got {type(init).__name__}")
+    shape = () if shape is None else _check_shape(shape, 'initializer')
+    return Tensor._wrap(init.array(shape, dtype))
+
+
+def _calculate_fan_in_and_fan_out(shape):
+    """(fan_in, fan_out) of a weight of ``shape``: (out, in, *kernel), (out, in), or (n,)."""
+    if len(shape) == 0:
+        raise ValueError("fan_in and fan_out need a shape with at least 1 dimension, got a 0-d "
+                         "shape ()")
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+_UNIT_GAIN = ('linear', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d',
+              'conv_transpose3d', 'sigmoid')
+
+
+def _calculate_gain(nonlinearity, param=None):
+    """The recommended gain for an activation (PyTorch's and MindSpore's table)."""
+    if nonlinearity in _UNIT_GAIN:
+        return 1.0
+    if nonlinearity == 'tanh':
+        return 5.0 / 3
+    if nonlinearity == 'relu':
+        return math.sqrt(2.0)
+    if nonlinearity == 'leaky_relu':
+        slope = 0.01 if param is None else param
+        if isinstance(slope, bool) or not isinstance(slope, numbers.Real):
+            raise TypeError(f"negative_slope must be a real number, got {slope!r}")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == 'selu':
+        return 3.0 / 4
+    raise ValueError(f"unknown nonlinearity {nonlinearity!r}; valid: "
+                     f"{', '.join(_UNIT_GAIN)}, tanh, relu, leaky_relu, selu")
+
+
+def _check_real(init, name, value, minimum=None, finite=True):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{init!r}: {name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if math.isnan(value) or (finite and math.isinf(value)):
+        raise ValueError(f"{init!r}: {name} must be a {'finite ' if finite else ''}number, "
+                         f"got {value}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{init!r}: {name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _check_shape(shape, who):
+    """``shape`` as a tuple of ints >= 0 (an int is a 1-d shape)."""
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)):
+        raise TypeError(f"{who}: shape must be an int or a tuple/list of ints, got "
+                        f"{type(shape).__name__}")
+    for n in shape:
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            raise TypeError(f"{who}: shape must hold ints, got {tuple(shape)!r}")
+        if n < 0:
+            raise ValueError(f"{who}: shape sizes must be >= 0, got {tuple(shape)}")
+    return tuple(int(n) for n in shape)
+
+
+def _check_dtype(init, dtype):
+    """The NumPy dtype for ``dtype``; random initializers need a floating one."""
+    npd = _dtype.to_numpy(dtype)    # raises TypeError for unsupported dtypes
+    if init._needs_float and npd.kind != 'f':
+        raise TypeError(f"{init!r} draws random values and needs a floating dtype "
+                        f"(float16, float32, float64), got {_dtype.from_numpy(npd)}")
+    return npd
+
+
+def _uniform(bound, shape):
+    return _random.generator().uniform(-bound, bound, shape)
+
+
+_TINY = np.finfo(np.float64).tiny
+
+
+def _normal_cdf(x):
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def _truncated_standard_normal(a, b, shape):
+    """Standard normal samples restricted to [a, b], by inverting the CDF."""
+    flip = a > 0        # work in the lower tail, where the CDF keeps its relative precision
+    if flip:
+        a, b = -b, -a
+    lo, hi = _normal_cdf(a), _normal_cdf(b)
+    if hi - lo < _TINY:
+        # beyond ~37 sigma the CDF underflows; there the density near b is exp(-|b| (b - z))
+        # to first order, so draw b - z from an exponential truncated to [0, b - a]
+        u = _random.generator().uniform(0.0, 1.0, shape)
+        d = -np.log1p(-u * -math.expm1(b * (b - a))) / -b
+        return np.clip(b - d, a, b) * (-1 if flip else 1)
+    u = _random.generator().uniform(lo, hi, shape)
+    z = np.clip(_ndtri(np.clip(u, _TINY, 1.0 - 2.0 ** -53)), a, b)
+    return -z if flip else z
+
+
+# Wichura's algorithm AS241 (PPND16): the standard normal quantile to about 1e-16 relative error.
+_A = (3.3871328727963666080e0, 1.3314166789178437745e+2, 1.9715909503065514427e+3,
+      1.3731693765509461125e+4, 4.5921953931549871457e+4, 6.7265770927008700853e+4,
+      3.3430575583588128105e+4, 2.5090809287301226727e+3)
+_B = (1.0, 4.2313330701600911252e+1, 6.8718700749205790830e+2, 5.3941960214247511077e+3,
+      2.1213794301586595867e+4, 3.9307895800092710610e+4, 2.8729085735721942674e+4,
+      5.2264952788528545610e+3)
+_C = (1.42343711074968357734e0, 4.63033784615654529590e0, 5.76949722146069140550e0,
+      3.64784832476320460504e0, 1.27045825245236838258e0, 2.41780725177450611770e-1,
+      2.27238449892691845833e-2, 7.74545014278341407640e-4)
+_D = (1.0, 2.05319162663775882187e0, 1.67638483018380384940e0, 6.89767334985100004550e-1,
+      1.48103976427480074590e-1, 1.51986665636164571966e-2, 5.47593808499534494600e-4,
+      1.05075007164441684324e-9)
+_E = (6.65790464350110377720e0, 5.46378491116411436990e0, 1.78482653991729133580e0,
+      2.96560571828504891230e-1, 2.65321895265761230930e-2, 1.24266094738807843860e-3,
+      2.71155556874348757815e-5, 2.01033439929228813265e-7)
+_F = (1.0, 5.99832206555887937690e-1, 1.36929880922735805310e-1, 1.48753612908506148525e-2,
+      7.86869131145613259100e-4, 1.84631831751005468180e-5, 1.42151175831644588870e-7,
+      2.04426310338993978564e-15)
+
+
+def _ratio(num, den, r):
+    return np.polynomial.polynomial.polyval(r, num) / np.polynomial.polynomial.polyval(r, den)
+
+
+def _ndtri(p):
+    """The standard normal quantile of each p in (0, 1)."""
+    p = np.asarray(p, dtype=np.float64)
+    q = p - 0.5
+    central = np.abs(q) <= 0.425
+    r = np.sqrt(-np.log(np.minimum(p, 1.0 - p)))        # only used outside the centre
+    near = r <= 5.0
+    x_mid = q * _ratio(_A, _B, 0.180625 - q * q)
+    x_near = _ratio(_C, _D, r - 1.6)
+    x_far = _ratio(_E, _F, r - 5.0)
+    tail = np.where(near, x_near, x_far)
+    return np.where(central, x_mid, np.where(q < 0, -tail, tail))
