@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.function import Op, _record, _edge, Node
+from ..autograd.function import Op, _edge, Node
 from ..autograd.grad_mode import state as _grad
 from .handle import HookStore, check_hook, hook_name
 
@@ -177,15 +177,20 @@ def _is_diff_tensor(x):
     return isinstance(x, Tensor) and x._data.dtype.kind == 'f'
 
 
+_FIRST = (0,)
+
+
 def _input_boundary(record, args):
+    if len(args) == 1 and _is_diff_tensor(args[0]):        # the common case, unrolled
+        record.n_inputs = 1
+        record.positions = _FIRST
+        return (_identity_node(CellInputBoundary, record, args)[0],)
     positions = [i for i, a in enumerate(args) if _is_diff_tensor(a)]
     record.n_inputs = len(args)
     record.positions = positions
     if not positions:
         return args
-    outs = _record(CellInputBoundary, [args[i] for i in positions], {'record': record})
-    if not isinstance(outs, tuple):
-        outs = (outs,)
+    outs = _identity_node(CellInputBoundary, record, [args[i] for i in positions])
     new = list(args)
     for i, t in zip(positions, outs):
         new[i] = t
@@ -193,20 +198,48 @@ def _input_boundary(record, args):
 
 
 def _output_boundary(record, out):
+    if isinstance(out, Tensor):                             # the common case, unrolled
+        record.n_outputs = 1
+        if out.requires_grad and out._data.dtype.kind == 'f':
+            record.out_positions = _FIRST
+            return _identity_node(CellOutputBoundary, record, (out,))[0]
+        record.out_positions = ()
+        return out
     items = list(out) if isinstance(out, (tuple, list)) else [out]
     positions = [i for i, o in enumerate(items) if _is_diff_tensor(o) and o.requires_grad]
     record.out_positions = positions
     record.n_outputs = len(items)
     if not positions:
         return out
-    wrapped = _record(CellOutputBoundary, [items[i] for i in positions], {'record': record})
-    if not isinstance(wrapped, tuple):
-        wrapped = (wrapped,)
+    wrapped = _identity_node(CellOutputBoundary, record, [items[i] for i in positions])
     for i, t in zip(positions, wrapped):
         items[i] = t
     if isinstance(out, (tuple, list)):
         return type(out)(items)
     return items[0]
+
+
+def _identity_node(op, record, xs):
+    """Record one boundary node over ``xs`` and return its outputs, which share xs's arrays.
+
+    Built directly rather than through ``Op.apply``: an identity needs no forward call, saves
+    nothing and never broadcasts, so the node costs a few slot stores per call.
+    """
+    node = _new(Node)
+    node.op = op
+    node.saved = ()
+    node.ids = None
+    node.shapes = None
+    node.record = record
+    node.next = [_edge(x) for x in xs]
+    if len(xs) > 1:
+        node.n_out = len(xs)
+        node.out_meta = [(x.shape, x._data.dtype) for x in xs]
+    wrap = Tensor._wrap_output
+    return [wrap(x._data, node, i) for i, x in enumerate(xs)]
+
+
+_new = object.__new__
 
 
 def _as_tensors(gys):
@@ -246,21 +279,20 @@ class CellOutputBoundary(Op):
     @staticmethod
     def backward(ctx, *gys):
         record = ctx.record
-        raw = not isinstance(gys[0], Tensor)
-        grads = _as_tensors(gys)
-        full = [None] * record.n_outputs
-        for i, g in zip(record.out_positions, grads):
-            full[i] = g
-        grad_output = tuple(full)
-        cell = record.cell
-        for entry in record.hooks.backward_pre.snapshot():
-            r = _invoke(entry, cell, 'backward_pre', grad_output)
-            if r is not None:
-                grad_output = _replacement(r, grad_output, cell, 'backward pre', entry.fn,
-                                           'grad_output')
+        positions = record.out_positions
+        grad_output = _spread(gys, positions, record.n_outputs)
+        store = record.hooks.backward_pre
+        replaced = False
+        if store:
+            cell = record.cell
+            for entry in store.snapshot():
+                r = _invoke(entry, cell, 'backward_pre', grad_output)
+                if r is not None:
+                    grad_output = _replacement(r, grad_output, cell, 'backward pre', entry.fn,
+                                               'grad_output')
+                    replaced = True
         record.grad_output = grad_output
-        new = [grad_output[i] for i in record.out_positions]
-        return tuple(_unwrap(g, old, raw) for g, old in zip(new, gys))
+        return _gather(grad_output, positions, gys) if replaced else gys
 
 
 class CellInputBoundary(Op):
@@ -275,27 +307,35 @@ class CellInputBoundary(Op):
     @staticmethod
     def backward(ctx, *gys):
         record = ctx.record
-        raw = not isinstance(gys[0], Tensor)
-        grads = _as_tensors(gys)
-        full = [None] * record.n_inputs
-        for i, g in zip(record.positions, grads):
-            full[i] = g
-        grad_input = tuple(full)
+        positions = record.positions
+        grad_input = _spread(gys, positions, record.n_inputs)
         cell = record.cell
+        replaced = False
         for entry in record.hooks.backward.snapshot():
             r = _invoke(entry, cell, 'backward', grad_input, record.grad_output)
             if r is not None:
                 grad_input = _replacement(r, grad_input, cell, 'backward', entry.fn, 'grad_input')
-        new = [grad_input[i] for i in record.positions]
-        return tuple(_unwrap(g, old, raw) for g, old in zip(new, gys))
+                replaced = True
+        return _gather(grad_input, positions, gys) if replaced else gys
 
 
-def _unwrap(g, old, raw):
-    if g is None:
-        return None
-    if not raw:
-        return g
-    return g._data.astype(old.dtype, copy=False)
+def _spread(gys, positions, n):
+    """The gradients arriving at a boundary as hooks see them: Tensors, None at non-tensors."""
+    if n == 1:
+        g = gys[0]
+        return (g if type(g) is Tensor else Tensor._wrap(g),)
+    full = [None] * n
+    for i, g in zip(positions, gys):
+        full[i] = g if isinstance(g, Tensor) else Tensor._wrap(g)
+    return tuple(full)
+
+
+def _gather(grads, positions, old):
+    """Hook-replaced gradients back in the boundary's slots, as arrays on the array path."""
+    if isinstance(old[0], Tensor):
+        return tuple(grads[i] for i in positions)
+    return tuple(None if grads[i] is None else grads[i]._data.astype(o.dtype, copy=False)
+                 for i, o in zip(positions, old))
 
 
 # --------------------------------------------------------------------------- custom bprop
