@@ -3,3 +3,4 @@ from .parameter import Parameter, ParameterTuple
 from .cell import Cell
 from .container import SequentialCell, CellList, CellDict
 from .layers import *  # noqa: F401,F403  (ReLU, Dense, Dropout... : the layers)
+from .plugin import attach, PluginHandle
