@@ -2,6 +2,7 @@
 
 Its public names follow MindSpore 2.x PyNative, so ``import hookgrad as ms`` runs MindSpore code.
 """
+from ._blas import blas_info      # first: it must run before NumPy loads
 from ._dtype import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      half, single, double, int_, float_)
 from ._tensor import Tensor
