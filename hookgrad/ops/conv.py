@@ -1,0 +1,564 @@
+"""Convolution: ``conv2d``, ``conv1d`` and the ``Conv2D`` Primitive (NCHW, MindSpore 2.x).
+
+Layout. The input is viewed channels-last, copied once into a zero-padded (N, Hp, Wp, C)
+buffer, and its windows are copied to the im2col matrix (G, N*Ho*Wo, kh*kw*Cg): rows are output
+pixels, columns run over (kh, kw, Cg), so each group's product is one GEMM with contiguous
+operands and the copy reads runs of kw*Cg contiguous values. The GEMM's (N*Ho*Wo, C_out) result
+is returned as an (N, C_out, Ho, Wo) view, stored channels-last; elementwise layers keep that
+layout, so the next convolution's input and the incoming gradient need no transposing.
+The forward keeps the im2col matrix for the weight gradient (one GEMM). The input gradient is,
+for stride 1, the convolution of the zero-padded output gradient with the flipped kernel
+(im2col and one GEMM); for larger strides, one GEMM then col2im: each kernel offset's slice is
+added into the padded gradient (a loop over the kh*kw offsets, each one whole-array add).
+Large scratch arrays come from ``POOL``, which hands their memory out again at the next step.
+
+Higher order. ``Convolution2D`` (y from x, w), ``Conv2DBackpropInput`` (x's gradient from gy, w)
+and ``Conv2DBackpropFilter`` (w's gradient from gy, x) are bilinear; each one's backward is
+written with the other two, so gradients of gradients are exact.
+"""
+import math
+import numbers
+import threading
+import weakref
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..autograd.function import Op
+from ..autograd.math import array_math
+from ._base import as_tensor
+from .primitives import Primitive
+from .shape import reshape
+
+__all__ = ['conv2d', 'conv1d', 'Conv2D']
+
+PAD_MODES = ('same', 'valid', 'pad')
+
+
+# ------------------------------------------------------------------------------ array kernels
+def out_length(size, kernel, stride, dilation):
+    """Number of windows of a dilated kernel over ``size`` (padding included) at ``stride``."""
+    return (size - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def same_padding(size, kernel, stride, dilation):
+    """(before, after) padding giving ceil(size / stride) outputs; the odd one goes after."""
+    out = -(-size // stride)
+    total = max((out - 1) * stride + dilation * (kernel - 1) + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+class BufferPool:
+    """Scratch arrays whose memory is handed out again once every array using it is gone.
+
+    Fresh memory costs a page-zeroing pass in the kernel (about 6 ms for the 75 MB im2col
+    matrix of a batch-32, 64-channel 32x32 3x3 convolution) and the same sizes recur at every
+    training step. A buffer is lent through a memoryview, so every array derived from it has
+    one base; a finalizer on that base gives the buffer back. A request takes the smallest idle
+    buffer at most 25% larger than it. Idle buffers are kept up to ``limit`` bytes
+    (``POOL.idle.clear()`` releases them, ``POOL.limit = 0`` stops keeping any). Finalizers
+    only append to ``idle``; only ``empty`` removes from it.
+    """
+
+    __slots__ = ('idle', 'limit', '_lock')
+    min_bytes = 1 << 20         # smaller arrays come from NumPy directly
+
+    def __init__(self, limit):
+        self.idle = []
+        self.limit = limit
+        self._lock = threading.Lock()
+
+    def empty(self, shape, dtype):
+        """An uninitialised C-contiguous array of ``shape`` and ``dtype``."""
+        dtype = np.dtype(dtype)
+        count = math.prod(shape)
+        nbytes = count * dtype.itemsize
+        if nbytes < self.min_bytes:
+            return np.empty(shape, dtype)
+        with self._lock:
+            idle, best = self.idle, None
+            for i, raw in enumerate(idle):      # the smallest idle buffer that fits, if any
+                if nbytes <= raw.nbytes <= nbytes + nbytes // 4 and (
+                        best is None or raw.nbytes < idle[best].nbytes):
+                    best = i
+            raw = idle.pop(best) if best is not None else np.empty(nbytes, np.uint8)
+        root = np.frombuffer(memoryview(raw), dtype, count)
+        weakref.finalize(root, self._give_back, raw).atexit = False
+        return root.reshape(shape)
+
+    def _give_back(self, raw):
+        if sum(b.nbytes for b in self.idle) + raw.nbytes <= self.limit:
+            self.idle.append(raw)
+
+
+POOL = BufferPool(limit=1 << 30)
+
+
+def _zero_border(buf, top, bottom, left, right):
+    """Zero the rows and columns of a (N, H, W, C) buffer outside [top:H-bottom, left:W-right]."""
+    h, w = buf.shape[1:3]
+    buf[:, :top] = 0
+    buf[:, h - bottom:] = 0
+    buf[:, top:h - bottom, :left] = 0
+    buf[:, top:h - bottom, w - right:] = 0
+
+
+def _copy_channels_last(dst, a):
+    """dst (N, H, W, C) = a (N, C, H, W).
+
+    When a's channels lie a multiple of 4 KiB apart (NCHW 32x32 float32 planes), reading
+    across them directly thrashes the cache sets; going through (N, H, C, W) is then ~2.5x
+    faster."""
+    if a.shape[1] > 1 and a.strides[1] % 4096 == 0 and a.strides[3] == a.itemsize:
+        a = np.ascontiguousarray(a.transpose(0, 2, 1, 3)).transpose(0, 1, 3, 2)
+    else:
+        a = a.transpose(0, 2, 3, 1)
+    dst[...] = a
+
+
+def _nhwc(a):
+    """a (N, C, H, W) as a C-contiguous (N, H, W, C) array; no copy if it is stored so."""
+    t = a.transpose(0, 2, 3, 1)
+    if t.flags.c_contiguous:
+        return t
+    out = POOL.empty(t.shape, a.dtype)
+    _copy_channels_last(out, a)
+    return out
+
+
+def _channels_last(x, pt, pb, pl, pr):
+    """x (N, C, H, W) as a C-contiguous, zero-padded (N, H + pt + pb, W + pl + pr, C) array."""
+    if not (pt or pb or pl or pr):
+        return _nhwc(x)
+    n, c, h, w = x.shape
+    buf = POOL.empty((n, h + pt + pb, w + pl + pr, c), x.dtype)
+    _zero_border(buf, pt, pb, pl, pr)
+    _copy_channels_last(buf[:, pt:pt + h, pl:pl + w], x)
+    return buf
+
+
+def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
+    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous."""
+    n, _, _, c = xh.shape
+    cg = c // groups
+    s0, s1, s2, s3 = xh.strides
+    view = as_strided(xh, (groups, n, ho, wo, kh, kw, cg),
+                      (s3 * cg, s0, s1 * stride[0], s2 * stride[1], s1 * dilation[0],
+                       s2 * dilation[1], s3), writeable=False)
+    cols = POOL.empty(view.shape, xh.dtype)
+    np.copyto(cols, view)
+    return cols.reshape(groups, n * ho * wo, kh * kw * cg)
+
+
+def _weight_rows(w, groups):
+    """w (O, Cg, kh, kw) as (G, Og, kh*kw*Cg): one row per output channel, its columns ordered
+    as the im2col columns (the copy keeps each output channel's values together)."""
+    o, cg, kh, kw = w.shape
+    return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(groups, o // groups,
+                                                                   kh * kw * cg)
+
+
+def _from_groups(y, n, h, w):
+    """(G, N*H*W, Cg) as (N, G*Cg, H, W), stored channels-last (a view when G is 1)."""
+    g, _, cg = y.shape
+    if g > 1:
+        y = np.ascontiguousarray(y.transpose(1, 0, 2))
+    return y.reshape(n, h, w, g * cg).transpose(0, 3, 1, 2)
+
+
+def _to_groups(gy, groups):
+    """gy (N, O, H, W) as a contiguous (G, N*H*W, Og) array (a view when G is 1 and gy is
+    stored channels-last)."""
+    n, o, h, w = gy.shape
+    g = _nhwc(gy).reshape(n * h * w, groups, o // groups).transpose(1, 0, 2)
+    if g.flags.c_contiguous:
+        return g
+    out = POOL.empty(g.shape, g.dtype)
+    out[...] = g
+    return out
+
+
+def conv_forward(x, w, stride, padding, dilation, groups):
+    """(y, cols, rows): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the im2col
+    matrix and the weight rows (both reused by the gradients)."""
+    kh, kw = w.shape[2:]
+    xh = _channels_last(x, *padding)
+    ho = out_length(xh.shape[1], kh, stride[0], dilation[0])
+    wo = out_length(xh.shape[2], kw, stride[1], dilation[1])
+    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
+    rows = _weight_rows(w, groups)
+    y = np.matmul(cols, rows.transpose(0, 2, 1))
+    return _from_groups(y, x.shape[0], ho, wo), cols, rows
+
+
+def _filter_grad_from_cols(gyg, cols, w_shape, groups):
+    """The weight gradient (O, Cg, kh, kw) from grouped gy (G, M, Og) and im2col (G, M, K)."""
+    o, cg, kh, kw = w_shape
+    gw = np.matmul(gyg.transpose(0, 2, 1), cols)                 # (G, Og, kh*kw*Cg)
+    return np.ascontiguousarray(gw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
+
+
+def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups):
+    """The gradient of conv2d with respect to its weight, for output gradient gy and input x."""
+    kh, kw = kernel_size
+    xh = _channels_last(x, *padding)
+    cols = _im2col(xh, kh, kw, gy.shape[2], gy.shape[3], stride, dilation, groups)
+    w_shape = (gy.shape[1], x.shape[1] // groups, kh, kw)
+    return _filter_grad_from_cols(_to_groups(gy, groups), cols, w_shape, groups)
+
+
+def input_grad(gy, w, input_size, stride, padding, dilation, groups, gyg=None, rows=None):
+    """The gradient of conv2d with respect to its input (N, C, *input_size), for gy and w
+    (``gyg`` and ``rows``: gy's grouped form and w's rows, when already at hand)."""
+    n, o, ho, wo = gy.shape
+    _, cg, kh, kw = w.shape
+    h, wd = input_size
+    pt, pb, pl, pr = padding
+    og = o // groups
+    if rows is None:
+        rows = _weight_rows(w, groups)
+    if stride == (1, 1):
+        # a stride-1 convolution of gy, zero-padded, with the flipped kernel: gy's row r
+        # lands at row r + eh - pt of the padded gradient (rows outside it are dropped)
+        eh, ew = dilation[0] * (kh - 1), dilation[1] * (kw - 1)
+        top, left = eh - pt, ew - pl
+        buf = POOL.empty((n, h + eh, wd + ew, o), gy.dtype)
+        r0, r1 = max(0, -top), min(ho, h + eh - top)
+        c0, c1 = max(0, -left), min(wo, wd + ew - left)
+        if r1 > r0 and c1 > c0:
+            _zero_border(buf, r0 + top, h + eh - r1 - top, c0 + left, wd + ew - c1 - left)
+            _copy_channels_last(buf[:, r0 + top:r1 + top, c0 + left:c1 + left],
+                                gy[:, :, r0:r1, c0:c1])
+        else:
+            buf.fill(0)
+        cols = _im2col(buf, kh, kw, h, wd, (1, 1), dilation, groups)
+        # the flipped kernel as (G, kh*kw*Og, Cg), copied from the rows in runs of Cg
+        flipped = rows.reshape(groups, og, kh, kw, cg)[:, :, ::-1, ::-1].transpose(0, 2, 3, 1, 4)
+        return _from_groups(np.matmul(cols, flipped.reshape(groups, kh * kw * og, cg)), n, h, wd)
+    if gyg is None:
+        gyg = _to_groups(gy, groups)
+    gcols = np.matmul(gyg, rows, out=POOL.empty((groups, n * ho * wo, kh * kw * cg),
+                                                np.result_type(gyg, rows)))
+    gc = gcols.reshape(groups, n, ho, wo, kh, kw, cg)
+    buf = np.zeros((n, h + pt + pb, wd + pl + pr, groups, cg), gy.dtype)
+    (sh, sw), (dh, dw) = stride, dilation
+    for i in range(kh):
+        for j in range(kw):
+            buf[:, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] \
+                += gc[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
+    gx = buf[:, pt:pt + h, pl:pl + wd].transpose(0, 3, 4, 1, 2)
+    return gx.reshape(n, groups * cg, h, wd)
+
+
+# ------------------------------------------------------------------------------ ops
+def _on_arrays(ctx):
+    return ctx.m is array_math
+
+
+def _conv(ctx, x, w, p):
+    if _on_arrays(ctx):
+        return conv_forward(x, w, **p)[0]
+    return Convolution2D.apply(x, w, **p)
+
+
+def _input(ctx, gy, w, input_size, p):
+    if _on_arrays(ctx):
+        return input_grad(gy, w, input_size, **p)
+    return Conv2DBackpropInput.apply(gy, w, input_size=tuple(input_size), **p)
+
+
+def _filter(ctx, gy, x, kernel_size, p):
+    if _on_arrays(ctx):
+        return filter_grad(gy, x, kernel_size, **p)
+    return Conv2DBackpropFilter.apply(gy, x, kernel_size=tuple(kernel_size), **p)
+
+
+def _params(stride, padding, dilation, groups):
+    return {'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups}
+
+
+class Convolution2D(Op):
+    """y = conv(x, w) (+ b): NCHW cross-correlation with stride, padding, dilation and groups.
+
+    Keeps x, w and the im2col matrix; on arrays the weight gradient reuses that matrix.
+    """
+    @staticmethod
+    def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
+        y, cols, rows = conv_forward(x, w, stride, padding, dilation, groups)
+        if b is not None:
+            y += b.reshape(-1, 1, 1)
+        ctx.save(x, w, cols, rows)
+        ctx.p = _params(stride, padding, dilation, groups)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w, cols, rows = ctx.saved
+        p = ctx.p
+        want = ctx.needs_input_grad
+        gx = gw = None
+        if _on_arrays(ctx):
+            gyg = None
+            if want[1] or p['stride'] != (1, 1):
+                gyg = _to_groups(gy, p['groups'])
+            if want[0]:
+                gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
+            if want[1]:
+                gw = _filter_grad_from_cols(gyg, cols, w.shape, p['groups'])
+        else:
+            if want[0]:
+                gx = _input(ctx, gy, w, x.shape[2:], p)
+            if want[1]:
+                gw = _filter(ctx, gy, x, w.shape[2:], p)
+        if len(want) == 2:
+            return gx, gw
+        return gx, gw, (ctx.m.sum(gy, (0, 2, 3)) if want[2] else None)
+
+
+class Conv2DBackpropInput(Op):
+    """gx = the input gradient of conv2d for gy and w (a transposed convolution)."""
+    @staticmethod
+    def forward(ctx, gy, w, *, input_size, stride, padding, dilation, groups):
+        ctx.save(gy, w)
+        ctx.p = _params(stride, padding, dilation, groups)
+        return input_grad(gy, w, input_size, stride, padding, dilation, groups)
+
+    @staticmethod
+    def backward(ctx, ggx):
+        gy, w = ctx.saved
+        want = ctx.needs_input_grad
+        return (_conv(ctx, ggx, w, ctx.p) if want[0] else None,
+                _filter(ctx, gy, ggx, w.shape[2:], ctx.p) if want[1] else None)
+
+
+class Conv2DBackpropFilter(Op):
+    """gw = the weight gradient of conv2d for gy and x."""
+    @staticmethod
+    def forward(ctx, gy, x, *, kernel_size, stride, padding, dilation, groups):
+        ctx.save(gy, x)
+        ctx.p = _params(stride, padding, dilation, groups)
+        return filter_grad(gy, x, kernel_size, stride, padding, dilation, groups)
+
+    @staticmethod
+    def backward(ctx, ggw):
+        gy, x = ctx.saved
+        want = ctx.needs_input_grad
+        return (_conv(ctx, x, ggw, ctx.p) if want[0] else None,
+                _input(ctx, gy, ggw, x.shape[2:], ctx.p) if want[1] else None)
+
+
+# ------------------------------------------------------------------------------ arguments
+def _is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def as_ints(value, n, where, arg, minimum=1):
+    """``value`` (an int, or a tuple/list of ``n`` ints, or of one) as a tuple of ``n`` ints."""
+    items = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if len(items) == 1:
+        items = items * n
+    if len(items) != n or not all(_is_int(v) for v in items):
+        raise TypeError(f"{where}: {arg} must be an int or a tuple of {n} ints, got {value!r}")
+    if any(v < minimum for v in items):
+        raise ValueError(f"{where}: {arg} must be >= {minimum}, got {value!r}")
+    return tuple(int(v) for v in items)
+
+
+def as_pad_mode(pad_mode, where):
+    """``pad_mode`` lower-cased and checked against 'same', 'valid' and 'pad'."""
+    if not isinstance(pad_mode, str) or pad_mode.lower() not in PAD_MODES:
+        raise ValueError(f"{where}: pad_mode must be one of 'same', 'valid', 'pad', "
+                         f"got {pad_mode!r}")
+    return pad_mode.lower()
+
+
+def as_padding(padding, pad_mode, where):
+    """(top, bottom, left, right) from an int, a pair (height, width) or four ints.
+
+    Raises:
+        TypeError / ValueError: for another form or a negative value; ValueError for a
+            non-zero padding with a pad_mode other than 'pad'.
+    """
+    items = tuple(padding) if isinstance(padding, (tuple, list)) else (padding,)
+    if len(items) not in (1, 2, 4) or not all(_is_int(v) for v in items):
+        raise TypeError(f"{where}: padding must be an int or a tuple of 2 or 4 ints, "
+                        f"got {padding!r}")
+    if any(v < 0 for v in items):
+        raise ValueError(f"{where}: padding must be >= 0, got {padding!r}")
+    if pad_mode != 'pad' and any(items):
+        raise ValueError(f"{where}: padding must be 0 when pad_mode is {pad_mode!r}, got "
+                         f"{padding!r} (use pad_mode='pad')")
+    if len(items) == 1:
+        return items * 4
+    if len(items) == 2:
+        return (items[0], items[0], items[1], items[1])
+    return tuple(int(v) for v in items)
+
+
+def _floating(t, where, arg):
+    if t._data.dtype.kind != 'f':
+        raise TypeError(f"{where}: {arg} must be a floating tensor, got dtype {t.dtype}")
+
+
+def _check_operands(x, w, bias, groups, where, ndim):
+    """Shapes and dtypes of input, weight and bias; the bias as a Tensor or None."""
+    layout = '(N, C, H, W)' if ndim == 4 else '(N, C, L)'
+    if x.ndim != ndim:
+        raise ValueError(f"{where}: input must be {ndim}-d {layout}, got shape {x.shape}")
+    if w.ndim != ndim:
+        raise ValueError(f"{where}: weight must be {ndim}-d (C_out, C_in / groups, "
+                         f"{'kh, kw' if ndim == 4 else 'k'}), got shape {w.shape}")
+    _floating(x, where, 'input')
+    if w._data.dtype != x._data.dtype:
+        raise TypeError(f"{where}: input and weight must have the same dtype, got {x.dtype} "
+                        f"and {w.dtype}")
+    if not _is_int(groups) or groups < 1:
+        raise ValueError(f"{where}: groups must be a positive int, got {groups!r}")
+    c, o = x.shape[1], w.shape[0]
+    if o % groups:
+        raise ValueError(f"{where}: weight of shape {w.shape} has {o} output channels, not "
+                         f"divisible by groups={groups}")
+    if w.shape[1] * groups != c:
+        raise ValueError(f"{where}: input of shape {x.shape} has {c} channels, weight of shape "
+                         f"{w.shape} with groups={groups} expects {w.shape[1] * groups}")
+    if bias is None:
+        return None
+    b = as_tensor(bias, 'bias')
+    if b.shape != (o,):
+        raise ValueError(f"{where}: bias must have shape ({o},), got {b.shape}")
+    if b._data.dtype != x._data.dtype:
+        raise TypeError(f"{where}: bias must have the input's dtype {x.dtype}, got {b.dtype}")
+    return b
+
+
+def _convolve(x, w, b, stride, pad_mode, pads, dilation, groups, where):
+    """Apply Convolution2D once every argument has been checked; 'same' pads are computed."""
+    (h, wd), (kh, kw) = x.shape[2:], w.shape[2:]
+    if pad_mode == 'same':
+        pads = (same_padding(h, kh, stride[0], dilation[0])
+                + same_padding(wd, kw, stride[1], dilation[1]))
+    hp, wp = h + pads[0] + pads[1], wd + pads[2] + pads[3]
+    if out_length(hp, kh, 1, dilation[0]) < 1 or out_length(wp, kw, 1, dilation[1]) < 1:
+        raise ValueError(f"{where}: the kernel {(kh, kw)} with dilation {dilation} spans "
+                         f"{(dilation[0] * (kh - 1) + 1, dilation[1] * (kw - 1) + 1)}, more "
+                         f"than the padded input {(hp, wp)}")
+    p = _params(stride, pads, dilation, int(groups))
+    if b is None:
+        return Convolution2D.apply(x, w, **p)
+    return Convolution2D.apply(x, w, b, **p)
+
+
+# ------------------------------------------------------------------------------ public
+def conv2d(input, weight, bias=None, stride=1, pad_mode='valid', padding=0, dilation=1,
+           groups=1):
+    """2-d cross-correlation of an (N, C_in, H, W) input with a (C_out, C_in / groups, kh, kw)
+    weight, plus an optional (C_out,) bias.
+
+    Args:
+        stride, dilation: an int or a pair (height, width), each >= 1.
+        pad_mode: 'valid' (no padding), 'same' (output size ceil(input / stride), the padding
+            split evenly with the odd one at the bottom/right) or 'pad' (``padding``).
+        padding: with pad_mode 'pad', an int, a pair (height, width) or four ints (top,
+            bottom, left, right); otherwise 0.
+        groups: splits the channels into groups; C_in and C_out must both divide by it.
+    Returns:
+        Tensor of shape (N, C_out, H_out, W_out), H_out = (H + top + bottom - dilation *
+        (kh - 1) - 1) // stride + 1.
+    Raises:
+        ValueError: for a wrong rank, channel count, bias shape, pad_mode, negative or
+            misplaced padding, or a kernel larger than the padded input.
+        TypeError: for non-floating or mismatched dtypes, or malformed stride/padding.
+
+    >>> import hookgrad as ms
+    >>> x, w = ms.ops.ones((1, 1, 3, 3)), ms.ops.ones((1, 1, 2, 2))
+    >>> ms.ops.conv2d(x, w).asnumpy().tolist()
+    [[[[4.0, 4.0], [4.0, 4.0]]]]
+    """
+    where = 'ops.conv2d'
+    x, w = as_tensor(input), as_tensor(weight, 'weight')
+    b = _check_operands(x, w, bias, groups, where, 4)
+    stride = as_ints(stride, 2, where, 'stride')
+    dilation = as_ints(dilation, 2, where, 'dilation')
+    pad_mode = as_pad_mode(pad_mode, where)
+    pads = as_padding(padding, pad_mode, where)
+    return _convolve(x, w, b, stride, pad_mode, pads, dilation, groups, where)
+
+
+def conv1d(input, weight, bias=None, stride=1, pad_mode='valid', padding=0, dilation=1,
+           groups=1):
+    """1-d cross-correlation of an (N, C_in, L) input with a (C_out, C_in / groups, k) weight:
+    ``conv2d`` on a unit height.
+
+    Args:
+        stride, dilation: an int >= 1.
+        pad_mode: 'valid', 'same' or 'pad', as in ``conv2d``.
+        padding: with pad_mode 'pad', an int or a pair (left, right); otherwise 0.
+    Returns:
+        Tensor of shape (N, C_out, L_out).
+    Raises:
+        ValueError / TypeError: as ``conv2d``.
+    """
+    where = 'ops.conv1d'
+    x, w = as_tensor(input), as_tensor(weight, 'weight')
+    b = _check_operands(x, w, bias, groups, where, 3)
+    stride = as_ints(stride, 1, where, 'stride')[0]
+    dilation = as_ints(dilation, 1, where, 'dilation')[0]
+    pad_mode = as_pad_mode(pad_mode, where)
+    if isinstance(padding, (tuple, list)) and len(padding) == 4:
+        raise TypeError(f"{where}: padding must be an int or a pair (left, right), "
+                        f"got {padding!r}")
+    pads = as_padding(padding, pad_mode, where)
+    pads = (pads[0], pads[2]) if isinstance(padding, (tuple, list)) else pads[:2]
+    n, c, length = x.shape
+    o, cg, k = w.shape
+    y = _convolve(reshape(x, (n, c, 1, length)), reshape(w, (o, cg, 1, k)), b, (1, stride),
+                  pad_mode, (0, 0) + pads, (1, dilation), groups, where)
+    return reshape(y, (n, o, y.shape[3]))
+
+
+class Conv2D(Primitive):
+    """``Conv2D(out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
+    dilation=1, group=1, data_format='NCHW')(x, weight)``: ``conv2d`` without bias.
+
+    ``kernel_size``, ``stride`` and ``dilation`` are an int or a pair (stride and dilation also
+    accept MindSpore's four-int form (1, 1, h, w)); ``pad`` is an int or four ints (top,
+    bottom, left, right) used with pad_mode 'pad'. ``mode`` is accepted and unused.
+
+    Raises:
+        ValueError: for bad attributes, a data_format other than 'NCHW', or a weight whose
+            shape does not match out_channel and kernel_size (at call time).
+    """
+
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
+                 dilation=1, group=1, data_format='NCHW'):
+        where = 'ops.Conv2D'
+        out_channel = as_ints(out_channel, 1, where, 'out_channel')[0]
+        kernel_size = as_ints(kernel_size, 2, where, 'kernel_size')
+        if not _is_int(mode):
+            raise TypeError(f"{where}: mode must be an int, got {mode!r}")
+        pad_mode = as_pad_mode(pad_mode, where)
+        as_padding(pad, pad_mode, where)
+        stride = as_ints(_last_two(stride), 2, where, 'stride')
+        dilation = as_ints(_last_two(dilation), 2, where, 'dilation')
+        group = as_ints(group, 1, where, 'group')[0]
+        if data_format != 'NCHW':
+            raise ValueError(f"{where}: data_format must be 'NCHW', got {data_format!r}")
+        super().__init__(out_channel=out_channel, kernel_size=kernel_size, mode=mode,
+                         pad_mode=pad_mode, pad=pad, stride=stride, dilation=dilation,
+                         group=group, data_format=data_format)
+
+    def construct(self, x, weight):
+        w = as_tensor(weight, 'weight')
+        if w.ndim == 4 and (w.shape[0] != self.out_channel or w.shape[2:] != self.kernel_size):
+            raise ValueError(f"ops.Conv2D: weight of shape {w.shape} does not match "
+                             f"out_channel={self.out_channel} and "
+                             f"kernel_size={self.kernel_size}")
+        return conv2d(x, w, None, self.stride, self.pad_mode, self.pad, self.dilation,
+                      self.group)
+
+
+def _last_two(value):
+    """MindSpore's (1, 1, h, w) form of stride and dilation as (h, w)."""
+    if isinstance(value, (tuple, list)) and len(value) == 4 and tuple(value[:2]) == (1, 1):
+        return tuple(value[2:])
+    return value
