@@ -1,0 +1,237 @@
+"""Normalization layers: BatchNorm1d, BatchNorm2d, LayerNorm (MindSpore 2.x signatures)."""
+import numbers
+
+from ... import _dtype
+from ... import ops
+from ..._tensor import Tensor
+from ...ops.normalization import normalize_last
+from ..cell import Cell
+from ..parameter import Parameter
+from .basic import _init_value, _positive_int
+
+__all__ = ['BatchNorm1d', 'BatchNorm2d', 'LayerNorm']
+
+
+def _positive_float(value, cell, arg):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"nn.{cell}: {arg} must be a float, got {type(value).__name__}")
+    if not value > 0:
+        raise ValueError(f"nn.{cell}: {arg} must be positive, got {value}")
+    return float(value)
+
+
+def _float_dtype(dtype, cell):
+    try:
+        npd = _dtype.to_numpy(dtype)
+    except TypeError as e:
+        raise TypeError(f"nn.{cell}: dtype: {e}") from None
+    if npd.kind != 'f':
+        raise TypeError(f"nn.{cell}: dtype must be a floating type, got {dtype}")
+    return dtype
+
+
+class _BatchNorm(Cell):
+    """Batch normalization over the channel axis; subclasses fix the input ranks (``_ranks``).
+
+    The moving statistics follow MindSpore's layer convention,
+    ``moving = momentum * moving + (1 - momentum) * batch``, and the moving variance tracks the
+    unbiased batch variance (``M / (M - 1)`` times the biased one over the M values of a
+    channel), as PyTorch and MindSpore's GPU/CPU kernels do; the output is normalized with the
+    biased batch variance.
+    """
+
+    _ranks = ()
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init='ones',
+                 beta_init='zeros', moving_mean_init='zeros', moving_var_init='ones',
+                 use_batch_statistics=None, data_format='NCHW', dtype=_dtype.float32):
+        super().__init__()
+        name = type(self).__name__
+        n = _positive_int(num_features, name, 'num_features')
+        eps = _positive_float(eps, name, 'eps')
+        if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real):
+            raise TypeError(f"nn.{name}: momentum must be a float, got {type(momentum).__name__}")
+        if not 0.0 <= momentum <= 1.0:
+            raise ValueError(f"nn.{name}: momentum must be in [0.0, 1.0], got {momentum}")
+        if not isinstance(affine, bool):
+            raise TypeError(f"nn.{name}: affine must be a bool, got {affine!r}")
+        if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
+            raise TypeError(f"nn.{name}: use_batch_statistics must be a bool or None, got "
+                            f"{use_batch_statistics!r}")
+        if data_format not in ('NCHW', 'NHWC'):
+            raise ValueError(f"nn.{name}: data_format must be 'NCHW' or 'NHWC', got "
+                             f"{data_format!r}")
+        dtype = _float_dtype(dtype, name)
+        shape = (n,)
+        values = [_init_value(init, shape, dtype, name, arg) for init, arg in (
+            (gamma_init, 'gamma_init'), (beta_init, 'beta_init'),
+            (moving_mean_init, 'moving_mean_init'), (moving_var_init, 'moving_var_init'))]
+        self.num_features = n
+        self.eps = eps
+        self.momentum = float(momentum)
+        self.affine = affine
+        self.use_batch_statistics = use_batch_statistics
+        self.format = data_format
+        self.gamma = Parameter(values[0], name='gamma', requires_grad=affine)
+        self.beta = Parameter(values[1], name='beta', requires_grad=affine)
+        self.moving_mean = Parameter(values[2], name='moving_mean', requires_grad=False)
+        self.moving_variance = Parameter(values[3], name='moving_variance', requires_grad=False)
+
+    def construct(self, x):
+        name = type(self).__name__
+        if not isinstance(x, Tensor):
+            raise TypeError(f"nn.{name} '{self.path()}': expected a Tensor input, got "
+                            f"{type(x).__name__}")
+        ranks = ' or '.join(f"{r}-d" for r in self._ranks)
+        if x.ndim not in self._ranks:
+            raise ValueError(f"nn.{name} '{self.path()}': expected a {ranks} input, got shape "
+                             f"{x.shape}")
+        channels_last = self.format == 'NHWC'
+        axis = x.ndim - 1 if channels_last else 1
+        if x.shape[axis] != self.num_features:
+            raise ValueError(f"nn.{name} '{self.path()}': expected {self.num_features} "
+                             f"channels on axis {axis}, got input of shape {x.shape}")
+        training = self.training if self.use_batch_statistics is None else \
+            self.use_batch_statistics
+        if channels_last:
+            x = ops.transpose(x, (0, x.ndim - 1) + tuple(range(1, x.ndim - 1)))
+        y = ops.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
+                           training=training, momentum=1.0 - self.momentum, eps=self.eps)
+        if channels_last:
+            y = ops.transpose(y, (0,) + tuple(range(2, y.ndim)) + (1,))
+        return y
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"gamma={self.gamma!r}, beta={self.beta!r}, moving_mean={self.moving_mean!r}, "
+                f"moving_variance={self.moving_variance!r}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of a 2-d (N, C) or 3-d (N, C, L) input over its channels.
+
+    In training mode (``set_train()``; a new cell is in predict mode) each channel is
+    normalized with the batch's mean and variance and the moving statistics are updated as
+    ``moving = momentum * moving + (1 - momentum) * batch`` (the variance unbiased); in predict
+    mode the moving statistics normalize. ``use_batch_statistics`` True or False forces one
+    behaviour. Parameters: ``gamma``, ``beta`` (trainable when ``affine``), ``moving_mean``,
+    ``moving_variance`` (never trainable).
+
+    Args:
+        num_features: the number of channels C, a positive int.
+        eps: added to the variance, > 0. Default 1e-5.
+        momentum: the weight of the old moving statistics, in [0, 1]. Default 0.9.
+        affine: whether gamma and beta are trained. Default True.
+        gamma_init, beta_init, moving_mean_init, moving_var_init: initial values (an
+            initializer name, an Initializer, a number or a Tensor of shape (C,)). Defaults
+            'ones', 'zeros', 'zeros', 'ones'.
+        use_batch_statistics: None (follow the train/predict mode), True or False.
+        data_format: 'NCHW' (channels on axis 1) or 'NHWC' (channels last). Default 'NCHW'.
+        dtype: the parameters' floating dtype. Default ``ms.float32``.
+
+    Raises:
+        TypeError: for arguments of the wrong type or a non-Tensor input.
+        ValueError: for values out of range, or an input of another rank or channel count.
+
+    >>> import hookgrad as ms
+    >>> bn = ms.nn.BatchNorm1d(2).set_train()
+    >>> y = bn(ms.Tensor([[1.0, 2.0], [3.0, 6.0]]))
+    >>> print(bn.moving_mean.asnumpy(), bn.moving_variance.asnumpy())
+    [0.2 0.4] [1.1 1.7]
+    """
+
+    _ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of a 4-d (N, C, H, W) input over its channels.
+
+    As ``BatchNorm1d`` (same arguments, parameters and modes) for 4-d inputs; with
+    ``data_format='NHWC'`` the channels are the last axis.
+
+    >>> import hookgrad as ms
+    >>> bn = ms.nn.BatchNorm2d(2)           # predict mode: moving mean 0, variance 1
+    >>> print(bn(ms.ops.ones((1, 2, 1, 1)) * 4).asnumpy().ravel())
+    [3.99998 3.99998]
+    """
+
+    _ranks = (4,)
+
+
+class LayerNorm(Cell):
+    """Layer normalization: each sample normalized over the axes from ``begin_norm_axis`` on.
+
+    ``y = (x - mean) / sqrt(var + epsilon) * gamma + beta``; ``gamma`` and ``beta`` have shape
+    ``normalized_shape`` and apply to the axes from ``begin_params_axis`` on.
+
+    Args:
+        normalized_shape: tuple or list of positive ints, the shape of gamma and beta (the
+            input's shape from ``begin_params_axis``).
+        begin_norm_axis: the first axis of the statistics. Default -1.
+        begin_params_axis: the first axis gamma and beta apply to. Default -1.
+        gamma_init, beta_init: initial values of gamma and beta. Defaults 'ones', 'zeros'.
+        epsilon: added to the variance, > 0. Default 1e-7.
+        dtype: the parameters' floating dtype. Default ``ms.float32``.
+
+    Raises:
+        TypeError: for arguments of the wrong type or a non-Tensor input.
+        ValueError: for an axis out of range for the input or an input whose shape from
+            ``begin_params_axis`` is not ``normalized_shape``.
+
+    >>> import hookgrad as ms
+    >>> ln = ms.nn.LayerNorm((3,))
+    >>> print(ln(ms.Tensor([[1.0, 2.0, 3.0]])).asnumpy().round(4))
+    [[-1.2247  0.      1.2247]]
+    """
+
+    def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1,
+                 gamma_init='ones', beta_init='zeros', epsilon=1e-7, dtype=_dtype.float32):
+        super().__init__()
+        if not isinstance(normalized_shape, (tuple, list)) or not all(
+                isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > 0
+                for n in normalized_shape):
+            raise TypeError(f"nn.LayerNorm: normalized_shape must be a tuple or list of "
+                            f"positive ints, got {normalized_shape!r}")
+        for arg, value in (('begin_norm_axis', begin_norm_axis),
+                           ('begin_params_axis', begin_params_axis)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"nn.LayerNorm: {arg} must be an int, got {value!r}")
+        eps = _positive_float(epsilon, 'LayerNorm', 'epsilon')
+        dtype = _float_dtype(dtype, 'LayerNorm')
+        shape = tuple(int(n) for n in normalized_shape)
+        gamma = _init_value(gamma_init, shape, dtype, 'LayerNorm', 'gamma_init')
+        beta = _init_value(beta_init, shape, dtype, 'LayerNorm', 'beta_init')
+        self.normalized_shape = shape
+        self.begin_norm_axis = int(begin_norm_axis)
+        self.begin_params_axis = int(begin_params_axis)
+        self.epsilon = eps
+        self.gamma = Parameter(gamma, name='gamma')
+        self.beta = Parameter(beta, name='beta')
+
+    def construct(self, input_x):
+        if not isinstance(input_x, Tensor):
+            raise TypeError(f"nn.LayerNorm '{self.path()}': expected a Tensor input, got "
+                            f"{type(input_x).__name__}")
+        nd = input_x.ndim
+        axes = []
+        for arg, value in (('begin_norm_axis', self.begin_norm_axis),
+                           ('begin_params_axis', self.begin_params_axis)):
+            if not -nd <= value < nd:
+                raise ValueError(f"nn.LayerNorm '{self.path()}': {arg} {value} is out of range "
+                                 f"for an input of shape {input_x.shape}")
+            axes.append(value % nd)
+        norm_axis, params_axis = axes
+        if input_x.shape[params_axis:] != self.normalized_shape:
+            raise ValueError(f"nn.LayerNorm '{self.path()}': input of shape {input_x.shape} "
+                             f"does not match normalized_shape {self.normalized_shape} from "
+                             f"axis {params_axis}")
+        x = ops.cast(input_x, _dtype.float32) if input_x._data.dtype.kind != 'f' else input_x
+        gamma, beta = self.gamma, self.beta
+        if gamma._data.dtype != x._data.dtype:
+            gamma, beta = ops.cast(gamma, x.dtype), ops.cast(beta, x.dtype)
+        return normalize_last(x, nd - norm_axis, gamma, beta, self.epsilon)
+
+    def extend_repr(self):
+        return (f"normalized_shape={self.normalized_shape}, begin_norm_axis="
+                f"{self.begin_norm_axis}, begin_params_axis={self.begin_params_axis}, "
+                f"gamma={self.gamma!r}, beta={self.beta!r}")

@@ -1,0 +1,563 @@
+"""Losses: cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits.
+
+Each loss, its reduction included, is one primitive. Cross-entropy from logits uses
+``log_softmax = x - max - log(sum(exp(x - max)))`` (no overflow for any finite logits) and its
+first-order backward is ``softmax * sum(q) - q`` for the target distribution ``q``, computed
+from the saved softmax with the target entries subtracted in place. Reductions: 'none' keeps
+one loss per sample, 'sum' adds them, 'mean' divides the sum by the summed weights of the
+counted targets (class-index targets) or by the number of losses (everything else).
+"""
+import numbers
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ..autograd.math import array_math
+from .arithmetic import cast
+from .unary import _floating
+
+__all__ = ['cross_entropy', 'nll_loss', 'mse_loss', 'l1_loss',
+           'binary_cross_entropy_with_logits']
+
+_REDUCTIONS = ('none', 'mean', 'sum')
+
+
+# ------------------------------------------------------------------------------ shared pieces
+def _reduce(loss, reduction, denom):
+    """``loss`` per element reduced as asked ('mean' divides the sum by ``denom``)."""
+    if reduction == 'none':
+        return loss
+    total = loss.sum()
+    if reduction == 'mean':
+        with np.errstate(invalid='ignore', divide='ignore'):    # nothing counted: nan
+            total = total / denom
+    return np.asarray(total, dtype=loss.dtype)
+
+
+def _scale(gy, reduction, denom, axis, m):
+    """The incoming gradient per loss element, shaped to broadcast along the class ``axis``."""
+    if reduction == 'none':
+        return gy if axis is None else m.expand_dims(gy, axis)
+    if reduction == 'sum':
+        return gy
+    return gy / denom if denom else gy * np.nan     # nothing counted: the mean is nan
+
+
+class _IndexTargets:
+    """Class-index targets along ``axis`` of an input: the counted ones and their weights.
+
+    ``safe`` holds the labels with ignored entries replaced by 0 (so they can index) and an
+    axis of length 1 at ``axis``; ``wn`` the weight of each target (0 where ignored); ``valid``
+    is None when nothing is ignored.
+    """
+
+    __slots__ = ('safe', 'wn', 'valid', 'denom', 'weight', 'n_classes', 'axis')
+
+    def __init__(self, labels, weight, ignore_index, axis, n_classes, dtype):
+        valid = None
+        if ignore_index is not None:
+            hit = labels == ignore_index
+            if hit.any():
+                valid = ~hit
+                labels = np.where(hit, 0, labels)
+        self.safe = np.expand_dims(labels, axis)
+        self.valid = valid
+        if weight is None:
+            wn = np.ones(labels.shape, dtype) if valid is None else valid.astype(dtype)
+        else:
+            wn = weight[labels]
+            if valid is not None:
+                wn = wn * valid
+        self.wn = wn
+        self.denom = wn.sum()
+        self.weight = weight
+        self.n_classes = n_classes
+        self.axis = axis
+
+    def class_weights(self, ndim):
+        """The class weights shaped to broadcast along the class axis (None: all ones)."""
+        if self.weight is None:
+            return None
+        return self.weight.reshape((-1,) + (1,) * (ndim - 1 - self.axis))
+
+    def counted(self, dtype):
+        """Per target, 1 where it counts and 0 where it is ignored."""
+        return np.ones(self.wn.shape, dtype) if self.valid is None else self.valid.astype(dtype)
+
+    def dense(self, shape, dtype, smoothing):
+        """The target distribution q (times the weights) as a dense array of ``shape``."""
+        q = np.zeros(shape, dtype)
+        np.put_along_axis(q, self.safe, np.expand_dims(self.wn * (1 - smoothing), self.axis),
+                          self.axis)
+        if smoothing:
+            w = self.class_weights(len(shape))
+            per = np.expand_dims(self.counted(dtype) * (smoothing / self.n_classes), self.axis)
+            q += per if w is None else per * w
+        return q
+
+    def losses(self, logp, smoothing):
+        """Per target: -(1 - eps) w_y logp_y - eps/C sum_c w_c logp_c."""
+        axis = self.axis
+        picked = np.take_along_axis(logp, self.safe, axis).squeeze(axis)
+        loss = -(1 - smoothing) * self.wn * picked
+        if smoothing:
+            w = self.class_weights(logp.ndim)
+            total = (logp.sum(axis) if w is None else (logp * w).sum(axis))
+            loss -= (smoothing / self.n_classes) * self.counted(logp.dtype) * total
+        return loss
+
+
+class CrossEntropyIndex(Op):
+    """Cross-entropy of logits ``x`` against class indices; dx = g (softmax sum(q) - q)."""
+    @staticmethod
+    def forward(ctx, x, targets, smoothing, reduction):
+        axis = targets.axis
+        xmax = x.max(axis, keepdims=True)
+        shifted = x - xmax
+        p = np.exp(shifted)
+        s = p.sum(axis, keepdims=True)
+        shifted -= np.log(s)                       # log_softmax
+        loss = targets.losses(shifted, smoothing)
+        if ctx.recording:
+            p /= s
+            ctx.save(x, p)
+            ctx.targets, ctx.smoothing, ctx.reduction = targets, smoothing, reduction
+            ctx.xmax = xmax
+        return _reduce(loss, reduction, targets.denom)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, p = ctx.saved
+        t, eps = ctx.targets, ctx.smoothing
+        axis = t.axis
+        m = ctx.m
+        g = _scale(gy, ctx.reduction, t.denom, axis, m)
+        if m is not array_math:
+            e = m.exp(x - ctx.xmax)
+            p = e / m.sum(e, axis, True)
+            q = t.dense(x.shape, ctx.xmax.dtype, eps)
+            return g * (p * q.sum(axis, keepdims=True) - q)
+        onehot = np.expand_dims(t.wn * (1 - eps), axis) * g      # weight of the label entry
+        qsum = onehot
+        if eps:
+            smooth = np.expand_dims(t.counted(p.dtype) * (eps / t.n_classes), axis) * g
+            w = t.class_weights(p.ndim)
+            qsum = onehot + smooth * (t.n_classes if w is None else w.sum())
+        gx = p * qsum
+        picked = np.take_along_axis(gx, t.safe, axis)
+        np.put_along_axis(gx, t.safe, picked - np.broadcast_to(onehot, picked.shape), axis)
+        if eps:
+            gx -= smooth if w is None else smooth * w
+        return gx
+
+
+class CrossEntropyProb(Op):
+    """Cross-entropy of logits ``x`` against class probabilities ``t`` (same shape).
+
+    l = -sum_c w_c q_c logp_c with q = t (1 - eps) + eps / C; dx = g (softmax sum(w q) - w q),
+    dt = -g (1 - eps) w logp.
+    """
+    @staticmethod
+    def forward(ctx, x, t, weight, axis, smoothing, reduction):
+        xmax = x.max(axis, keepdims=True)
+        logp = x - xmax
+        logp -= np.log(np.exp(logp).sum(axis, keepdims=True))
+        q = _smoothed(t, smoothing, x.shape[axis])
+        if weight is not None:
+            q = q * weight
+        loss = -(q * logp).sum(axis)
+        if ctx.recording:
+            ctx.save(x, t, logp)
+            ctx.weight, ctx.axis, ctx.smoothing = weight, axis, smoothing
+            ctx.reduction, ctx.denom, ctx.xmax = reduction, loss.size, xmax
+        return _reduce(loss, reduction, loss.size)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, t, logp = ctx.saved
+        axis, eps, w = ctx.axis, ctx.smoothing, ctx.weight
+        m = ctx.m
+        g = _scale(gy, ctx.reduction, ctx.denom, axis, m)
+        if m is not array_math:
+            z = x - ctx.xmax
+            logp = z - m.log(m.sum(m.exp(z), axis, True))
+        need_x, need_t = ctx.needs_input_grad
+        gx = gt = None
+        if need_x:
+            q = _smoothed(t, eps, x.shape[axis])
+            if w is not None:
+                q = q * w
+            gx = g * (m.exp(logp) * m.sum(q, axis, True) - q)
+        if need_t:
+            gt = logp * (g * -(1 - eps))
+            if w is not None:
+                gt = gt * w
+        return gx, gt
+
+
+def _smoothed(t, smoothing, n_classes):
+    return t * (1 - smoothing) + smoothing / n_classes if smoothing else t
+
+
+class NLLIndex(Op):
+    """Negative log-likelihood of log-probabilities ``x`` at class indices; dx = -g q."""
+    @staticmethod
+    def forward(ctx, x, targets, smoothing, reduction):
+        if ctx.recording:
+            ctx.targets, ctx.smoothing, ctx.reduction = targets, smoothing, reduction
+            ctx.meta = (x.shape, x.dtype)
+        return _reduce(targets.losses(x, smoothing), reduction, targets.denom)
+
+    @staticmethod
+    def backward(ctx, gy):
+        t = ctx.targets
+        shape, dtype = ctx.meta
+        q = t.dense(shape, dtype, ctx.smoothing)
+        return _scale(gy, ctx.reduction, t.denom, t.axis, ctx.m) * -q
+
+
+# ------------------------------------------------------------------------------ element-wise
+class MSE(Op):
+    """l = (x - t)**2; dx = 2 g (x - t), dt = -dx."""
+    @staticmethod
+    def forward(ctx, x, t, reduction):
+        d = x - t
+        if ctx.recording:
+            ctx.save(x, t)
+            ctx.reduction, ctx.denom = reduction, d.size
+        d *= d
+        return _reduce(d, reduction, d.size)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, t = ctx.saved
+        gx = _scale(gy, ctx.reduction, ctx.denom, None, ctx.m) * 2 * (x - t)
+        return gx, -gx
+
+
+class L1(Op):
+    """l = |x - t|; dx = g sign(x - t) (0 where equal), dt = -dx."""
+    @staticmethod
+    def forward(ctx, x, t, reduction):
+        d = np.abs(x - t)
+        if ctx.recording:
+            ctx.save(x, t)
+            ctx.reduction, ctx.denom = reduction, d.size
+        return _reduce(d, reduction, d.size)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, t = ctx.saved
+        gx = _scale(gy, ctx.reduction, ctx.denom, None, ctx.m) * ctx.m.sign(x - t)
+        return gx, -gx
+
+
+class BCEWithLogits(Op):
+    """l = w [(1 - t) x + (1 + (p - 1) t) softplus(-x)] for logits x, targets t, weight w and
+    positive-class weight p (both optional, flagged by ``has_weight`` / ``has_pos_weight``).
+
+    dx = w [(1 + (p - 1) t) sigmoid(x) - p t], dt = w [(p - 1) softplus(-x) - x],
+    dw = l / w, dp = w t softplus(-x). softplus(-x) = max(-x, 0) + log1p(exp(-|x|)) never
+    overflows.
+    """
+    @staticmethod
+    def forward(ctx, x, t, *extra, has_weight, has_pos_weight, reduction):
+        w = extra[0] if has_weight else None
+        p = extra[-1] if has_pos_weight else None
+        sp = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+        loss = (1 - t) * x
+        loss = loss + (sp if p is None else (1 + (p - 1) * t) * sp)
+        if w is not None:
+            loss = loss * w
+        if ctx.recording:
+            ctx.save(x, t, *extra)
+            ctx.flags = (has_weight, has_pos_weight)
+            ctx.reduction, ctx.denom = reduction, loss.size
+        return _reduce(loss, reduction, loss.size)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, t, *extra = ctx.saved
+        has_weight, has_pos_weight = ctx.flags
+        w = extra[0] if has_weight else None
+        p = extra[-1] if has_pos_weight else None
+        m = ctx.m
+        needs = ctx.needs_input_grad
+        g = _scale(gy, ctx.reduction, ctx.denom, None, m)
+        gw = g if w is None else g * w          # the gradient per unweighted loss element
+        if (p is not None and (needs[1] or needs[-1])) or (w is not None and needs[2]):
+            sp = m.maximum(-x, 0) + m.log(1 + m.exp(-m.abs(x)))     # softplus(-x)
+        grads = [None, None]
+        if needs[0]:
+            s = 0.5 * m.tanh(0.5 * x) + 0.5       # sigmoid without overflow
+            grads[0] = gw * (s - t) if p is None else gw * ((1 + (p - 1) * t) * s - p * t)
+        if needs[1]:
+            grads[1] = -gw * x if p is None else gw * ((p - 1) * sp - x)
+        if w is not None:
+            grads.append(g * ((1 - t) * x + (sp if p is None else (1 + (p - 1) * t) * sp))
+                         if needs[2] else None)
+        if p is not None:
+            grads.append(gw * t * sp if needs[-1] else None)
+        return tuple(grads)
+
+
+# ------------------------------------------------------------------------------ public
+def _reduction(value, name):
+    if not isinstance(value, str) or value not in _REDUCTIONS:
+        raise ValueError(f"ops.{name}: reduction must be 'none', 'mean' or 'sum', got {value!r}")
+    return value
+
+
+def _tensor(value, name, arg):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"ops.{name}: {arg} must be a Tensor, got {type(value).__name__}")
+    return value
+
+
+def _smoothing(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"ops.{name}: label_smoothing must be a float, got "
+                        f"{type(value).__name__}")
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"ops.{name}: label_smoothing must be in [0.0, 1.0], got {value}")
+    return float(value)
+
+
+def _class_input(input, name, arg):
+    """Scores with classes on axis 1 (axis 0 for one unbatched sample), floating."""
+    x = _floating(_tensor(input, name, arg))
+    if x.ndim == 0:
+        raise ValueError(f"ops.{name}: {arg} must have shape (C,), (N, C) or (N, C, d1, ...), "
+                         f"got a 0-d tensor")
+    return x, (1 if x.ndim >= 2 else 0)
+
+
+def _class_weight(weight, x, axis, name):
+    """``weight`` as a (C,) array of x's dtype, or None."""
+    if weight is None:
+        return None
+    w = _tensor(weight, name, 'weight')
+    if w.shape != (x.shape[axis],):
+        raise ValueError(f"ops.{name}: weight must have shape ({x.shape[axis]},) (one per "
+                         f"class), got {w.shape}")
+    return w._data.astype(x._data.dtype, copy=False)
+
+
+def _index_targets(target, x, axis, weight, ignore_index, name):
+    """Check integer class targets against the input and wrap them as ``_IndexTargets``."""
+    labels = target._data
+    want = x.shape[:axis] + x.shape[axis + 1:]
+    if labels.shape != want:
+        raise ValueError(f"ops.{name}: target of class indices must have shape {want} for "
+                         f"input of shape {x.shape}, got {labels.shape}")
+    n_classes = x.shape[axis]
+    if labels.size:
+        counted = labels if ignore_index is None else labels[labels != ignore_index]
+        if counted.size and (counted.min() < 0 or counted.max() >= n_classes):
+            bad = counted.min() if counted.min() < 0 else counted.max()
+            ignored = '' if ignore_index is None else f" or ignore_index {ignore_index}"
+            raise IndexError(f"ops.{name}: target values must be in [0, {n_classes}){ignored}, "
+                             f"got {int(bad)}")
+    return _IndexTargets(labels, weight, ignore_index, axis, n_classes, x._data.dtype)
+
+
+def _ignore_index(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"ops.{name}: ignore_index must be an int, got {value!r}")
+    return int(value)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean',
+                  label_smoothing=0.0):
+    """Cross-entropy between logits and class indices or class probabilities.
+
+    Classes lie on axis 1 of ``input`` (axis 0 for a 1-d input). Integer ``target`` holds class
+    indices: ``l = -w[y] log_softmax(x)[y]`` (0 where ``y == ignore_index``), and 'mean' divides
+    by the summed weights of the counted targets. Floating ``target`` holds probabilities of
+    ``input``'s shape: ``l = -sum_c w[c] y[c] log_softmax(x)[c]``, and 'mean' divides by the
+    number of samples. ``label_smoothing`` eps mixes the target with the uniform distribution:
+    ``(1 - eps) * target + eps / C``. Computed without overflow for any finite logits.
+
+    Args:
+        input: logits of shape (C,), (N, C) or (N, C, d1, ...).
+        target: class indices of shape (), (N) or (N, d1, ...), or probabilities of
+            ``input``'s shape.
+        weight: a (C,) Tensor of class weights, or None. Default None.
+        ignore_index: a class index whose targets count for nothing. Default -100.
+        reduction: 'none', 'mean' or 'sum'. Default 'mean'.
+        label_smoothing: in [0.0, 1.0]. Default 0.0.
+
+    Returns:
+        Tensor: one loss per sample for 'none', else a 0-d Tensor.
+
+    Raises:
+        TypeError: for non-Tensor inputs, a Bool target or bad argument types.
+        ValueError: for mismatched shapes, an unknown reduction or label_smoothing out of range.
+        IndexError: for a class index outside [0, C) that is not ``ignore_index``.
+
+    >>> import hookgrad as ms
+    >>> logits = ms.Tensor([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    >>> round(ms.ops.cross_entropy(logits, ms.Tensor([0, 2])).item(), 5)
+    0.66908
+    """
+    name = 'cross_entropy'
+    x, axis = _class_input(input, name, 'input')
+    t = _tensor(target, name, 'target')
+    ignore_index = _ignore_index(ignore_index, name)
+    reduction = _reduction(reduction, name)
+    smoothing = _smoothing(label_smoothing, name)
+    w = _class_weight(weight, x, axis, name)
+    kind = t._data.dtype.kind
+    if kind in 'iu':
+        targets = _index_targets(t, x, axis, w, ignore_index, name)
+        return CrossEntropyIndex.apply(x, targets=targets, smoothing=smoothing,
+                                       reduction=reduction)
+    if kind != 'f':
+        raise TypeError(f"ops.cross_entropy: target must hold class indices (integers) or "
+                        f"probabilities (floats), got dtype {t.dtype}")
+    if t.shape != x.shape:
+        raise ValueError(f"ops.cross_entropy: target of probabilities must have input's shape "
+                         f"{x.shape}, got {t.shape}")
+    if t._data.dtype != x._data.dtype:
+        t = cast(t, x.dtype)
+    if w is not None:
+        w = w.reshape((-1,) + (1,) * (x.ndim - 1 - axis))
+    return CrossEntropyProb.apply(x, t, weight=w, axis=axis, smoothing=smoothing,
+                                  reduction=reduction)
+
+
+def sparse_softmax_cross_entropy(logits, labels):
+    """Per-sample cross-entropy of (N, C) logits against (N,) class indices, nothing ignored
+    (the sparse form of ``nn.SoftmaxCrossEntropyWithLogits``)."""
+    x, axis = _class_input(logits, 'cross_entropy', 'logits')
+    t = _tensor(labels, 'cross_entropy', 'labels')
+    if t._data.dtype.kind not in 'iu':
+        raise TypeError(f"ops.cross_entropy: sparse labels must be integer class indices, got "
+                        f"dtype {t.dtype}")
+    targets = _index_targets(t, x, axis, None, None, 'cross_entropy')
+    return CrossEntropyIndex.apply(x, targets=targets, smoothing=0.0, reduction='none')
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction='mean',
+             label_smoothing=0.0):
+    """Negative log-likelihood of log-probabilities at class indices.
+
+    ``l = -w[y] inputs[y]`` per target, 0 where ``y == ignore_index``; 'mean' divides the sum
+    by the summed weights of the counted targets. ``label_smoothing`` eps gives
+    ``(1 - eps) l - eps / C * sum_c w[c] inputs[c]``.
+
+    Args:
+        inputs: log-probabilities of shape (C,), (N, C) or (N, C, d1, ...).
+        target: integer class indices of shape (), (N) or (N, d1, ...).
+        weight: a (C,) Tensor of class weights, or None. Default None.
+        ignore_index: a class index whose targets count for nothing. Default -100.
+        reduction: 'none', 'mean' or 'sum'. Default 'mean'.
+        label_smoothing: in [0.0, 1.0]. Default 0.0.
+
+    Returns:
+        Tensor: one loss per sample for 'none', else a 0-d Tensor.
+
+    Raises:
+        TypeError: for non-Tensor inputs, a non-integer target or bad argument types.
+        ValueError: for mismatched shapes, an unknown reduction or label_smoothing out of range.
+        IndexError: for a class index outside [0, C) that is not ``ignore_index``.
+    """
+    name = 'nll_loss'
+    x, axis = _class_input(inputs, name, 'inputs')
+    t = _tensor(target, name, 'target')
+    if t._data.dtype.kind not in 'iu':
+        raise TypeError(f"ops.nll_loss: target must hold integer class indices, got dtype "
+                        f"{t.dtype}")
+    ignore_index = _ignore_index(ignore_index, name)
+    reduction = _reduction(reduction, name)
+    smoothing = _smoothing(label_smoothing, name)
+    w = _class_weight(weight, x, axis, name)
+    targets = _index_targets(t, x, axis, w, ignore_index, name)
+    return NLLIndex.apply(x, targets=targets, smoothing=smoothing, reduction=reduction)
+
+
+def _pair(input, target, name):
+    """A floating input and a target of its dtype whose shapes broadcast together."""
+    x = _floating(_tensor(input, name, 'input'))
+    t = _tensor(target, name, 'target')
+    try:
+        np.broadcast_shapes(x.shape, t.shape)
+    except ValueError:
+        raise ValueError(f"ops.{name}: input of shape {x.shape} and target of shape {t.shape} "
+                         f"cannot be broadcast together") from None
+    if t._data.dtype != x._data.dtype:
+        t = cast(t, x.dtype) if t._data.dtype.kind == 'f' else Tensor._wrap(
+            t._data.astype(x._data.dtype))
+    return x, t
+
+
+def mse_loss(input, target, reduction='mean'):
+    """Squared error ``(input - target) ** 2``, reduced; the shapes broadcast.
+
+    Raises:
+        TypeError: for non-Tensor arguments.
+        ValueError: for shapes that do not broadcast or an unknown reduction.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.mse_loss(ms.Tensor([1.0, 2.0]), ms.Tensor([1.0, 4.0])).item()
+    2.0
+    """
+    reduction = _reduction(reduction, 'mse_loss')
+    x, t = _pair(input, target, 'mse_loss')
+    return MSE.apply(x, t, reduction=reduction)
+
+
+def l1_loss(input, target, reduction='mean'):
+    """Absolute error ``|input - target|``, reduced; the shapes broadcast.
+
+    Raises:
+        TypeError: for non-Tensor arguments.
+        ValueError: for shapes that do not broadcast or an unknown reduction.
+    """
+    reduction = _reduction(reduction, 'l1_loss')
+    x, t = _pair(input, target, 'l1_loss')
+    return L1.apply(x, t, reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
+                                     reduction='mean'):
+    """Binary cross-entropy of ``sigmoid(input)`` against ``target``, computed from the logits.
+
+    ``l = -weight * (pos_weight * t * log(sigmoid(x)) + (1 - t) * log(1 - sigmoid(x)))``,
+    evaluated as ``weight * ((1 - t) x + (1 + (pos_weight - 1) t) softplus(-x))`` so that it
+    never overflows. ``weight`` and ``pos_weight`` broadcast against the input (pos_weight per
+    class along the last axis); all four receive gradients when they require them.
+
+    Args:
+        input: logits, a floating Tensor.
+        target: Tensor of targets in [0, 1], broadcasting with ``input``.
+        weight: Tensor of per-element weights, or None. Default None.
+        pos_weight: Tensor of positive-class weights, or None. Default None.
+        reduction: 'none', 'mean' or 'sum'. Default 'mean'.
+
+    Raises:
+        TypeError: for non-Tensor arguments.
+        ValueError: for shapes that do not broadcast or an unknown reduction.
+    """
+    name = 'binary_cross_entropy_with_logits'
+    reduction = _reduction(reduction, name)
+    x, t = _pair(input, target, name)
+    extra = []
+    shapes = [x.shape, t.shape]
+    for arg, value in (('weight', weight), ('pos_weight', pos_weight)):
+        if value is not None:
+            v = _tensor(value, name, arg)
+            if v._data.dtype != x._data.dtype:
+                v = cast(v, x.dtype) if v._data.dtype.kind == 'f' else Tensor._wrap(
+                    v._data.astype(x._data.dtype))
+            shapes.append(v.shape)
+            try:
+                np.broadcast_shapes(*shapes)
+            except ValueError:
+                raise ValueError(f"ops.{name}: {arg} of shape {v.shape} cannot be broadcast "
+                                 f"with input of shape {x.shape} and target of shape "
+                                 f"{t.shape}") from None
+            extra.append(v)
+    return BCEWithLogits.apply(x, t, *extra, has_weight=weight is not None,
+                               has_pos_weight=pos_weight is not None, reduction=reduction)

@@ -1,0 +1,374 @@
+"""Normalization: batch_norm and layer_norm, each one fused primitive with an analytic backward.
+
+Statistics are computed in the input's dtype in two passes (the mean, then the mean of squared
+deviations from it), so a large common offset does not cancel the variance away. With
+``xhat = (x - mean) * rstd`` over ``M`` values, the gradient of both normalizations is
+``dx = rstd * (g - sum(g) / M - xhat * sum(g * xhat) / M)`` where ``g`` is the incoming
+gradient times the scale. The first-order rule reuses arrays saved by the forward (the
+centred input or ``xhat``); when a higher-order gradient is requested the same formula is
+recomputed from ``x`` with ``ctx.m``, so it records a differentiable graph.
+"""
+import numbers
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ..autograd.math import array_math
+from .arithmetic import cast
+
+__all__ = ['batch_norm', 'layer_norm']
+
+
+# ------------------------------------------------------------------------------ array helpers
+def _channels(a):
+    """An (N, C, *) array viewed as (N, C, L) (no copy for a contiguous array)."""
+    return a.reshape(a.shape[0], a.shape[1], -1)
+
+
+def _channel_sum(a):
+    """Per-channel sum over every axis but 1."""
+    return np.einsum('ncl->c', _channels(a))
+
+
+def _channel_dot(a, b):
+    """Per-channel sum of ``a * b`` over every axis but 1, without the product array."""
+    return np.einsum('ncl,ncl->c', _channels(a), _channels(b))
+
+
+def _per_channel(v, ndim):
+    """A (C,) vector shaped (1, C, 1, ...) to broadcast against an (N, C, *) array."""
+    return v.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _normalized(m, x, axes, count, eps):
+    """(xhat, rstd) of ``x`` over ``axes`` recomputed with the math namespace ``m``."""
+    mean = m.sum(x, axes, True) / count
+    xc = x - mean
+    rstd = 1 / m.sqrt(m.sum(xc * xc, axes, True) / count + eps)
+    return xc * rstd, rstd
+
+
+def _normalized_grad(m, g, xhat, rstd, axes, count):
+    """The gradient through ``xhat = (x - mean) * rstd`` for ``g = dL/dxhat``."""
+    return rstd * (g - m.sum(g, axes, True) / count - xhat * (m.sum(g * xhat, axes, True) / count))
+
+
+# ------------------------------------------------------------------------------ batch norm
+class BatchNormTrain(Op):
+    """y = (x - mean) * rstd * w + b with the batch's per-channel statistics (axis 1).
+
+    With xc = x - mean: dw = rstd sum(gy xc), db = sum(gy),
+    dx = w rstd (gy - db/M - xc rstd dw/M). Keeps x and w (for higher order) and xc, rstd (for
+    the fast first-order rule; y comes from xc in one scaling, no separate xhat). With
+    ``running=(mean_tensor, var_tensor)`` the forward also moves those tensors' values towards
+    the batch statistics (``new = (1 - momentum) * old + momentum * batch``, the variance
+    unbiased); their arrays are replaced, never written, so graphs that saved them stay valid.
+    """
+    @staticmethod
+    def forward(ctx, x, w, b, eps, momentum, running):
+        nd = x.ndim
+        count = x.size // x.shape[1]
+        mean = _channel_sum(x) / count
+        xc = x - _per_channel(mean, nd)
+        var = _channel_dot(xc, xc) / count
+        rstd = 1 / np.sqrt(var + eps)
+        y = xc * _per_channel(w * rstd, nd)
+        y += _per_channel(b, nd)
+        if ctx.recording:
+            ctx.save(x, w, xc, rstd)
+            ctx.eps = eps
+        if running is not None:
+            rm, rv = running
+            unbiased = var * (count / (count - 1))
+            rm._data = (rm._data * (1 - momentum) + mean * momentum).astype(rm._data.dtype)
+            rv._data = (rv._data * (1 - momentum) + unbiased * momentum).astype(rv._data.dtype)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w, xc, rstd = ctx.saved
+        need_x, need_w, need_b = ctx.needs_input_grad
+        nd = x.ndim
+        count = x.size // x.shape[1]
+        m = ctx.m
+        if m is not array_math:
+            axes = (0,) + tuple(range(2, nd))
+            xhat, rstd = _normalized(m, x, axes, count, ctx.eps)
+            wc = m.reshape(w, (1, -1) + (1,) * (nd - 2))
+            gx = _normalized_grad(m, gy * wc, xhat, rstd, axes, count) if need_x else None
+            gw = m.sum(gy * xhat, axes) if need_w else None
+            gb = m.sum(gy, axes) if need_b else None
+            return gx, gw, gb
+        gb = _channel_sum(gy)
+        gw = _channel_dot(gy, xc) * rstd
+        gx = None
+        if need_x:
+            gx = xc * _per_channel(rstd * gw / count, nd)
+            np.subtract(gy, gx, out=gx)
+            gx -= _per_channel(gb / count, nd)
+            gx *= _per_channel(w * rstd, nd)
+        return gx, gw if need_w else None, gb if need_b else None
+
+
+class BatchNormPredict(Op):
+    """y = (x - mean) * rstd * w + b with given (moving) statistics: a per-channel affine map.
+
+    dx = gy w rstd, dw = sum(gy (x - mean)) rstd, db = sum(gy); the statistics are constants.
+    """
+    @staticmethod
+    def forward(ctx, x, w, b, mean, var, eps):
+        nd = x.ndim
+        rstd = 1 / np.sqrt(var + eps)
+        scale = w * rstd
+        y = x * _per_channel(scale, nd)
+        y += _per_channel(b - mean * scale, nd)
+        if ctx.recording:
+            ctx.save(x, w, mean, rstd)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w, mean, rstd = ctx.saved
+        need_x, need_w, need_b = ctx.needs_input_grad
+        nd = x.ndim
+        m = ctx.m
+        shape = (1, -1) + (1,) * (nd - 2)
+        if m is not array_math:
+            axes = (0,) + tuple(range(2, nd))
+            gx = gy * m.reshape(w * rstd, shape) if need_x else None
+            gw = m.sum(gy * (x - m.reshape(mean, shape)), axes) * rstd if need_w else None
+            gb = m.sum(gy, axes) if need_b else None
+            return gx, gw, gb
+        gx = gy * _per_channel(w * rstd, nd) if need_x else None
+        gw = _channel_dot(gy, x - _per_channel(mean, nd)) * rstd if need_w else None
+        gb = _channel_sum(gy) if need_b else None
+        return gx, gw, gb
+
+
+# ------------------------------------------------------------------------------ layer norm
+class LayerNorm(Op):
+    """y = (x - mean) * rstd * w + b, statistics over the last ``k`` axes of x.
+
+    ``w`` and ``b`` (each optional, flagged by ``has_weight`` / ``has_bias``) have the shape of
+    some trailing axes of x and broadcast; their gradients are sums over the leading axes.
+    """
+    @staticmethod
+    def forward(ctx, x, *params, k, eps, has_weight, has_bias):
+        count = _trailing_size(x.shape, k)
+        rows = x.reshape(-1, count)
+        xhat = rows - rows.sum(axis=1, keepdims=True) / count
+        var = np.einsum('rm,rm->r', xhat, xhat) / count
+        rstd = (1 / np.sqrt(var + eps))[:, None]
+        xhat *= rstd
+        xhat = xhat.reshape(x.shape)
+        w = params[0] if has_weight else None
+        b = params[-1] if has_bias else None
+        y = xhat if w is None else xhat * w
+        if b is not None:
+            y = y + b
+        if ctx.recording:
+            ctx.save(x, xhat, rstd, *(params[:1] if has_weight else ()))   # never save None
+            ctx.k, ctx.eps = k, eps
+            ctx.bias_shape = None if b is None else b.shape
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, xhat, rstd, *w = ctx.saved
+        w = w[0] if w else None
+        needs = ctx.needs_input_grad
+        k = ctx.k
+        count = _trailing_size(x.shape, k)
+        m = ctx.m
+        g = gy if w is None else gy * w
+        if m is not array_math:
+            axes = tuple(range(x.ndim - k, x.ndim))
+            xhat, rstd = _normalized(m, x, axes, count, ctx.eps)
+            gx = _normalized_grad(m, g, xhat, rstd, axes, count) if needs[0] else None
+            gw = gy * xhat if w is not None and needs[1] else None   # the engine sums it to
+            gb = gy                                                    # the parameter's shape
+        else:
+            gx = None
+            if needs[0]:
+                g2 = g.reshape(-1, count)
+                x2 = xhat.reshape(-1, count)
+                gx = x2 * (np.einsum('rm,rm->r', g2, x2)[:, None] / count)
+                np.subtract(g2, gx, out=gx)
+                gx -= g2.sum(axis=1, keepdims=True) / count
+                gx *= rstd
+                gx = gx.reshape(x.shape)
+            gw = gb = None
+            if w is not None and needs[1]:
+                gw = np.einsum('rp,rp->p', gy.reshape(-1, w.size),
+                               xhat.reshape(-1, w.size)).reshape(w.shape)
+            if ctx.bias_shape is not None and needs[-1]:
+                size = _trailing_size(ctx.bias_shape, len(ctx.bias_shape))
+                gb = gy.reshape(-1, size).sum(axis=0).reshape(ctx.bias_shape)
+        grads = [gx]
+        if w is not None:
+            grads.append(gw if needs[1] else None)
+        if ctx.bias_shape is not None:
+            grads.append(gb if needs[-1] else None)
+        return tuple(grads)
+
+
+def _trailing_size(shape, k):
+    """The number of elements in the last ``k`` axes of ``shape``."""
+    size = 1
+    for n in shape[len(shape) - k:]:
+        size *= n
+    return size
+
+
+# ------------------------------------------------------------------------------ public
+def _tensor(value, name, arg):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"ops.{name}: {arg} must be a Tensor, got {type(value).__name__}")
+    return value
+
+
+def _floating_input(value, name, arg):
+    x = _tensor(value, name, arg)
+    if x._data.dtype.kind != 'f':
+        raise TypeError(f"ops.{name}: {arg} must be a floating tensor, got dtype {x.dtype}")
+    return x
+
+
+def _real(value, name, arg, low, high, low_open):
+    """``value`` as a float in [low, high] (or (low, high] when ``low_open``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"ops.{name}: {arg} must be a float, got {type(value).__name__}")
+    value = float(value)
+    if not ((value > low) if low_open else (value >= low)) or value > high:
+        if high == float('inf'):
+            raise ValueError(f"ops.{name}: {arg} must be positive, got {value}")
+        interval = f"{'(' if low_open else '['}{low}, {high}]"
+        raise ValueError(f"ops.{name}: {arg} must be in {interval}, got {value}")
+    return value
+
+
+def _param(value, dtype, shape, name, arg):
+    """A weight/bias Tensor of ``shape``, cast (differentiably) to the input's dtype."""
+    t = _floating_input(value, name, arg)
+    if t.shape != shape:
+        raise ValueError(f"ops.{name}: {arg} must have shape {shape}, got {t.shape}")
+    return t if t._data.dtype == dtype else cast(t, dtype)
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1,
+               eps=1e-5):
+    """Batch normalization over axis 1 (the channels) of an (N, C, *) input.
+
+    ``y = (x - mean) / sqrt(var + eps) * weight + bias`` per channel. With ``training=True``
+    the batch's mean and (biased) variance are used, and ``running_mean`` / ``running_var``
+    are updated in place as ``new = (1 - momentum) * running + momentum * batch``, with the
+    unbiased batch variance (MindSpore's functional convention; the ``nn.BatchNorm*`` layers
+    pass ``1 - their momentum``). Otherwise the running statistics are used and left as they
+    are. The running statistics receive no gradient.
+
+    Args:
+        input_x: floating Tensor of shape (N, C) or (N, C, *).
+        running_mean, running_var: Tensors (Parameters in training) of shape (C,).
+        weight, bias: Tensors of shape (C,), the scale and shift.
+        training: whether to use and update the batch statistics. Default False.
+        momentum: the weight of the batch statistics in the update, in [0, 1]. Default 0.1.
+        eps: added to the variance, in (0, 1]. Default 1e-5.
+
+    Returns:
+        Tensor of ``input_x``'s shape and dtype.
+
+    Raises:
+        TypeError: for a non-Tensor argument, a non-floating input, a non-bool ``training`` or
+            a non-number ``momentum`` / ``eps``.
+        ValueError: for an input of rank < 2, statistics or parameters not of shape (C,),
+            ``momentum`` / ``eps`` out of range, or training with one value per channel.
+
+    >>> import hookgrad as ms
+    >>> x = ms.Tensor([[1.0, 2.0], [3.0, 6.0]])
+    >>> mean, var = ms.ops.zeros(2), ms.ops.ones(2)
+    >>> y = ms.ops.batch_norm(x, mean, var, ms.ops.ones(2), ms.ops.zeros(2), training=True)
+    >>> print(y.asnumpy().round(4), mean.asnumpy())
+    [[-1. -1.]
+     [ 1.  1.]] [0.2 0.4]
+    """
+    name = 'batch_norm'
+    x = _floating_input(input_x, name, 'input_x')
+    if x.ndim < 2:
+        raise ValueError(f"ops.batch_norm: input_x must have shape (N, C) or (N, C, ...), got "
+                         f"{x.shape}")
+    if not isinstance(training, bool):
+        raise TypeError(f"ops.batch_norm: training must be a bool, got {training!r}")
+    momentum = _real(momentum, name, 'momentum', 0.0, 1.0, False)
+    eps = _real(eps, name, 'eps', 0.0, 1.0, True)
+    shape = (x.shape[1],)
+    for arg, value in (('running_mean', running_mean), ('running_var', running_var)):
+        if _floating_input(value, name, arg).shape != shape:
+            raise ValueError(f"ops.batch_norm: {arg} must have shape {shape} (the channels of "
+                             f"input_x {x.shape}), got {value.shape}")
+    dtype = x._data.dtype
+    w = _param(weight, dtype, shape, name, 'weight')
+    b = _param(bias, dtype, shape, name, 'bias')
+    if training:
+        if x.size == x.shape[1]:
+            raise ValueError(f"ops.batch_norm: training needs more than one value per channel, "
+                             f"got input_x of shape {x.shape}")
+        return BatchNormTrain.apply(x, w, b, eps=eps, momentum=momentum,
+                                    running=(running_mean, running_var))
+    return BatchNormPredict.apply(x, w, b, mean=running_mean._data.astype(dtype, copy=False),
+                                  var=running_var._data.astype(dtype, copy=False), eps=eps)
+
+
+def _normalized_shape(value, name):
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        value = (value,)
+    if not isinstance(value, (tuple, list)) or not value or not all(
+            isinstance(n, numbers.Integral) and not isinstance(n, bool) and n > 0 for n in value):
+        raise TypeError(f"{name}: normalized_shape must be a positive int or a non-empty "
+                        f"tuple/list of positive ints, got {value!r}")
+    return tuple(int(n) for n in value)
+
+
+def normalize_last(x, k, weight, bias, eps):
+    """Layer normalization of ``x`` over its last ``k`` axes; ``weight`` / ``bias`` (Tensors
+    of x's dtype, shaped as some trailing axes of x, or None) scale and shift the result."""
+    params = tuple(p for p in (weight, bias) if p is not None)
+    return LayerNorm.apply(x, *params, k=k, eps=eps, has_weight=weight is not None,
+                           has_bias=bias is not None)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Layer normalization over the trailing axes given by ``normalized_shape``.
+
+    ``y = (x - mean) / sqrt(var + eps) * weight + bias``, with the mean and (biased) variance
+    taken over the last ``len(normalized_shape)`` axes of each sample.
+
+    Args:
+        input: floating Tensor whose shape ends with ``normalized_shape``.
+        normalized_shape: an int or a tuple/list of ints, the trailing shape to normalize.
+        weight, bias: Tensors of shape ``normalized_shape``, or None (scale 1, shift 0).
+        eps: added to the variance, > 0. Default 1e-5.
+
+    Returns:
+        Tensor of ``input``'s shape and dtype.
+
+    Raises:
+        TypeError: for a non-Tensor or non-floating input, or a bad ``normalized_shape``.
+        ValueError: when ``input`` does not end with ``normalized_shape``, ``weight`` / ``bias``
+            have another shape, or ``eps`` is not positive.
+
+    >>> import hookgrad as ms
+    >>> print(ms.ops.layer_norm(ms.Tensor([[1.0, 2.0, 3.0]]), (3,)).asnumpy().round(4))
+    [[-1.2247  0.      1.2247]]
+    """
+    name = 'layer_norm'
+    x = _floating_input(input, name, 'input')
+    shape = _normalized_shape(normalized_shape, 'ops.layer_norm')
+    if x.shape[x.ndim - len(shape):] != shape or x.ndim < len(shape):
+        raise ValueError(f"ops.layer_norm: input of shape {x.shape} does not end with "
+                         f"normalized_shape {shape}")
+    eps = _real(eps, name, 'eps', 0.0, float('inf'), True)
+    dtype = x._data.dtype
+    w = None if weight is None else _param(weight, dtype, shape, name, 'weight')
+    b = None if bias is None else _param(bias, dtype, shape, name, 'bias')
+    return normalize_last(x, len(shape), w, b, eps)
