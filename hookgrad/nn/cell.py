@@ -19,7 +19,8 @@ class Cell:
     registered on it around ``construct``; see docs/hooks.md.
 
     Args:
-        auto_prefix: name this cell's parameters by their attribute path once it is nested.
+        auto_prefix: prefix the parameter names of sub-cells with their attribute names
+            (Default True); wrappers pass False so the networks they hold keep their names.
         flags: accepted for MindSpore compatibility; stored as ``self.flags``.
 
     >>> import hookgrad as ms
@@ -117,7 +118,7 @@ class Cell:
         object.__setattr__(self, child_name, child_cell)
         if child_cell._parent is None:
             child_cell.__dict__['_parent'] = (weakref.ref(self), child_name)
-        _set_prefix(child_cell, _join(self._prefix, child_name))
+        _set_prefix(child_cell, _child_prefix(self, child_name))
 
     # ----------------------------------------------------------------- traversal
     def parameters_and_names(self, name_prefix='', expand=True):
@@ -281,17 +282,25 @@ def _name_param(cell, attr, param):
         param.name = attr
 
 
+def _child_prefix(cell, child_name):
+    """The name prefix of ``cell``'s child: none added when ``cell`` has ``auto_prefix=False``
+    (as MindSpore's wrappers such as WithLossCell, so wrapped networks keep their names)."""
+    return _join(cell._prefix, child_name) if cell._auto_prefix else cell._prefix
+
+
 def _set_prefix(cell, prefix):
-    """Give ``cell`` its path and rename every parameter below it by attribute path."""
-    if not cell.__dict__.get('_auto_prefix', True):
-        return
+    """Give ``cell`` its path and rename every parameter below it by attribute path.
+
+    An empty prefix (a cell that is, for naming, at the top level) keeps explicit names.
+    """
     cell.__dict__['_prefix'] = prefix
-    for attr, p in cell._params.items():
-        if p is not None:
-            p.name = _join(prefix, attr)
+    if prefix:
+        for attr, p in cell._params.items():
+            if p is not None:
+                p.name = _join(prefix, attr)
     for name, child in cell._cells.items():
         if child is not None:
-            _set_prefix(child, _join(prefix, name))
+            _set_prefix(child, _child_prefix(cell, name))
 
 
 def _indent(text):

@@ -182,3 +182,27 @@ def test_sequential_cell_list_and_dict_containers():
     assert cd.keys() == ['b']
     with pytest.raises(TypeError, match="CellDict keys must be str, got int"):
         cd[1] = Leaf()
+
+
+def test_auto_prefix_false_on_a_parent_leaves_its_childrens_names_alone():
+    class Wrapper(nn.Cell):
+        def __init__(self, net):
+            super().__init__(auto_prefix=False)
+            self.net = net
+
+    class Named(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor([1.0]), name='custom')
+
+    assert [n for n, _ in Wrapper(nn.Dense(2, 2)).parameters_and_names()] == \
+        ['net.weight', 'net.bias']      # paths are paths; the parameters' own names:
+    assert [p.name for p in Wrapper(nn.Dense(2, 2)).get_parameters()] == ['weight', 'bias']
+    assert [p.name for p in Wrapper(Named()).get_parameters()] == ['custom']
+
+    class Outer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.step = Wrapper(nn.Dense(2, 2))
+
+    assert [p.name for p in Outer().get_parameters()] == ['step.weight', 'step.bias']

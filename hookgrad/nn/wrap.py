@@ -1,0 +1,124 @@
+"""Training wrappers: ``WithLossCell`` (network + loss) and ``TrainOneStepCell`` (one update).
+
+Both are built as MindSpore builds them, with ``auto_prefix=False``: the wrapped network keeps
+its parameters' names (``fc.weight``, not ``network._backbone.fc.weight``), so the names an
+optimizer gave its state and the names in checkpoints stay the same once a network is wrapped.
+"""
+import numbers
+
+from .._tensor import Tensor
+from ..autograd.functional import value_and_grad
+from .cell import Cell
+from .parameter import Parameter
+
+__all__ = ['WithLossCell', 'TrainOneStepCell']
+
+
+class WithLossCell(Cell):
+    """A network followed by a loss: ``construct(data, label) = loss_fn(backbone(data), label)``.
+
+    Args:
+        backbone: the network, a Cell.
+        loss_fn: the loss, a Cell or any callable ``loss_fn(logits, label) -> Tensor``.
+
+    Inputs:
+        data: the network's input; label: the target passed to ``loss_fn``.
+
+    Outputs:
+        The loss, as ``loss_fn`` returns it (usually a 0-d Tensor).
+
+    Raises:
+        TypeError: when ``backbone`` is not a Cell or ``loss_fn`` is not callable.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.Dense(3, 1, weight_init='ones', bias_init='zeros')
+    >>> loss_net = ms.nn.WithLossCell(net, lambda y, t: ((y - t) ** 2).mean())
+    >>> print(loss_net(ms.ops.ones((2, 3)), ms.ops.zeros((2, 1))))
+    9.0
+    """
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        if not isinstance(backbone, Cell):
+            raise TypeError(f"nn.WithLossCell: backbone must be a Cell, got "
+                            f"{type(backbone).__name__}")
+        if not callable(loss_fn):
+            raise TypeError(f"nn.WithLossCell: loss_fn must be a Cell or a callable, got "
+                            f"{type(loss_fn).__name__}")
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        """The wrapped network."""
+        return self._backbone
+
+
+class TrainOneStepCell(Cell):
+    """One training step: forward, gradients of ``optimizer.parameters``, optimizer update.
+
+    Args:
+        network: a Cell returning the loss (a ``WithLossCell``, or any single-output Cell).
+        optimizer: the optimizer, a Cell with a ``parameters`` tuple that is called with one
+            gradient per parameter (``nn.SGD``, ``nn.Adam``...).
+        sens: the gradient of the loss fed to backward, a number. Default None: 1.0.
+        return_grad: also return the gradients, as ``{parameter name: gradient}``.
+            Default False.
+
+    Inputs:
+        *inputs: the network's inputs.
+
+    Outputs:
+        The loss (a Tensor, computed before the update); with ``return_grad``,
+        ``(loss, grads_dict)``.
+
+    Raises:
+        TypeError: for a ``network`` that is not a Cell, an ``optimizer`` that is not a Cell
+            with a tuple of Parameters in ``parameters``, a ``sens`` that is not a number or a
+            non-bool ``return_grad``.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.Dense(3, 1, weight_init='ones', bias_init='zeros')
+    >>> loss_net = ms.nn.WithLossCell(net, lambda y, t: ((y - t) ** 2).mean())
+    >>> train = ms.nn.TrainOneStepCell(loss_net, ms.nn.SGD(net.trainable_params(), 0.01))
+    >>> x, t = ms.ops.ones((2, 3)), ms.ops.zeros((2, 1))
+    >>> print(train(x, t), train(x, t) < 9.0)
+    9.0 True
+    """
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"nn.TrainOneStepCell: network must be a Cell, got "
+                            f"{type(network).__name__}")
+        weights = getattr(optimizer, 'parameters', None)
+        if not isinstance(optimizer, Cell) or not isinstance(weights, tuple) or not all(
+                isinstance(w, Parameter) for w in weights):
+            raise TypeError(f"nn.TrainOneStepCell: optimizer must be an optimizer Cell with a "
+                            f"tuple of Parameters in 'parameters' (nn.SGD, nn.Adam...), got "
+                            f"{type(optimizer).__name__}")
+        if sens is None:
+            sens = 1.0
+        if isinstance(sens, bool) or not isinstance(sens, numbers.Real):
+            raise TypeError(f"nn.TrainOneStepCell: sens must be a number, got {sens!r}")
+        if not isinstance(return_grad, bool):
+            raise TypeError(f"nn.TrainOneStepCell: return_grad must be a bool, got "
+                            f"{return_grad!r}")
+        self.network = network
+        self.optimizer = optimizer
+        self.weights = weights
+        self.sens = float(sens)
+        self.return_grad = return_grad
+        self._grad_fn = value_and_grad(network, None, weights)
+
+    def construct(self, *inputs):
+        loss, grads = self._grad_fn(*inputs)
+        if self.sens != 1.0:
+            grads = tuple(Tensor._wrap(g._data * g._data.dtype.type(self.sens)) for g in grads)
+        self.optimizer(grads)
+        if self.return_grad:
+            return loss, {w.name: g for w, g in zip(self.weights, grads)}
+        return loss

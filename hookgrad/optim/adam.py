@@ -1,0 +1,210 @@
+"""Adam and AdamWeightDecay (MindSpore 2.x formulas)."""
+import math
+import numbers
+
+import numpy as np
+
+from ..nn.parameter import Parameter
+from .optimizer import Optimizer, _who
+from .sgd import _flag
+
+__all__ = ['Adam', 'AdamWeightDecay']
+
+
+def _betas(beta1, beta2, eps, who):
+    for arg, value in (('beta1', beta1), ('beta2', beta2), ('eps', eps)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{who}: {arg} must be a float, got {type(value).__name__}")
+    for arg, value in (('beta1', beta1), ('beta2', beta2)):
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"{who}: {arg} must be in (0, 1), got {value}")
+    if not math.isfinite(eps) or eps <= 0:
+        raise ValueError(f"{who}: eps must be a finite float > 0, got {eps}")
+    return float(beta1), float(beta2), float(eps)
+
+
+def _moments(g, t, m, v, beta1, beta2):
+    """``m = b1 * m + (1 - b1) * g`` and ``v = b2 * v + (1 - b2) * g * g``, in place."""
+    m *= beta1
+    np.multiply(g, 1.0 - beta1, out=t)
+    m += t
+    v *= beta2
+    np.multiply(g, g, out=t)
+    t *= 1.0 - beta2
+    v += t
+
+
+class Adam(Optimizer):
+    r"""Adam (MindSpore's ``nn.Adam``), with bias correction folded into the step size::
+
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        lr_t = lr * sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        w -= lr_t * m / (sqrt(v) + eps)
+        nesterov: w -= lr_t * (b1 * m + (1 - b1) * g) / (sqrt(v) + eps)
+        amsgrad:  vhat = max(vhat, v);  w -= lr_t * m / (sqrt(vhat) + eps)
+
+    ``g`` is the gradient plus ``weight_decay * w`` (for parameters without 'beta'/'gamma' in
+    their names, or per group), divided by ``loss_scale``. State: ``moment1``, ``moment2``
+    (``vhat`` with amsgrad) per parameter and the scalars ``beta1_power``, ``beta2_power``.
+
+    Args:
+        params: a list of Parameters or of group dicts (see ``nn.Optimizer``).
+        learning_rate: fixed, per-step list or schedule (see ``nn.Optimizer``). Default 1e-3.
+        beta1, beta2: decay rates of the moments, floats in (0, 1). Default 0.9, 0.999.
+        eps: added to the denominator, a float > 0. Default 1e-8.
+        use_locking: accepted for MindSpore compatibility (updates never race here).
+        use_nesterov: Nesterov's variant. Default False.
+        weight_decay: a float >= 0. Default 0.0.
+        loss_scale: a number > 0. Default 1.0.
+        use_amsgrad: the AMSGrad variant. Default False.
+        use_lazy, use_offload: keyword-only, accepted for MindSpore compatibility; with dense
+            gradients both give the same update. They may not both be True.
+
+    Inputs:
+        gradients: one gradient per parameter, in the order of ``self.parameters``.
+
+    Outputs:
+        True.
+
+    Raises:
+        TypeError: for a non-float beta or eps, a non-bool flag, an unknown keyword, or the
+            errors of ``nn.Optimizer``.
+        ValueError: for a beta outside (0, 1), eps <= 0, use_amsgrad with use_nesterov,
+            use_lazy or use_offload, both use_lazy and use_offload, or the errors of
+            ``nn.Optimizer``.
+
+    >>> import hookgrad as ms
+    >>> w = ms.Parameter(ms.Tensor([1.0, 1.0]), name='w')
+    >>> opt = ms.nn.Adam([w], learning_rate=0.1)
+    >>> _ = opt((ms.Tensor([3.0, -0.5]),))
+    >>> print(w.asnumpy().round(5))
+    [0.9 1.1]
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
+                 use_amsgrad=False, **kwargs):
+        who = _who(self)
+        unknown = [k for k in kwargs if k not in ('use_lazy', 'use_offload')]
+        if unknown:
+            raise TypeError(f"{who}: unexpected keyword arguments {unknown}")
+        use_lazy = _flag(kwargs.get('use_lazy', False), 'use_lazy', who)
+        use_offload = _flag(kwargs.get('use_offload', False), 'use_offload', who)
+        for arg, value in (('use_locking', use_locking), ('use_nesterov', use_nesterov),
+                           ('use_amsgrad', use_amsgrad)):
+            _flag(value, arg, who)
+        if use_lazy and use_offload:
+            raise ValueError(f"{who}: use_lazy and use_offload cannot both be True")
+        if use_amsgrad and (use_lazy or use_offload or use_nesterov):
+            raise ValueError(f"{who}: use_amsgrad cannot be combined with use_nesterov, "
+                             f"use_lazy or use_offload")
+        betas = _betas(beta1, beta2, eps, who)
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.beta1, self.beta2, self.eps = betas
+        self.use_locking = use_locking
+        self.use_nesterov = use_nesterov
+        self.use_amsgrad = use_amsgrad
+        self.use_lazy = use_lazy
+        self.use_offload = use_offload
+        self.beta1_power = Parameter(np.array(1.0, np.float32), name='beta1_power',
+                                     requires_grad=False)
+        self.beta2_power = Parameter(np.array(1.0, np.float32), name='beta2_power',
+                                     requires_grad=False)
+        self.moment1 = self._add_state('moment1', 0)
+        self.moment2 = self._add_state('moment2', 0)
+        if use_amsgrad:
+            self.vhat = self._add_state('vhat', 0)
+
+    def _begin(self):
+        b1_power = float(np.float32(self.beta1_power._data) * np.float32(self.beta1))
+        b2_power = float(np.float32(self.beta2_power._data) * np.float32(self.beta2))
+        return b1_power, b2_power, math.sqrt(1.0 - b2_power) / (1.0 - b1_power)
+
+    def _rule(self, block, g, t, lr, scalars):
+        b1 = self.beta1
+        m, v = block.state['moment1'], block.state['moment2']
+        _moments(g, t, m, v, b1, self.beta2)
+        if self.use_amsgrad:
+            vhat = block.state['vhat']
+            np.maximum(vhat, v, out=vhat)
+            v = vhat
+        np.sqrt(v, out=t)
+        t += self.eps
+        if self.use_nesterov:
+            g *= 1.0 - b1
+            g /= t                              # (1 - b1) * g / (sqrt(v) + eps)
+            np.divide(m, t, out=t)
+            t *= b1
+            t += g
+        else:
+            np.divide(m, t, out=t)
+        t *= lr * scalars[2]
+
+    def _end(self, scalars):
+        self.beta1_power._data[...] = scalars[0]
+        self.beta2_power._data[...] = scalars[1]
+
+
+class AdamWeightDecay(Optimizer):
+    r"""Adam with decoupled weight decay and no bias correction (MindSpore's formula)::
+
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        w -= lr * (m / (sqrt(v) + eps) + weight_decay * w)
+
+    The decay applies to parameters without 'beta'/'gamma' in their names (or per group).
+    State: ``adam_m`` and ``adam_v`` per parameter.
+
+    Args:
+        params: a list of Parameters or of group dicts (see ``nn.Optimizer``; the
+            'grad_centralization' key is not applied and is rejected).
+        learning_rate: fixed, per-step list or schedule (see ``nn.Optimizer``). Default 1e-3.
+        beta1, beta2: decay rates of the moments, floats in (0, 1). Default 0.9, 0.999.
+        eps: added to the denominator, a float > 0. Default 1e-6.
+        weight_decay: a float >= 0. Default 0.0.
+
+    Inputs:
+        gradients: one gradient per parameter, in the order of ``self.parameters``.
+
+    Outputs:
+        True.
+
+    Raises:
+        TypeError: for a non-float beta or eps, or the errors of ``nn.Optimizer``.
+        ValueError: for a beta outside (0, 1), eps <= 0, a group with grad_centralization, or
+            the errors of ``nn.Optimizer``.
+
+    >>> import hookgrad as ms
+    >>> w = ms.Parameter(ms.Tensor([2.0]), name='w')
+    >>> opt = ms.nn.AdamWeightDecay([w], learning_rate=0.1, weight_decay=0.5)
+    >>> _ = opt((ms.Tensor([0.0]),))
+    >>> print(w)
+    [1.9]
+    """
+
+    _centralizes = False
+    _decay = None           # decoupled: the rule adds weight_decay * w to the update
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6,
+                 weight_decay=0.0):
+        betas = _betas(beta1, beta2, eps, _who(self))
+        super().__init__(learning_rate, params, weight_decay)
+        self.beta1, self.beta2, self.eps = betas
+        self.moments1 = self._add_state('adam_m', 0)
+        self.moments2 = self._add_state('adam_v', 0)
+
+    def _begin(self):
+        return None
+
+    def _rule(self, block, g, t, lr, scalars):
+        m, v = block.state['adam_m'], block.state['adam_v']
+        _moments(g, t, m, v, self.beta1, self.beta2)
+        np.sqrt(v, out=t)
+        t += self.eps
+        np.divide(m, t, out=t)
+        if block.weight_decay:
+            w = block.gather_params(g)
+            w *= block.weight_decay
+            t += w
+        t *= lr

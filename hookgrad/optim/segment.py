@@ -1,0 +1,139 @@
+"""How an optimizer lays out its work: segments of parameters, cut into cache-sized blocks.
+
+A segment holds the parameters that share a dtype, a learning rate and a weight decay. Its
+optimizer state (moments...) is one flat array per kind; each state Parameter is a view of its
+slice. A step walks the segment block by block: a block covers about ``BLOCK`` values (several
+small parameters, or a slice of a large one), so the handful of whole-array NumPy calls that
+compute its update work on data that stays in cache, and a small network is a single block.
+"""
+import math
+
+import numpy as np
+
+BLOCK = 1 << 16     # values per block: gradient, scratch and state slices stay within L2
+
+
+class Block:
+    """A run of values of one segment: whole parameters, or one slice of a large parameter.
+
+    ``pieces`` holds ``(i, param, a, b, whole, out)``: the parameter's position among the
+    optimizer's parameters, the parameter, the range ``[a, b)`` of its flattened values, whether
+    that is all of it, and the view of the scratch ``t`` that holds its update.
+    """
+
+    __slots__ = ('pieces', 'lo', 'hi', 'weight_decay', 'state', 'g', 't', 'centralize', 'mode')
+
+    def __init__(self, pieces, lo, hi, weight_decay):
+        self.pieces = pieces
+        self.lo, self.hi = lo, hi
+        self.weight_decay = weight_decay
+        self.state = {}
+        self.mode = None        # SGD: whether the block's 'stat' flags are all set, clear or mixed
+
+    def gather(self, grads):
+        """``self.g`` <- the block's gradient values, flattened and concatenated."""
+        np.concatenate([grads[i] if whole else grads[i][a:b]
+                        for i, _, a, b, whole, _ in self.pieces], axis=None, out=self.g)
+        return self.g
+
+    def gather_params(self, out):
+        """``out`` <- the block's parameter values."""
+        np.concatenate([p._data if whole else p._data.reshape(-1)[a:b]
+                        for _, p, a, b, whole, _ in self.pieces], axis=None, out=out)
+        return out
+
+    def apply(self):
+        """Subtract the update held in ``self.t`` from the parameters, in place."""
+        for _, p, a, b, whole, out in self.pieces:
+            x = p._data
+            if not whole:
+                if not (x.flags.c_contiguous and x.flags.writeable):
+                    p._data = x = np.array(x, order='C')    # a flat view must write through
+                x = x.reshape(-1)[a:b]
+            np.subtract(x, out, out=x)
+
+
+class Segment:
+    """Parameters sharing dtype, learning-rate slot and weight decay, and their blocks."""
+
+    __slots__ = ('index', 'params', 'shapes', 'sizes', 'size', 'dtype', 'slot', 'weight_decay',
+                 'gc_flags', 'split', 'blocks', 'state')
+
+    def __init__(self, index, params, slot, weight_decay, gc_flags, limit=BLOCK):
+        self.index = tuple(index)
+        self.params = tuple(params)
+        self.shapes = tuple(p.shape for p in params)
+        self.sizes = tuple(math.prod(s) for s in self.shapes)
+        self.size = sum(self.sizes)
+        self.dtype = params[0]._data.dtype
+        self.slot = slot
+        self.weight_decay = weight_decay
+        # MindSpore centralizes gradients of rank >= 2 whose second dimension is a multiple of 16
+        self.gc_flags = tuple(flag and len(s) >= 2 and s[1] % 16 == 0
+                              for flag, s in zip(gc_flags, self.shapes))
+        self.state = {}
+        runs = _runs(self.sizes, self.gc_flags, limit)
+        self.split = tuple(sorted({self.index[k] for _, _, run in runs
+                                   for k, _, _, whole in run if not whole}))
+        width = max(hi - lo for lo, hi, _ in runs)
+        g, t = np.empty(width, self.dtype), np.empty(width, self.dtype)
+        self.blocks = tuple(self._block(lo, hi, run, g, t) for lo, hi, run in runs)
+
+    def _block(self, lo, hi, run, g, t):
+        block = Block(None, lo, hi, self.weight_decay)
+        block.g, block.t = g[:hi - lo], t[:hi - lo]
+        pieces, centralize, offset = [], [], 0
+        for k, a, b, whole in run:
+            shape = self.shapes[k] if whole else (b - a,)
+            out = block.t[offset:offset + b - a].reshape(shape)
+            pieces.append((self.index[k], self.params[k], a, b, whole, out))
+            if whole and self.gc_flags[k]:
+                view = block.g[offset:offset + b - a].reshape(shape)
+                centralize.append((view, tuple(range(1, len(shape)))))
+            offset += b - a
+        block.pieces = tuple(pieces)
+        block.centralize = tuple(centralize)
+        return block
+
+    def views(self, flat):
+        """One view of ``flat`` (this segment's values) per parameter, shaped like it."""
+        out, offset = [], 0
+        for shape, size in zip(self.shapes, self.sizes):
+            out.append(flat[offset:offset + size].reshape(shape))
+            offset += size
+        return out
+
+    def add_state(self, name, flat):
+        self.state[name] = flat
+        for block in self.blocks:
+            block.state[name] = flat[block.lo:block.hi]
+
+    def prepare(self, grads):
+        """Make the gradients of split parameters flat (contiguous) for slicing."""
+        for i in self.split:
+            grads[i] = np.ascontiguousarray(grads[i]).reshape(-1)
+
+
+def _runs(sizes, gc_flags, limit):
+    """``(lo, hi, [(k, a, b, whole)...])`` per block, in order; parameters to centralize stay
+    whole (their mean spans the whole gradient)."""
+    runs, run, lo, offset = [], [], 0, 0
+    for k, (size, gc) in enumerate(zip(sizes, gc_flags)):
+        if size > limit and not gc:
+            if run:
+                runs.append((lo, offset, run))
+                run = []
+            for a in range(0, size, limit):
+                b = min(a + limit, size)
+                runs.append((offset + a, offset + b, [(k, a, b, False)]))
+            offset += size
+            lo = offset
+            continue
+        if run and offset + size - lo > limit:
+            runs.append((lo, offset, run))
+            run, lo = [], offset
+        run.append((k, 0, size, True))
+        offset += size
+    if run:
+        runs.append((lo, offset, run))
+    return runs
