@@ -1,0 +1,269 @@
+"""Samplers: the order in which a random-access dataset reads its rows, one epoch at a time.
+
+Random samplers draw from hookgrad's one seeded generator (``hookgrad._random.generator()``), so
+``ms.set_seed`` makes every epoch's order repeat from run to run, and each new epoch draws a new
+order.
+"""
+import copy
+import numbers
+
+import numpy as np
+
+from .. import _random
+
+__all__ = ['Sampler', 'SequentialSampler', 'RandomSampler', 'SubsetSampler',
+           'SubsetRandomSampler', 'DistributedSampler']
+
+
+def _count(value, who, arg, allow_none=True, minimum=1):
+    """``value`` as an int >= ``minimum`` (None passes when allowed)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{who}: {arg} must be an int >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{who}: {arg} must be an int >= {minimum}, got {value}")
+    return int(value)
+
+
+def _index_array(indices, who):
+    """A 1-d int64 array from a sequence of ints."""
+    try:
+        arr = np.asarray(indices)
+    except (TypeError, ValueError):
+        raise TypeError(f"{who}: indices must be a sequence of ints, got "
+                        f"{type(indices).__name__}") from None
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in 'iu'):
+        raise TypeError(f"{who}: indices must be a 1-d sequence of ints, got an array of shape "
+                        f"{arr.shape} and dtype {arr.dtype}")
+    return arr.astype(np.int64, copy=False)
+
+
+class Sampler:
+    """Base class of samplers; a user sampler subclasses it and defines ``__iter__``.
+
+    ``__iter__`` yields row indices for one epoch; ``self.dataset_size`` holds the number of rows
+    of the dataset being read when it is called.
+
+    Args:
+        num_samples: at most this many indices per epoch; None for all.
+
+    Raises:
+        TypeError, ValueError: for a ``num_samples`` that is not an int >= 1.
+
+    >>> import hookgrad as ms
+    >>> class Evens(ms.dataset.Sampler):
+    ...     def __iter__(self):
+    ...         return iter(range(0, self.dataset_size, 2))
+    >>> ds = ms.dataset.NumpySlicesDataset([10, 11, 12, 13], sampler=Evens())
+    >>> [int(x) for (x,) in ds.create_tuple_iterator(output_numpy=True)]
+    [10, 12]
+    """
+
+    def __init__(self, num_samples=None):
+        self.num_samples = _count(num_samples, type(self).__name__, 'num_samples')
+        self.dataset_size = None
+
+    def __iter__(self):
+        raise TypeError(f"{type(self).__name__} defines no __iter__: a Sampler subclass yields "
+                        f"row indices from __iter__")
+
+    def _indices(self, n):
+        """The indices for one epoch over ``n`` rows, before ``num_samples`` is applied."""
+        self.dataset_size = n
+        return _index_array(list(iter(self)), type(self).__name__)
+
+    def _order(self, n):
+        """One epoch's row indices over ``n`` rows (checked to lie in range)."""
+        idx = self._indices(n)
+        if self.num_samples is not None:
+            idx = idx[:self.num_samples]
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            bad = idx[(idx < -n) | (idx >= n)][0]
+            raise IndexError(f"{type(self).__name__}: index {bad} is out of range for a dataset "
+                             f"of {n} rows")
+        return idx
+
+    def _size(self, n):
+        """How many indices one epoch over ``n`` rows yields."""
+        size = len(self._indices(n))
+        return size if self.num_samples is None else min(size, self.num_samples)
+
+
+class SequentialSampler(Sampler):
+    """Rows in order, from ``start_index``.
+
+    Args:
+        start_index: the first row to read. Default None: 0.
+        num_samples: at most this many rows per epoch; None for all.
+
+    Raises:
+        TypeError, ValueError: for a negative or non-int ``start_index`` or ``num_samples``.
+    """
+
+    def __init__(self, start_index=None, num_samples=None):
+        super().__init__(num_samples)
+        self.start_index = _count(start_index, 'SequentialSampler', 'start_index', minimum=0) or 0
+
+    def _indices(self, n):
+        if self.start_index >= n and n:
+            raise ValueError(f"SequentialSampler: start_index {self.start_index} is out of range "
+                             f"for a dataset of {n} rows")
+        return np.arange(self.start_index, n, dtype=np.int64)
+
+    def _size(self, n):
+        size = max(n - self.start_index, 0)
+        return size if self.num_samples is None else min(size, self.num_samples)
+
+
+class RandomSampler(Sampler):
+    """Rows in a random order, a new one each epoch.
+
+    Args:
+        replacement: draw each index independently (rows may repeat). Default False: a
+            permutation.
+        num_samples: at most this many rows per epoch; None for all.
+
+    Raises:
+        TypeError: for a non-bool ``replacement``.
+    """
+
+    def __init__(self, replacement=False, num_samples=None):
+        super().__init__(num_samples)
+        if not isinstance(replacement, bool):
+            raise TypeError(f"RandomSampler: replacement must be a bool, got {replacement!r}")
+        self.replacement = replacement
+
+    def _indices(self, n):
+        rng = _random.generator()
+        if self.replacement:
+            k = n if self.num_samples is None else self.num_samples
+            return rng.integers(0, n, size=k, dtype=np.int64) if n else np.zeros(0, np.int64)
+        return rng.permutation(n).astype(np.int64, copy=False)
+
+    def _size(self, n):
+        if self.replacement and self.num_samples is not None:
+            return self.num_samples
+        return n if self.num_samples is None else min(n, self.num_samples)
+
+
+class SubsetSampler(Sampler):
+    """The given row indices, in the given order.
+
+    Args:
+        indices: a sequence of row indices.
+        num_samples: at most this many rows per epoch; None for all.
+
+    Raises:
+        TypeError: when ``indices`` is not a 1-d sequence of ints.
+    """
+
+    def __init__(self, indices, num_samples=None):
+        super().__init__(num_samples)
+        self.indices = _index_array(indices, type(self).__name__)
+
+    def _indices(self, n):
+        return self.indices
+
+    def _size(self, n):
+        size = len(self.indices)
+        return size if self.num_samples is None else min(size, self.num_samples)
+
+
+class SubsetRandomSampler(SubsetSampler):
+    """The given row indices in a random order, a new one each epoch.
+
+    Args:
+        indices: a sequence of row indices.
+        num_samples: at most this many rows per epoch; None for all.
+
+    Raises:
+        TypeError: when ``indices`` is not a 1-d sequence of ints.
+    """
+
+    def _indices(self, n):
+        return _random.generator().permutation(self.indices)
+
+
+class DistributedSampler(Sampler):
+    """The rows of shard ``shard_id`` when the dataset is split into ``num_shards`` shards.
+
+    Every shard holds ``ceil(rows / num_shards)`` rows: the index list is padded by wrapping
+    around to a multiple of ``num_shards``, and shard ``k`` takes every ``num_shards``-th index
+    from position ``k``. With ``shuffle=True`` the index list is permuted first, from the global
+    generator (so processes seeded alike with ``ms.set_seed`` shard the same permutation).
+
+    Args:
+        num_shards: the number of shards, an int >= 1.
+        shard_id: this shard, an int in [0, num_shards).
+        shuffle: permute the rows each epoch. Default True.
+        num_samples: at most this many rows per epoch; None for all.
+
+    Raises:
+        TypeError, ValueError: for counts that are not ints in range or a non-bool ``shuffle``.
+    """
+
+    def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None):
+        super().__init__(num_samples)
+        self.num_shards = _count(num_shards, 'DistributedSampler', 'num_shards', allow_none=False)
+        self.shard_id = _count(shard_id, 'DistributedSampler', 'shard_id', allow_none=False,
+                               minimum=0)
+        if self.shard_id >= self.num_shards:
+            raise ValueError(f"DistributedSampler: shard_id must be in [0, {self.num_shards}), "
+                             f"got {self.shard_id}")
+        if not isinstance(shuffle, bool):
+            raise TypeError(f"DistributedSampler: shuffle must be a bool, got {shuffle!r}")
+        self.shuffle = shuffle
+
+    def _indices(self, n):
+        if n == 0:
+            return np.zeros(0, np.int64)
+        idx = _random.generator().permutation(n) if self.shuffle else np.arange(n)
+        per_shard = -(-n // self.num_shards)
+        padded = np.resize(idx, per_shard * self.num_shards)     # wraps around to pad
+        return padded[self.shard_id::self.num_shards].astype(np.int64, copy=False)
+
+    def _size(self, n):
+        size = -(-n // self.num_shards)
+        return size if self.num_samples is None else min(size, self.num_samples)
+
+
+def build_sampler(who, sampler, shuffle, num_samples, num_shards, shard_id, random_access):
+    """``(sampler, num_samples)`` for a source dataset, from its MindSpore-style arguments.
+
+    The sampler is None for a source read in its own order (an iterable or generator function);
+    ``num_samples`` (None or an int >= 1) then limits the rows per epoch.
+    """
+    if shuffle is not None and not isinstance(shuffle, bool):
+        raise TypeError(f"{who}: shuffle must be a bool or None, got {shuffle!r}")
+    num_samples = _count(num_samples, who, 'num_samples')
+    if (num_shards is None) != (shard_id is None):
+        raise ValueError(f"{who}: num_shards and shard_id must be given together, got "
+                         f"num_shards={num_shards!r}, shard_id={shard_id!r}")
+    if sampler is not None:
+        if shuffle is not None:
+            raise ValueError(f"{who}: give either sampler or shuffle, not both")
+        if num_shards is not None:
+            raise ValueError(f"{who}: give either sampler or num_shards/shard_id, not both")
+        if not isinstance(sampler, Sampler):
+            try:
+                indices = list(sampler)
+            except TypeError:
+                raise TypeError(f"{who}: sampler must be a Sampler or an iterable of row "
+                                f"indices, got {type(sampler).__name__}") from None
+            sampler = SubsetSampler(indices)
+        if num_samples is not None:
+            sampler = copy.copy(sampler)        # the caller's sampler is left as it was
+            sampler.num_samples = num_samples if sampler.num_samples is None else \
+                min(sampler.num_samples, num_samples)
+    elif num_shards is not None:
+        sampler = DistributedSampler(num_shards, shard_id, shuffle=shuffle is not False,
+                                     num_samples=num_samples)
+    elif shuffle is False or (shuffle is None and not random_access):
+        sampler = SequentialSampler(num_samples=num_samples) if random_access else None
+    else:
+        sampler = RandomSampler(num_samples=num_samples)
+    if sampler is not None and not random_access:
+        raise ValueError(f"{who}: shuffle, sampler and num_shards need a random-access source "
+                         f"(one with __getitem__ and __len__)")
+    return sampler, num_samples

@@ -1,0 +1,511 @@
+"""Training callbacks (MindSpore's ``mindspore.train.Callback`` family).
+
+``Model.train``/``eval``/``fit`` call each callback's ``on_train_*`` / ``on_eval_*`` methods
+with a ``RunContext``; ``run_context.original_args()`` is the ``cb_params`` namespace
+(``cur_epoch_num``, ``cur_step_num``, ``batch_num``, ``net_outputs``, ``epoch_num``,
+``train_network``, ``optimizer``...) and ``run_context.request_stop()`` ends training after the
+current step. The base methods call the short aliases ``begin``, ``epoch_begin``,
+``step_begin``, ``step_end``, ``epoch_end``, ``end``, so a callback may override either form.
+"""
+import contextlib
+import math
+import numbers
+import time
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+
+__all__ = ['Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback', 'History',
+           'EarlyStopping']
+
+
+class Callback:
+    """Base class of callbacks; every method does nothing but call its short alias.
+
+    Callbacks are context managers: ``Model`` enters each one for the length of a run.
+
+    >>> import hookgrad as ms
+    >>> class StepPrinter(ms.train.Callback):
+    ...     def on_train_step_end(self, run_context):
+    ...         print('step', run_context.original_args().cur_step_num)
+    >>> cb = StepPrinter()
+    >>> cb.on_train_step_end(ms.train.RunContext({'cur_step_num': 3}))
+    step 3
+    """
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    # the short aliases (MindSpore's older names), called by both train and eval methods
+    def begin(self, run_context):
+        """Called once before training or evaluation starts."""
+
+    def epoch_begin(self, run_context):
+        """Called before each epoch."""
+
+    def epoch_end(self, run_context):
+        """Called after each epoch."""
+
+    def step_begin(self, run_context):
+        """Called before each step."""
+
+    def step_end(self, run_context):
+        """Called after each step."""
+
+    def end(self, run_context):
+        """Called once after training or evaluation ends."""
+
+    def on_train_begin(self, run_context):
+        """Called once before training starts."""
+        self.begin(run_context)
+
+    def on_train_epoch_begin(self, run_context):
+        """Called before each training epoch."""
+        self.epoch_begin(run_context)
+
+    def on_train_epoch_end(self, run_context):
+        """Called after each training epoch."""
+        self.epoch_end(run_context)
+
+    def on_train_step_begin(self, run_context):
+        """Called before each training step."""
+        self.step_begin(run_context)
+
+    def on_train_step_end(self, run_context):
+        """Called after each training step."""
+        self.step_end(run_context)
+
+    def on_train_end(self, run_context):
+        """Called once after training ends."""
+        self.end(run_context)
+
+    def on_eval_begin(self, run_context):
+        """Called once before evaluation starts."""
+        self.begin(run_context)
+
+    def on_eval_epoch_begin(self, run_context):
+        """Called before the evaluation pass."""
+        self.epoch_begin(run_context)
+
+    def on_eval_epoch_end(self, run_context):
+        """Called after the evaluation pass."""
+        self.epoch_end(run_context)
+
+    def on_eval_step_begin(self, run_context):
+        """Called before each evaluation step."""
+        self.step_begin(run_context)
+
+    def on_eval_step_end(self, run_context):
+        """Called after each evaluation step."""
+        self.step_end(run_context)
+
+    def on_eval_end(self, run_context):
+        """Called once after evaluation ends."""
+        self.end(run_context)
+
+
+class InternalCallbackParam(dict):
+    """``cb_params``: a dict whose keys read and write as attributes too."""
+
+    def __getattr__(self, key):
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(f"cb_params has no '{key}'; it holds {sorted(self)}") from None
+
+    def __setattr__(self, key, value):
+        self[key] = value
+
+
+class RunContext:
+    """What a callback sees of a run: the ``cb_params`` and a way to stop.
+
+    Args:
+        original_args: the ``cb_params`` dict.
+
+    Raises:
+        TypeError: when ``original_args`` is not a dict.
+    """
+
+    def __init__(self, original_args):
+        if not isinstance(original_args, dict):
+            raise TypeError(f"RunContext: original_args must be a dict, got "
+                            f"{type(original_args).__name__}")
+        if not isinstance(original_args, InternalCallbackParam):
+            original_args = InternalCallbackParam(original_args)
+        self._original_args = original_args
+        self._stop_requested = False
+
+    def original_args(self):
+        """The ``cb_params`` namespace (attribute or key access)."""
+        return self._original_args
+
+    def request_stop(self):
+        """Stop the run after the current step (and its epoch's end callbacks)."""
+        self._stop_requested = True
+
+    def get_stop_requested(self):
+        """Whether ``request_stop`` was called."""
+        return self._stop_requested
+
+
+class CallbackList(Callback):
+    """Runs a list of callbacks in order; entering it enters each of them."""
+
+    def __init__(self, callbacks, who='Model'):
+        if callbacks is None:
+            callbacks = []
+        elif isinstance(callbacks, Callback):
+            callbacks = [callbacks]
+        elif isinstance(callbacks, (list, tuple)):
+            for cb in callbacks:
+                if not isinstance(cb, Callback):
+                    raise TypeError(f"{who}: every callback must be a Callback, got "
+                                    f"{type(cb).__name__}")
+            callbacks = list(callbacks)
+        else:
+            raise TypeError(f"{who}: callbacks must be a Callback or a list of Callbacks, got "
+                            f"{type(callbacks).__name__}")
+        self.callbacks = callbacks
+        self._stack = None
+
+    def __enter__(self):
+        self._stack = contextlib.ExitStack()
+        entered = []
+        try:
+            for cb in self.callbacks:
+                target = self._stack.enter_context(cb)
+                entered.append(target if isinstance(target, Callback) else cb)
+        except BaseException:
+            self._stack.close()
+            raise
+        self.callbacks = entered
+        return self
+
+    def __exit__(self, *exc):
+        return self._stack.__exit__(*exc)
+
+    def on_train_begin(self, run_context):
+        for cb in self.callbacks:
+            cb.on_train_begin(run_context)
+
+    def on_train_epoch_begin(self, run_context):
+        for cb in self.callbacks:
+            cb.on_train_epoch_begin(run_context)
+
+    def on_train_epoch_end(self, run_context):
+        for cb in self.callbacks:
+            cb.on_train_epoch_end(run_context)
+
+    def on_train_step_begin(self, run_context):
+        for cb in self.callbacks:
+            cb.on_train_step_begin(run_context)
+
+    def on_train_step_end(self, run_context):
+        for cb in self.callbacks:
+            cb.on_train_step_end(run_context)
+
+    def on_train_end(self, run_context):
+        for cb in self.callbacks:
+            cb.on_train_end(run_context)
+
+    def on_eval_begin(self, run_context):
+        for cb in self.callbacks:
+            cb.on_eval_begin(run_context)
+
+    def on_eval_epoch_begin(self, run_context):
+        for cb in self.callbacks:
+            cb.on_eval_epoch_begin(run_context)
+
+    def on_eval_epoch_end(self, run_context):
+        for cb in self.callbacks:
+            cb.on_eval_epoch_end(run_context)
+
+    def on_eval_step_begin(self, run_context):
+        for cb in self.callbacks:
+            cb.on_eval_step_begin(run_context)
+
+    def on_eval_step_end(self, run_context):
+        for cb in self.callbacks:
+            cb.on_eval_step_end(run_context)
+
+    def on_eval_end(self, run_context):
+        for cb in self.callbacks:
+            cb.on_eval_end(run_context)
+
+
+def loss_value(net_outputs):
+    """The loss in ``net_outputs`` (a Tensor, or the first of a tuple) as a float, else None."""
+    if isinstance(net_outputs, (tuple, list)) and net_outputs:
+        net_outputs = net_outputs[0]
+    if isinstance(net_outputs, Tensor):
+        return float(np.mean(net_outputs.asnumpy()))
+    if isinstance(net_outputs, numbers.Real):
+        return float(net_outputs)
+    return None
+
+
+def _non_negative_int(value, who, arg):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{who}: {arg} must be an int >= 0, got {value!r}")
+    return int(value)
+
+
+class LossMonitor(Callback):
+    """Print the training loss every ``per_print_times`` steps; stop on a NaN or infinite loss.
+
+    Prints ``epoch: 1 step: 5, loss is 0.6931...`` (the step counted within the epoch) and,
+    in ``Model.fit``, ``Eval result: epoch 1, metrics: {...}`` after each evaluation.
+
+    Args:
+        per_print_times: print every this many steps; 0 prints nothing. Default 1.
+
+    Raises:
+        ValueError: for a ``per_print_times`` that is not an int >= 0; during training, for a
+            NaN or infinite loss.
+    """
+
+    def __init__(self, per_print_times=1):
+        super().__init__()
+        self._per_print_times = _non_negative_int(per_print_times, 'LossMonitor',
+                                                  'per_print_times')
+        self._last_print_time = 0
+
+    def on_train_begin(self, run_context):
+        self._last_print_time = 0
+
+    def on_train_step_end(self, run_context):
+        cb_params = run_context.original_args()
+        loss = loss_value(cb_params.net_outputs)
+        step = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
+        epoch = cb_params.get('cur_epoch_num', 1)
+        if loss is not None and not math.isfinite(loss):
+            raise ValueError(f"LossMonitor: in epoch {epoch} step {step} the loss is {loss}; "
+                             f"training cannot continue")
+        if self._per_print_times and \
+                cb_params.cur_step_num - self._last_print_time >= self._per_print_times:
+            self._last_print_time = cb_params.cur_step_num
+            print(f"epoch: {epoch} step: {step}, loss is {loss}", flush=True)
+
+    def on_train_epoch_end(self, run_context):
+        cb_params = run_context.original_args()
+        metrics = cb_params.get('metrics')
+        if metrics:
+            print(f"Eval result: epoch {cb_params.cur_epoch_num}, metrics: {metrics}", flush=True)
+
+
+class TimeMonitor(Callback):
+    """Print each epoch's time and time per step: ``Train epoch time: 12.345 ms, per step time:
+    1.234 ms`` (``Eval ...`` when evaluating).
+
+    Args:
+        data_size: the steps per epoch to divide by when ``cb_params`` has no ``batch_num``.
+        data_time: also print the mean time per step spent fetching data.
+
+    Raises:
+        ValueError: for a ``data_size`` that is not None or an int >= 1.
+        TypeError: for a non-bool ``data_time``.
+    """
+
+    def __init__(self, data_size=None, data_time=False):
+        super().__init__()
+        if data_size is not None and (isinstance(data_size, bool) or
+                                      not isinstance(data_size, numbers.Integral) or
+                                      data_size < 1):
+            raise ValueError(f"TimeMonitor: data_size must be None or an int >= 1, got "
+                             f"{data_size!r}")
+        if not isinstance(data_time, bool):
+            raise TypeError(f"TimeMonitor: data_time must be a bool, got {data_time!r}")
+        self.data_size = data_size
+        self.data_time = data_time
+        self._epoch_start = time.perf_counter()
+        self._data_start = 0.0
+        self._data_sum = 0.0
+
+    def epoch_begin(self, run_context):
+        self._epoch_start = self._data_start = time.perf_counter()
+        self._data_sum = 0.0
+
+    def on_train_step_begin(self, run_context):
+        self._data_sum += time.perf_counter() - self._data_start
+
+    def on_train_step_end(self, run_context):
+        self._data_start = time.perf_counter()
+
+    def epoch_end(self, run_context):
+        epoch_ms = (time.perf_counter() - self._epoch_start) * 1000
+        cb_params = run_context.original_args()
+        steps = cb_params.get('batch_num') or self.data_size
+        if not steps:
+            raise ValueError("TimeMonitor: cb_params has no batch_num; give data_size")
+        text = (f"{str(cb_params.get('mode', '')).title()} epoch time: {epoch_ms:5.3f} ms, "
+                f"per step time: {epoch_ms / steps:5.3f} ms")
+        if self.data_time:
+            text += f" (data time: {self._data_sum * 1000 / steps:5.3f} ms)"
+        print(text, flush=True)
+
+
+class LambdaCallback(Callback):
+    """A callback made of functions: each given ``on_*`` function replaces that method.
+
+    Every function takes the ``run_context``.
+
+    Raises:
+        TypeError: for an argument that is neither None nor callable.
+
+    >>> import hookgrad as ms
+    >>> cb = ms.train.LambdaCallback(on_train_begin=lambda ctx: print('start'))
+    >>> cb.on_train_begin(ms.train.RunContext({}))
+    start
+    """
+
+    def __init__(self, on_train_epoch_begin=None, on_train_epoch_end=None,
+                 on_train_step_begin=None, on_train_step_end=None, on_train_begin=None,
+                 on_train_end=None, on_eval_epoch_begin=None, on_eval_epoch_end=None,
+                 on_eval_step_begin=None, on_eval_step_end=None, on_eval_begin=None,
+                 on_eval_end=None):
+        fns = dict(on_train_epoch_begin=on_train_epoch_begin,
+                   on_train_epoch_end=on_train_epoch_end,
+                   on_train_step_begin=on_train_step_begin, on_train_step_end=on_train_step_end,
+                   on_train_begin=on_train_begin, on_train_end=on_train_end,
+                   on_eval_epoch_begin=on_eval_epoch_begin, on_eval_epoch_end=on_eval_epoch_end,
+                   on_eval_step_begin=on_eval_step_begin, on_eval_step_end=on_eval_step_end,
+                   on_eval_begin=on_eval_begin, on_eval_end=on_eval_end)
+        for name, fn in fns.items():
+            if fn is not None and not callable(fn):
+                raise TypeError(f"LambdaCallback: {name} must be callable or None, got "
+                                f"{type(fn).__name__}")
+        self.__dict__.update({name: fn for name, fn in fns.items() if fn is not None})
+
+
+class History(Callback):
+    """Record, per training epoch, the epoch number (``self.epoch``), the last step's loss and
+    any evaluation metrics (``self.history``: ``{'net_output': [...], 'accuracy': [...]}``)."""
+
+    def __init__(self):
+        super().__init__()
+        self.epoch = []
+        self.history = {}
+
+    def on_train_begin(self, run_context):
+        self.epoch = []
+        self.history = {}
+
+    def on_train_epoch_end(self, run_context):
+        cb_params = run_context.original_args()
+        self.epoch.append(cb_params.cur_epoch_num)
+        loss = loss_value(cb_params.get('net_outputs'))
+        if loss is not None:
+            self.history.setdefault('net_output', []).append(loss)
+        for name, value in (cb_params.get('metrics') or {}).items():
+            self.history.setdefault(name, []).append(value)
+
+
+_SMALLER_IS_BETTER = ('loss', 'eval_loss', 'mae', 'mse')
+
+
+class EarlyStopping(Callback):
+    """Stop training when a monitored value stops improving.
+
+    At the end of each training epoch the monitored value is read: ``'loss'`` is the last
+    step's training loss; any other name is looked up in the evaluation results of
+    ``Model.fit`` (``'eval_loss'`` or a metric name). After ``patience`` epochs without an
+    improvement larger than ``min_delta`` it requests a stop.
+
+    Args:
+        monitor: the value to watch. Default 'eval_loss'.
+        min_delta: the smallest change counted as an improvement (its absolute value).
+        patience: epochs without improvement to wait. Default 0.
+        verbose: print when stopping and restoring.
+        mode: 'min', 'max' or 'auto' (min for losses and errors, max otherwise).
+        baseline: a value the monitored value must beat before the wait restarts.
+        restore_best_weights: on stopping, put back the parameters of the best epoch.
+
+    Raises:
+        TypeError, ValueError: for arguments of the wrong type or an unknown ``mode``.
+    """
+
+    def __init__(self, monitor='eval_loss', min_delta=0, patience=0, verbose=False, mode='auto',
+                 baseline=None, restore_best_weights=False):
+        super().__init__()
+        if not isinstance(monitor, str):
+            raise TypeError(f"EarlyStopping: monitor must be a str, got {monitor!r}")
+        for arg, value in (('min_delta', min_delta), ('baseline', baseline)):
+            if value is not None and (isinstance(value, bool) or
+                                      not isinstance(value, numbers.Real)):
+                raise TypeError(f"EarlyStopping: {arg} must be a number, got {value!r}")
+        for arg, value in (('verbose', verbose), ('restore_best_weights', restore_best_weights)):
+            if not isinstance(value, bool):
+                raise TypeError(f"EarlyStopping: {arg} must be a bool, got {value!r}")
+        if mode not in ('auto', 'min', 'max'):
+            raise ValueError(f"EarlyStopping: mode must be 'auto', 'min' or 'max', got {mode!r}")
+        self.monitor = monitor
+        self.min_delta = abs(float(min_delta))
+        self.patience = _non_negative_int(patience, 'EarlyStopping', 'patience')
+        self.verbose = verbose
+        self.mode = mode
+        self.baseline = baseline
+        self.restore_best_weights = restore_best_weights
+        self._minimize = mode == 'min' or (mode == 'auto' and monitor in _SMALLER_IS_BETTER)
+        self.on_train_begin(None)
+
+    def _improves(self, value, reference):
+        if self._minimize:
+            return value < reference - self.min_delta
+        return value > reference + self.min_delta
+
+    def on_train_begin(self, run_context):
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = math.inf if self._minimize else -math.inf
+        self._best_weights = None
+
+    def on_train_epoch_end(self, run_context):
+        cb_params = run_context.original_args()
+        current = self._monitor_value(cb_params)
+        if current is None:
+            return
+        params = list(cb_params.train_network.get_parameters()) \
+            if self.restore_best_weights else []
+        if self.restore_best_weights and self._best_weights is None:
+            self._best_weights = [p.asnumpy().copy() for p in params]
+        self.wait += 1
+        if self._improves(current, self.best):
+            self.best = current
+            if self.restore_best_weights:
+                self._best_weights = [p.asnumpy().copy() for p in params]
+            if self.baseline is None or self._improves(current, self.baseline):
+                self.wait = 0
+        if self.wait >= self.patience:
+            self.stopped_epoch = cb_params.cur_epoch_num
+            run_context.request_stop()
+            if self.restore_best_weights:
+                if self.verbose:
+                    print("Restoring model weights from the end of the best epoch.")
+                for p, value in zip(params, self._best_weights):
+                    p.set_data(Tensor(value))
+
+    def on_train_end(self, run_context):
+        if self.stopped_epoch > 0 and self.verbose:
+            print(f"Epoch {self.stopped_epoch:05d}: early stopping")
+
+    def _monitor_value(self, cb_params):
+        if self.monitor == 'loss':
+            value = loss_value(cb_params.get('net_outputs'))
+        else:
+            value = (cb_params.get('eval_results') or {}).get(self.monitor)
+        if value is None:
+            available = ['loss'] + sorted(cb_params.get('eval_results') or {})
+            warnings.warn(f"EarlyStopping: the monitored value '{self.monitor}' is not "
+                          f"available this epoch; available: {available}", stacklevel=2)
+            return None
+        value = np.asarray(value)
+        if value.shape != ():
+            raise ValueError(f"EarlyStopping: monitor '{self.monitor}' must be a scalar, got "
+                             f"shape {value.shape}")
+        return float(value)
