@@ -1,0 +1,553 @@
+"""Checkpoints: save_checkpoint, load_checkpoint and load_param_into_net (MindSpore's names).
+
+Files are safetensors files (a format whose loading runs no code) named ``*.ckpt``; the hookgrad
+dtype, ``requires_grad`` flag and a CRC32 of every entry travel in the safetensors metadata.
+They are not MindSpore's protobuf checkpoints: see docs/checkpoints.md. The ``safetensors``
+package is an optional dependency (``pip install 'hookgrad[checkpoint]'``), imported on use.
+"""
+import functools
+import json
+import numbers
+import os
+import secrets
+import zlib
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Tensor
+from .nn.cell import Cell
+from .nn.parameter import Parameter
+
+__all__ = ['save_checkpoint', 'load_checkpoint', 'load_param_into_net']
+
+FORMAT = 'hookgrad.checkpoint'
+VERSION = '1'
+_SUFFIX = '.ckpt'
+_RESERVED = '__metadata__'          # the safetensors header's own key
+_SAVE_KWARGS = ('incremental',)     # MindSpore's kwargs (MapParameter export: none here)
+# strict_load=False casts within these groups, as MindSpore does; anything else must match
+_CAST_GROUPS = ({np.dtype(t) for t in (np.float16, np.float32, np.float64)},
+                {np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)})
+
+
+# ----------------------------------------------------------------- save
+def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,
+                    append_dict=None, enc_key=None, enc_mode='AES-GCM', choice_func=None,
+                    **kwargs):
+    """Save parameters to ``ckpt_file_name`` (``.ckpt`` is appended if missing), atomically.
+
+    The file is written to a temporary file in the same directory, flushed to disk and moved
+    onto the target in one step: a reader sees the old file or the new one, never a part, and
+    a failed save leaves the old file as it was.
+
+    Args:
+        save_obj: a Cell (every parameter, by ``Parameter.name``), a list of Parameters, a list
+            of ``{'name': str, 'data': Tensor | str}`` dicts, or a dict ``{name: Parameter |
+            Tensor | str}`` such as ``load_checkpoint`` returns.
+        ckpt_file_name: the file's path (str or path-like); an existing file is replaced.
+        integrated_save: MindSpore's model-parallel merge flag; a bool, without effect here.
+        async_save: a bool; the save is always done before the call returns.
+        append_dict: extra ``{name: int | float | bool | str | Tensor}`` entries, saved after
+            the parameters (numbers become Int64, Float32 or Bool tensors).
+        enc_key: must be None: encryption is not supported.
+        enc_mode: a str, used only with ``enc_key``.
+        choice_func: ``choice_func(name) -> bool`` choosing which parameters to save (not
+            applied to ``append_dict``).
+        kwargs: ``incremental`` (a bool, for MindSpore's MapParameter) is accepted.
+
+    Raises:
+        TypeError: for arguments of the wrong type, an unnamed Parameter or an unknown kwarg.
+        ValueError: for ``enc_key`` not None, or two different entries with one name.
+        FileNotFoundError: if the directory does not exist.
+        IsADirectoryError: if the path is a directory.
+        ImportError: if ``safetensors`` is not installed.
+    """
+    path = _save_path(ckpt_file_name)
+    _check_bool(integrated_save, 'save_checkpoint', 'integrated_save')
+    _check_bool(async_save, 'save_checkpoint', 'async_save')
+    if enc_key is not None:
+        raise ValueError("save_checkpoint: encryption is not supported (enc_key must be None); "
+                         "hookgrad checkpoints are plain safetensors files")
+    if not isinstance(enc_mode, str):
+        raise TypeError(f"save_checkpoint: enc_mode must be a str, got {type(enc_mode).__name__}")
+    if choice_func is not None and not callable(choice_func):
+        raise TypeError(f"save_checkpoint: choice_func must be callable or None, got "
+                        f"{type(choice_func).__name__}")
+    for key, value in kwargs.items():
+        if key not in _SAVE_KWARGS:
+            raise TypeError(f"save_checkpoint: unexpected keyword argument '{key}' (accepted: "
+                            f"{', '.join(_SAVE_KWARGS)})")
+        _check_bool(value, 'save_checkpoint', key)
+    entries = _collect(save_obj, choice_func)
+    _append(entries, append_dict)
+
+    tensors, records = {}, []
+    for name, value, requires_grad in entries:
+        if isinstance(value, str):
+            records.append({'name': name, 'kind': 'str', 'value': value})
+            continue
+        arr = value.asnumpy()
+        if not arr.flags.c_contiguous:
+            arr = arr.copy(order='C')
+        tensors[name] = arr
+        records.append({'name': name, 'kind': 'tensor', 'dtype': value.dtype.name,
+                        'requires_grad': requires_grad, 'crc32': _crc32(arr)})
+    metadata = {'format': FORMAT, 'version': VERSION, 'entries': json.dumps(records)}
+    payload = _safetensors().numpy.save(tensors, metadata=metadata)
+    _write_atomic(path, payload)
+
+
+def _save_path(ckpt_file_name):
+    path = _fspath(ckpt_file_name, 'save_checkpoint')
+    if not path.endswith(_SUFFIX):
+        path += _SUFFIX
+    path = os.path.abspath(path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"save_checkpoint: '{path}' is a directory, expected a file name")
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"save_checkpoint: the directory '{directory}' of '{path}' "
+                                f"does not exist")
+    return path
+
+
+def _collect(save_obj, choice_func):
+    """``[(name, Tensor | str, requires_grad)]`` for ``save_obj``, filtered by ``choice_func``."""
+    where = 'save_checkpoint'
+    if isinstance(save_obj, Cell):
+        items = [(p.name if p.name is not None else path, p)
+                 for path, p in save_obj.parameters_and_names()]
+    elif isinstance(save_obj, dict):
+        items = []
+        for key, value in save_obj.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{where}: the keys of a dict save_obj must be str, got "
+                                f"{type(key).__name__}")
+            items.append((key, _check_data(value, f"{where}: save_obj['{key}']")))
+    elif isinstance(save_obj, (list, tuple)):
+        items = [_list_item(item, i) for i, item in enumerate(save_obj)]
+    else:
+        raise TypeError(f"{where}: save_obj must be a Cell, a list of Parameters or of "
+                        f"{{'name': ..., 'data': ...}} dicts, or a dict, got "
+                        f"{type(save_obj).__name__}")
+    entries, seen = [], {}
+    for name, value in items:
+        if choice_func is not None and not choice_func(name):
+            continue
+        _check_entry_name(name, where)
+        other = seen.get(name)
+        if other is not None:
+            if other is value:
+                continue            # one Parameter listed twice is saved once
+            raise ValueError(f"{where}: two different entries are named '{name}'; names "
+                             f"must be unique")
+        seen[name] = value
+        requires_grad = value.requires_grad if isinstance(value, Parameter) else True
+        entries.append((name, value, bool(requires_grad)))
+    return entries
+
+
+def _list_item(item, i):
+    where = f"save_checkpoint: save_obj[{i}]"
+    if isinstance(item, Parameter):
+        if item.name is None:
+            raise TypeError(f"{where} is a Parameter without a name; name it to save it")
+        return item.name, item
+    if isinstance(item, dict):
+        if 'name' not in item or 'data' not in item:
+            raise TypeError(f"{where} must have the keys 'name' and 'data', got "
+                            f"{sorted(map(str, item))}")
+        if not isinstance(item['name'], str):
+            raise TypeError(f"{where}['name'] must be a str, got {type(item['name']).__name__}")
+        return item['name'], _check_data(item['data'], f"{where}['data']")
+    raise TypeError(f"{where} must be a Parameter or a {{'name': ..., 'data': ...}} dict, got "
+                    f"{type(item).__name__}")
+
+
+def _check_data(value, where):
+    if not isinstance(value, (Tensor, str)):
+        raise TypeError(f"{where} must be a Parameter, Tensor or str, got {type(value).__name__}")
+    return value
+
+
+def _check_entry_name(name, where):
+    if name == _RESERVED:
+        raise ValueError(f"{where}: the name '{_RESERVED}' is reserved by the file format")
+
+
+def _append(entries, append_dict):
+    """Add ``append_dict``'s entries (numbers as tensors) after the parameters."""
+    if append_dict is None:
+        return
+    if not isinstance(append_dict, dict):
+        raise TypeError(f"save_checkpoint: append_dict must be a dict or None, got "
+                        f"{type(append_dict).__name__}")
+    names = {name for name, _, _ in entries}
+    extra = []
+    for key, value in append_dict.items():
+        if not isinstance(key, str):
+            raise TypeError(f"save_checkpoint: the keys of append_dict must be str, got "
+                            f"{type(key).__name__}")
+        if not isinstance(value, (numbers.Real, str, Tensor)):
+            raise TypeError(f"save_checkpoint: append_dict['{key}'] must be an int, float, "
+                            f"bool, str or Tensor, got {type(value).__name__}")
+        _check_entry_name(key, 'save_checkpoint')
+        if key in names:
+            raise ValueError(f"save_checkpoint: append_dict key '{key}' is also the name of a "
+                             f"saved parameter")
+        if isinstance(value, numbers.Real):
+            value = Tensor(value)
+        requires_grad = value.requires_grad if isinstance(value, Parameter) else True
+        extra.append((key, value, bool(requires_grad)))
+    entries.extend(extra)
+
+
+def _crc32(arr):
+    """CRC32 of the array's little-endian bytes (the same on every machine)."""
+    le = arr.astype(arr.dtype.newbyteorder('<'), order='C', copy=False)
+    return zlib.crc32(le.reshape(-1).view(np.uint8))
+
+
+def _write_atomic(path, payload):
+    """Write ``payload`` to a temporary file beside ``path``, fsync it, then replace ``path``."""
+    directory, base = os.path.split(path)
+    tmp = os.path.join(directory, f".{base}.{secrets.token_hex(8)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0)
+    fd = os.open(tmp, flags, 0o666)         # 0o666 less the umask, as open() gives
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            _write_payload(f, payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+def _write_payload(f, payload):
+    f.write(payload)
+
+
+def _fsync_directory(directory):
+    """Make the rename durable where the OS allows opening a directory (not on Windows)."""
+    o_directory = getattr(os, 'O_DIRECTORY', None)
+    if o_directory is None:
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY | o_directory)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# ----------------------------------------------------------------- load
+def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None,
+                    dec_key=None, dec_mode='AES-GCM', specify_prefix=None, choice_func=None):
+    """Read a checkpoint written by ``save_checkpoint``; load it into ``net`` if given.
+
+    Args:
+        ckpt_file_name: the file's path (str or path-like), ending with ``.ckpt``.
+        net: a Cell to load the parameters into with ``load_param_into_net``, or None.
+        strict_load: passed to ``load_param_into_net``.
+        filter_prefix: a str or list/tuple of str: entries whose names start with one are
+            skipped.
+        dec_key: must be None: decryption is not supported.
+        dec_mode: a str, used only with ``dec_key``.
+        specify_prefix: a str or list/tuple of str: only entries whose names start with one
+            are read.
+        choice_func: ``choice_func(name) -> bool`` choosing the entries to read; ignored when
+            ``filter_prefix`` or ``specify_prefix`` is given (as in MindSpore).
+
+    Returns:
+        A dict ``{name: Parameter}`` in the saved order, with names, dtypes and
+        ``requires_grad`` restored; an ``append_dict`` str value comes back as a str.
+
+    Raises:
+        TypeError: for arguments of the wrong type.
+        ValueError: for ``dec_key`` not None, a name not ending with ``.ckpt``, an empty
+            prefix, a file that is corrupted, truncated or not a hookgrad checkpoint, or
+            no entry left after filtering.
+        FileNotFoundError: if the file does not exist.
+        ImportError: if ``safetensors`` is not installed.
+        RuntimeError: from ``load_param_into_net`` when the entries do not fit ``net``.
+    """
+    where = 'load_checkpoint'
+    path = _fspath(ckpt_file_name, where)
+    if not path.endswith(_SUFFIX):
+        raise ValueError(f"{where}: the checkpoint file name must end with '{_SUFFIX}', got "
+                         f"'{path}'")
+    if net is not None and not isinstance(net, Cell):
+        raise TypeError(f"{where}: net must be a Cell or None, got {type(net).__name__}")
+    _check_bool(strict_load, where, 'strict_load')
+    filter_prefix = _check_prefix(filter_prefix, 'filter_prefix')
+    specify_prefix = _check_prefix(specify_prefix, 'specify_prefix')
+    if dec_key is not None:
+        raise ValueError(f"{where}: decryption is not supported (dec_key must be None); "
+                         f"hookgrad checkpoints are plain safetensors files")
+    if not isinstance(dec_mode, str):
+        raise TypeError(f"{where}: dec_mode must be a str, got {type(dec_mode).__name__}")
+    if choice_func is not None and not callable(choice_func):
+        raise TypeError(f"{where}: choice_func must be callable or None, got "
+                        f"{type(choice_func).__name__}")
+    path = os.path.abspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{where}: the checkpoint file '{path}' does not exist")
+    if not os.path.isfile(path):
+        raise ValueError(f"{where}: '{path}' is not a regular file")
+    safetensors = _safetensors()
+
+    if filter_prefix is not None or specify_prefix is not None:
+        def wanted(name):
+            return (specify_prefix is None or name.startswith(specify_prefix)) and \
+                (filter_prefix is None or not name.startswith(filter_prefix))
+    else:
+        wanted = choice_func
+    parameter_dict = {}
+    with _library_call(functools.partial(safetensors.safe_open, path, 'numpy'), path) as f:
+        records = _read_records(_library_call(f.metadata, path),
+                                set(_library_call(f.keys, path)), path)
+        for rec in records:
+            name = rec['name']
+            if wanted is not None and not wanted(name):
+                continue
+            if rec['kind'] == 'str':
+                parameter_dict[name] = rec['value']
+            else:
+                arr = _library_call(functools.partial(f.get_tensor, name), path)
+                parameter_dict[name] = _restore(arr, rec, path)
+    if not parameter_dict:
+        raise ValueError(f"{where}: no entry of '{path}' is left after filtering; check "
+                         f"filter_prefix, specify_prefix and choice_func")
+    if net is not None:
+        load_param_into_net(net, parameter_dict, strict_load)
+    return parameter_dict
+
+
+def _library_call(call, path):
+    """``call()``, with the library's errors (bad header, lengths or JSON, short data)
+    re-raised as a ValueError that names the file."""
+    try:
+        return call()
+    except MemoryError:
+        raise
+    except Exception as e:
+        raise ValueError(f"load_checkpoint: '{path}' is not a readable checkpoint (corrupted, "
+                         f"truncated or another format): {e}") from e
+
+
+def _read_records(metadata, tensor_names, path):
+    """The entry records of a checkpoint's metadata, checked against the file's tensors."""
+    def bad(what):
+        return ValueError(f"load_checkpoint: '{path}' {what}")
+
+    if not metadata or metadata.get('format') != FORMAT:
+        raise bad(f"is a safetensors file but not a hookgrad checkpoint (its metadata has no "
+                  f"'format': '{FORMAT}')")
+    if metadata.get('version') != VERSION:
+        raise bad(f"has checkpoint format version {metadata.get('version')!r}; this hookgrad "
+                  f"reads version {VERSION!r}")
+    try:
+        records = json.loads(metadata.get('entries', ''))
+    except ValueError as e:
+        raise bad(f"has corrupted metadata (its entry list is not valid JSON: {e})") from e
+    if not isinstance(records, list) or not all(_valid_record(r) for r in records):
+        raise bad("has corrupted metadata (malformed entry list)")
+    if len({r['name'] for r in records}) != len(records):
+        raise bad("has corrupted metadata (an entry name appears twice)")
+    listed = [r['name'] for r in records if r['kind'] == 'tensor']
+    if set(listed) != tensor_names:
+        raise bad(f"has metadata listing tensors {sorted(listed)} but holds "
+                  f"{sorted(tensor_names)}")
+    return records
+
+
+def _valid_record(r):
+    if not isinstance(r, dict) or not isinstance(r.get('name'), str):
+        return False
+    if r.get('kind') == 'str':
+        return isinstance(r.get('value'), str)
+    return (r.get('kind') == 'tensor' and isinstance(r.get('dtype'), str)
+            and isinstance(r.get('requires_grad'), bool) and isinstance(r.get('crc32'), int))
+
+
+def _restore(arr, rec, path):
+    """A Parameter from a stored array, after checking its dtype and CRC32 against ``rec``."""
+    name = rec['name']
+    try:
+        dtype = _dtype.to_dtype(rec['dtype'])
+    except TypeError:
+        dtype = None
+    if dtype is None or dtype.np_dtype != arr.dtype:
+        raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is stored as {arr.dtype} "
+                         f"but its metadata says {rec['dtype']!r}")
+    if _crc32(arr) != rec['crc32']:
+        raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is corrupted (its data "
+                         f"does not match the saved CRC32)")
+    return Parameter(arr, name=name, requires_grad=rec['requires_grad'])
+
+
+def _check_prefix(prefix, arg):
+    """None, or the prefixes as a tuple of non-empty str."""
+    if prefix is None:
+        return None
+    if isinstance(prefix, str):
+        prefix = (prefix,)
+    elif not isinstance(prefix, (list, tuple)):
+        raise TypeError(f"load_checkpoint: {arg} must be a str, a list/tuple of str or None, "
+                        f"got {type(prefix).__name__}")
+    if not prefix:
+        raise ValueError(f"load_checkpoint: {arg} must not be empty")
+    for i, p in enumerate(prefix):
+        if not isinstance(p, str):
+            raise TypeError(f"load_checkpoint: {arg}[{i}] must be a str, got {type(p).__name__}")
+        if not p:
+            raise ValueError(f"load_checkpoint: {arg} must not contain an empty str")
+    return tuple(prefix)
+
+
+# ----------------------------------------------------------------- load into a network
+def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):
+    """Copy values from ``parameter_dict`` into the parameters of ``net`` with the same names.
+
+    Every pair is checked before anything changes: if one entry does not fit, a RuntimeError
+    lists every problem and no parameter of ``net`` is modified. ``requires_grad`` of the
+    network's parameters is kept.
+
+    Args:
+        net: the Cell to load into; its parameters are matched by ``Parameter.name``.
+        parameter_dict: ``{name: Parameter | str}``, as ``load_checkpoint`` returns (str
+            entries are never loaded).
+        strict_load: False (MindSpore's default): a float entry is cast into a float
+            parameter of another precision and an int entry into an int parameter, and a
+            parameter with no entry of its name takes the entry named ``prefix + name``
+            for a prefix found from the unmatched entries. True: names and dtypes must match.
+        remove_redundancy: a bool; data-parallel redundancy does not arise in one process.
+
+    Returns:
+        ``(param_not_load, ckpt_not_load)``: the names of the network's parameters that
+        were not loaded, and of the entries of ``parameter_dict`` that were not used.
+
+    Raises:
+        TypeError: for a ``net`` that is not a Cell, a non-dict ``parameter_dict``, keys that
+            are not str or values that are not Parameters or str, or non-bool flags.
+        RuntimeError: when an entry's shape differs from its parameter's, or its dtype
+            differs beyond what ``strict_load`` allows.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.Dense(2, 1)
+    >>> ms.load_param_into_net(net, {'weight': ms.Parameter(ms.Tensor([[1.0, 2.0]]))})
+    (['bias'], [])
+    >>> print(net.weight)
+    [[1. 2.]]
+    """
+    where = 'load_param_into_net'
+    if not isinstance(net, Cell):
+        raise TypeError(f"{where}: net must be a Cell, got {type(net).__name__}")
+    if not isinstance(parameter_dict, dict):
+        raise TypeError(f"{where}: parameter_dict must be a dict, got "
+                        f"{type(parameter_dict).__name__}")
+    wrong = [f"{k!r}: {type(v).__name__}" for k, v in parameter_dict.items()
+             if not isinstance(k, str) or not isinstance(v, (Parameter, str))]
+    if wrong:
+        raise TypeError(f"{where}: parameter_dict must map str names to Parameters (or str), "
+                        f"got {', '.join(wrong)}")
+    _check_bool(strict_load, where, 'strict_load')
+    _check_bool(remove_redundancy, where, 'remove_redundancy')
+
+    unused = {k: v for k, v in parameter_dict.items() if isinstance(v, Parameter)}
+    pairs, not_loaded = [], []
+    for path, param in net.parameters_and_names():
+        name = param.name if param.name is not None else path
+        if name in unused:
+            pairs.append((name, param, name, unused.pop(name)))
+        else:
+            not_loaded.append((name, param))
+    if not strict_load:
+        pairs.extend(_prefix_matches(not_loaded, unused))
+
+    problems, updates = [], []
+    for name, param, key, src in pairs:
+        dst_dtype, src_arr = param.asnumpy().dtype, src.asnumpy()
+        label = f"'{name}'" if key == name else f"'{name}' (from entry '{key}')"
+        if src_arr.shape != param.shape:
+            problems.append(f"{label}: the network has shape {param.shape}, the checkpoint "
+                            f"{src_arr.shape}")
+        elif src_arr.dtype != dst_dtype and (strict_load or not _castable(src_arr.dtype,
+                                                                          dst_dtype)):
+            problems.append(f"{label}: the network has dtype {param.dtype}, the checkpoint "
+                            f"{src.dtype}")
+        else:
+            updates.append((param, src_arr.astype(dst_dtype, copy=False)))
+    if problems:
+        rule = ("with strict_load=True dtypes must match" if strict_load else
+                "strict_load=False casts only float to float and int to int")
+        raise RuntimeError(f"{where}: {len(problems)} of {len(pairs)} entries do not fit the "
+                           f"network ({rule}); no parameter was changed:\n  "
+                           + "\n  ".join(problems))
+    for param, arr in updates:
+        param.set_data(arr)
+    param_not_load = [name for name, _ in not_loaded]
+    used = {key for _, _, key, _ in pairs}
+    ckpt_not_load = [k for k in parameter_dict if k not in used]
+    return param_not_load, ckpt_not_load
+
+
+def _prefix_matches(not_loaded, unused):
+    """MindSpore's strict_load=False fallback: find an entry named ``prefix + name`` for an
+    unloaded parameter, then load every unloaded parameter whose ``prefix + name`` exists;
+    repeat with the next prefix. Each entry is used at most once. Updates both arguments."""
+    pairs = []
+    while not_loaded:
+        prefix = next((key[:-len(name)] for name, _ in not_loaded for key in unused
+                       if len(key) > len(name) and key.endswith(name)), None)
+        if prefix is None:
+            break
+        still = []
+        for name, param in not_loaded:
+            key = prefix + name
+            if key in unused:
+                pairs.append((name, param, key, unused.pop(key)))
+            else:
+                still.append((name, param))
+        not_loaded[:] = still
+    return pairs
+
+
+def _castable(src, dst):
+    return any(src in group and dst in group for group in _CAST_GROUPS)
+
+
+# ----------------------------------------------------------------- shared
+def _safetensors():
+    """The ``safetensors`` package (with its NumPy API), imported on first use."""
+    try:
+        import safetensors
+        import safetensors.numpy  # noqa: F401  (registers safetensors.numpy)
+    except ImportError as e:
+        raise ImportError("hookgrad checkpoints need the optional 'safetensors' package; "
+                          "install it with: pip install 'hookgrad[checkpoint]'") from e
+    return safetensors
+
+
+def _fspath(name, where):
+    path = os.fspath(name) if isinstance(name, os.PathLike) else name
+    if not isinstance(path, str):
+        raise TypeError(f"{where}: ckpt_file_name must be a str or path-like, got "
+                        f"{type(name).__name__}")
+    return path
+
+
+def _check_bool(value, where, arg):
+    if not isinstance(value, bool):
+        raise TypeError(f"{where}: {arg} must be a bool, got {value!r}")
