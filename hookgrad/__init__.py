@@ -16,5 +16,10 @@ from .hooks.handle import RemovableHandle
 from .nn.parameter import Parameter, ParameterTuple
 from ._random import set_seed, get_seed
 from . import common
+from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
+from . import vision
+from . import dataset, train
+from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
+                    CheckpointConfig, EarlyStopping, LambdaCallback, History)
 
 __version__ = '0.1.0'

@@ -25,6 +25,10 @@ from .creation import (fill, full, ones, zeros, ones_like, zeros_like, full_like
                        linspace, one_hot, eye, stop_gradient, assign)
 from .hook import HookBackward
 from .random import dropout, dropout2d
+from .conv import conv2d, conv1d, Conv2D
+from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
+from .normalization import batch_norm, layer_norm
+from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits
 from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
 from .primitives import __all__ as _primitive_names
 from ..autograd.functional import GradOperation

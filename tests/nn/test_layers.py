@@ -90,9 +90,17 @@ def test_get_activation_builds_a_new_cell_per_call():
 
 
 def test_layers_module_exports_every_public_layer():
-    assert set(layers.__all__) == {'ReLU', 'ReLU6', 'LeakyReLU', 'Sigmoid', 'Tanh', 'GELU', 'SiLU',
-                                   'Softmax', 'LogSoftmax', 'get_activation', 'Dense', 'Flatten',
-                                   'Dropout', 'Dropout2d'}
+    import importlib
+    import pkgutil
+    defined = set()
+    for info in pkgutil.iter_modules(layers.__path__):
+        module = importlib.import_module(f"{layers.__name__}.{info.name}")
+        defined |= {name for name, obj in vars(module).items()
+                    if isinstance(obj, type) and issubclass(obj, nn.Cell) and not name.startswith('_')
+                    and obj.__module__ == module.__name__}
+    assert {'Dense', 'Conv2d', 'BatchNorm2d', 'MaxPool2d', 'Dropout2d', 'ReLU'} <= defined
+    assert defined <= set(layers.__all__)
+    assert all(getattr(ms.nn, name) is getattr(layers, name) for name in layers.__all__)
     for name in layers.__all__:
         assert getattr(layers, name).__module__.startswith('hookgrad.nn.layers.')
 

@@ -2,6 +2,12 @@
 from .activation import (ReLU, ReLU6, LeakyReLU, Sigmoid, Tanh, GELU, SiLU, Softmax, LogSoftmax,
                          get_activation)
 from .basic import Dense, Flatten, Dropout, Dropout2d
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .embedding import Embedding
+from .conv import Conv2d, Conv1d
+from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 
 __all__ = ['ReLU', 'ReLU6', 'LeakyReLU', 'Sigmoid', 'Tanh', 'GELU', 'SiLU', 'Softmax',
-           'LogSoftmax', 'get_activation', 'Dense', 'Flatten', 'Dropout', 'Dropout2d']
+           'LogSoftmax', 'get_activation', 'Dense', 'Flatten', 'Dropout', 'Dropout2d',
+           'BatchNorm1d', 'BatchNorm2d', 'LayerNorm', 'Embedding',
+           'Conv2d', 'Conv1d', 'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d']
