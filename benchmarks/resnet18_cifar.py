@@ -1,0 +1,181 @@
+"""ResNet-18 (CIFAR stem) training step: hookgrad against PyTorch CPU, time and peak memory.
+
+One step: forward of a batch of 32 3x32x32 images, cross-entropy, backward, Momentum update
+(lr 0.01, momentum 0.9). The median over steps after warm-up is reported, and the peak resident
+memory of the process. Each framework runs in its own process (2 threads each), so memory
+figures are not mixed; hookgrad runs twice, with the OpenBLAS kernels hookgrad selects and with
+OpenBLAS's own choice (HOOKGRAD_BLAS_CORETYPE=off).
+
+Run: python benchmarks/resnet18_cifar.py [--steps 6] [--warmup 2] [--profile]
+PyTorch is optional; give another interpreter with --torch-python (one that has torch).
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+BATCH, CLASSES = 32, 10
+
+
+def hookgrad_steps(steps, warmup, profile):
+    import numpy as np
+    import hookgrad as ms
+    from hookgrad import nn
+    ms.set_seed(0)
+    net = ms.vision.resnet18(num_classes=CLASSES, cifar=True)
+    net.set_train()
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.standard_normal((BATCH, 3, 32, 32), dtype=np.float32))
+    y = ms.Tensor(rng.integers(0, CLASSES, BATCH).astype(np.int32))
+    loss_fn = nn.CrossEntropyLoss()
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+    def step():
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return float(loss.asnumpy())
+
+    times = _timed(step, steps, warmup)
+    report = None
+    if profile:
+        import cProfile
+        import io
+        import pstats
+        prof = cProfile.Profile()
+        prof.enable()
+        step()
+        prof.disable()
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats('tottime').print_stats(18)
+        report = out.getvalue()
+    return times, {'blas': ms.blas_info()}, report
+
+
+def torch_steps(steps, warmup, profile):
+    import numpy as np
+    import torch
+    torch.set_num_threads(2)
+    torch.manual_seed(0)
+    net = _torch_resnet18(torch)
+    net.train()
+    rng = np.random.default_rng(0)
+    x = torch.tensor(rng.standard_normal((BATCH, 3, 32, 32), dtype=np.float32))
+    y = torch.tensor(rng.integers(0, CLASSES, BATCH))
+    loss_fn = torch.nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn(net(x), y)
+        loss.backward()
+        opt.step()
+        return float(loss)
+
+    return _timed(step, steps, warmup), {'torch': torch.__version__}, None
+
+
+def _torch_resnet18(torch):
+    """The same network as hookgrad.vision.resnet18(cifar=True), in torch.nn."""
+    nn = torch.nn
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                          nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            identity = x if self.down is None else self.down(x)
+            out = torch.relu(self.bn1(self.conv1(x)))
+            return torch.relu(self.bn2(self.conv2(out)) + identity)
+
+    layers = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU()]
+    cin = 64
+    for i, width in enumerate((64, 128, 256, 512)):
+        for j in range(2):
+            layers.append(Block(cin, width, 2 if i > 0 and j == 0 else 1))
+            cin = width
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, CLASSES)]
+    return nn.Sequential(*layers)
+
+
+def _timed(step, steps, warmup):
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def child(framework, steps, warmup, profile):
+    run = hookgrad_steps if framework == 'hookgrad' else torch_steps
+    times, info, report = run(steps, warmup, profile)
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({'median_s': statistics.median(times), 'min_s': min(times),
+                      'peak_mib': peak_mib, 'info': info, 'profile': report}))
+
+
+def spawn(python, framework, args, env_extra=None):
+    env = dict(os.environ, OMP_NUM_THREADS='2', OPENBLAS_NUM_THREADS='2', MKL_NUM_THREADS='2')
+    env.update(env_extra or {})
+    cmd = [python, os.path.abspath(__file__), '--child', framework, '--steps', str(args.steps),
+           '--warmup', str(args.warmup)] + (['--profile'] if args.profile else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        print(f"{framework} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--steps', type=int, default=6)
+    parser.add_argument('--warmup', type=int, default=2)
+    parser.add_argument('--profile', action='store_true', help="print hookgrad's top functions")
+    parser.add_argument('--torch-python', default=sys.executable)
+    parser.add_argument('--child', choices=('hookgrad', 'torch'))
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.steps, args.warmup, args.profile)
+        return
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    rows = [('hookgrad', spawn(sys.executable, 'hookgrad', args, path)),
+            ('hookgrad, OpenBLAS own choice',
+             spawn(sys.executable, 'hookgrad', args, dict(path, HOOKGRAD_BLAS_CORETYPE='off'))),
+            ('pytorch', spawn(args.torch_python, 'torch', args, path))]
+    torch = rows[2][1]
+    print(f"ResNet-18 CIFAR, batch {BATCH}, fwd + cross-entropy + bwd + Momentum; "
+          f"{args.steps} steps after {args.warmup} warm-up")
+    print(f"{'':<32}{'median step':>12}{'peak memory':>14}{'time ratio':>12}{'mem ratio':>11}")
+    for name, r in rows:
+        if r is None:
+            continue
+        ratio = f"{r['median_s'] / torch['median_s']:12.2f}" if torch else f"{'-':>12}"
+        mem = f"{r['peak_mib'] / torch['peak_mib']:11.2f}" if torch else f"{'-':>11}"
+        print(f"{name:<32}{r['median_s']:10.3f} s{r['peak_mib']:10.0f} MiB{ratio}{mem}")
+    for name, r in rows[:2]:
+        if r is not None:
+            print(f"{name}: {r['info']['blas']}")
+    if torch:
+        print(f"pytorch {torch['info']['torch']}; ratios are hookgrad / PyTorch, lower is better")
+    if args.profile and rows[0][1]:
+        print("\nwhere hookgrad's step goes (cProfile, one step):\n" + rows[0][1]['profile'])
+
+
+if __name__ == '__main__':
+    main()
