@@ -22,8 +22,8 @@ BATCH, CLASSES = 32, 10
 
 
 def hookgrad_steps(steps, warmup, profile):
+    import hookgrad as ms               # first: it chooses OpenBLAS's kernels before NumPy loads
     import numpy as np
-    import hookgrad as ms
     from hookgrad import nn
     ms.set_seed(0)
     net = ms.vision.resnet18(num_classes=CLASSES, cifar=True)

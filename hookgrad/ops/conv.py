@@ -6,7 +6,8 @@ pixels, columns run over (kh, kw, Cg), so each group's product is one GEMM with 
 operands and the copy reads runs of kw*Cg contiguous values. The GEMM's (N*Ho*Wo, C_out) result
 is returned as an (N, C_out, Ho, Wo) view, stored channels-last; elementwise layers keep that
 layout, so the next convolution's input and the incoming gradient need no transposing.
-The forward keeps the im2col matrix for the weight gradient (one GEMM). The input gradient is,
+The forward keeps the padded channels-last input, from which backward rebuilds the im2col
+matrix for the weight gradient (one GEMM). The input gradient is,
 for stride 1, the convolution of the zero-padded output gradient with the flipped kernel
 (im2col and one GEMM); for larger strides, one GEMM then col2im: each kernel offset's slice is
 added into the padded gradient (a loop over the kh*kw offsets, each one whole-array add).
@@ -179,8 +180,8 @@ def _to_groups(gy, groups):
 
 
 def conv_forward(x, w, stride, padding, dilation, groups):
-    """(y, cols, rows): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the im2col
-    matrix and the weight rows (both reused by the gradients)."""
+    """(y, xh, rows): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the padded
+    channels-last input and the weight rows (both reused by the gradients)."""
     kh, kw = w.shape[2:]
     xh = _channels_last(x, *padding)
     ho = out_length(xh.shape[1], kh, stride[0], dilation[0])
@@ -188,7 +189,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
     cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     rows = _weight_rows(w, groups)
     y = np.matmul(cols, rows.transpose(0, 2, 1))
-    return _from_groups(y, x.shape[0], ho, wo), cols, rows
+    return _from_groups(y, x.shape[0], ho, wo), xh, rows
 
 
 def _filter_grad_from_cols(gyg, cols, w_shape, groups):
@@ -280,20 +281,22 @@ def _params(stride, padding, dilation, groups):
 class Convolution2D(Op):
     """y = conv(x, w) (+ b): NCHW cross-correlation with stride, padding, dilation and groups.
 
-    Keeps x, w and the im2col matrix; on arrays the weight gradient reuses that matrix.
+    Keeps x, w, the padded channels-last input and the weight rows. The im2col matrix (kh*kw
+    times the input's size) is not kept: backward rebuilds it from the padded input, which
+    costs one copy and saves most of a network's activation memory.
     """
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
-        y, cols, rows = conv_forward(x, w, stride, padding, dilation, groups)
+        y, xh, rows = conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y += b.reshape(-1, 1, 1)
-        ctx.save(x, w, cols, rows)
+        ctx.save(x, w, xh, rows)
         ctx.p = _params(stride, padding, dilation, groups)
         return y
 
     @staticmethod
     def backward(ctx, gy):
-        x, w, cols, rows = ctx.saved
+        x, w, xh, rows = ctx.saved
         p = ctx.p
         want = ctx.needs_input_grad
         gx = gw = None
@@ -304,6 +307,8 @@ class Convolution2D(Op):
             if want[0]:
                 gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
             if want[1]:
+                cols = _im2col(xh, *w.shape[2:], *gy.shape[2:], p['stride'], p['dilation'],
+                               p['groups'])
                 gw = _filter_grad_from_cols(gyg, cols, w.shape, p['groups'])
         else:
             if want[0]:
