@@ -112,7 +112,8 @@ def _progress(total, quiet):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, unit='step', disable=quiet, leave=False, file=sys.stdout)
+    return tqdm(total=total, unit="step", disable=True if quiet else None, leave=False,
+                file=sys.stdout)          # None: no bar when stdout is not a terminal
 
 
 def train(epochs=12, batch_size=32, lr=3e-3, seed=0, quiet=False):
