@@ -8,25 +8,18 @@ Run: python benchmarks/cell_hooks.py  (PyTorch is optional)
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
 import hookgrad as ms
 from hookgrad import nn, ops
+from timing import samples
 
 WIDTH, DEPTH, BATCH, LR = 32, 4, 16, 0.01
 
 
 def timed(step, repeats, warmup=20):
-    for _ in range(warmup):
-        step()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        step()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
+    return statistics.median(samples(step, repeats, warmup))
 
 
 def data(rng):

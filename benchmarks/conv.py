@@ -13,12 +13,12 @@ Run: python benchmarks/conv.py [--repeats N]  (PyTorch is optional)
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
 import hookgrad as ms
 from hookgrad import ops
+from timing import samples
 
 BATCH = 32
 # (in channels, out channels, input size, stride)
@@ -29,14 +29,8 @@ LAYERS = [(64, 64, 32, 1), (128, 128, 16, 1), (256, 256, 8, 1), (512, 512, 4, 1)
 def timed(step, repeats, warmup=3):
     """(min, median) seconds of ``step``. Each framework runs its repeats on its own: BLAS and
     OpenMP worker threads keep spinning a while after a call, which would slow the other."""
-    for _ in range(warmup):
-        step()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        step()
-        samples.append(time.perf_counter() - t0)
-    return min(samples), statistics.median(samples)
+    times = samples(step, repeats, warmup)
+    return min(times), statistics.median(times)
 
 
 def activation(rng, n, c, h, channels_last):

@@ -9,25 +9,18 @@ Run: python benchmarks/op_overhead.py  (PyTorch is optional: without it only hoo
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 
 import hookgrad as ms
 from hookgrad import ops
+from timing import samples
 
 CHAIN = 1000
 
 
 def timed(fn, repeats, warmup=3):
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
+    return statistics.median(samples(fn, repeats, warmup))
 
 
 def chain_hookgrad():

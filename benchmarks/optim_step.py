@@ -14,12 +14,12 @@ import argparse
 import pathlib
 import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import hookgrad as ms  # noqa: E402
+from timing import samples
 
 
 def mlp_shapes(width=32, layers=4):
@@ -48,14 +48,7 @@ def resnet18_shapes(classes=10):
 
 
 def timed(fn, repeats, warmup=3):
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
+    return statistics.median(samples(fn, repeats, warmup))
 
 
 def arrays(shapes, seed=0):

@@ -16,7 +16,8 @@ import resource
 import statistics
 import subprocess
 import sys
-import time
+
+from timing import samples
 
 BATCH, CLASSES = 32, 10
 
@@ -40,7 +41,7 @@ def hookgrad_steps(steps, warmup, profile):
         opt(grads)
         return float(loss.asnumpy())
 
-    times = _timed(step, steps, warmup)
+    times = samples(step, steps, warmup)
     report = None
     if profile:
         import cProfile
@@ -76,7 +77,7 @@ def torch_steps(steps, warmup, profile):
         opt.step()
         return float(loss)
 
-    return _timed(step, steps, warmup), {'torch': torch.__version__}, None
+    return samples(step, steps, warmup), {'torch': torch.__version__}, None
 
 
 def _torch_resnet18(torch):
@@ -108,17 +109,6 @@ def _torch_resnet18(torch):
             cin = width
     layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, CLASSES)]
     return nn.Sequential(*layers)
-
-
-def _timed(step, steps, warmup):
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - t0)
-    return times
 
 
 def child(framework, steps, warmup, profile):
