@@ -5,25 +5,14 @@ import pytest
 import hookgrad as ms
 from hookgrad import nn
 
+from .reference import f32, run
+from .reference import setup as _setup
+
 SHAPES = {'fc.weight': (3, 4), 'fc.bias': (4,), 'bn.beta': (4,), 'scale': ()}
 
 
-def f32(x):
-    return float(np.float32(x))
-
-
 def setup(seed=0):
-    rng = np.random.default_rng(seed)
-    start = {n: rng.standard_normal(s) for n, s in SHAPES.items()}
-    grads = [{n: rng.standard_normal(s) for n, s in SHAPES.items()} for _ in range(5)]
-    params = [ms.Parameter(np.array(v), name=n) for n, v in start.items()]
-    return start, grads, params
-
-
-def run(opt, params, grads):
-    for step in grads:
-        assert opt(tuple(ms.Tensor(step[p.name]) for p in params)) is True
-    return {p.name: p.asnumpy() for p in params}
+    return _setup(SHAPES, seed, steps=5)
 
 
 def adam_reference(w, grads, lrs, beta1=0.9, beta2=0.999, eps=1e-8, wd=0.0, loss_scale=1.0,

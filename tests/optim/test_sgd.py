@@ -5,26 +5,14 @@ import pytest
 import hookgrad as ms
 from hookgrad import nn
 
+from .reference import f32, run
+from .reference import setup as _setup
+
 SHAPES = {'fc.weight': (3, 4), 'fc.bias': (4,), 'bn.gamma': (4,), 'scale': ()}
 
 
-def f32(x):
-    """Learning rates and momentum are held as Float32 Parameters, as in MindSpore."""
-    return float(np.float32(x))
-
-
 def setup(seed=0):
-    rng = np.random.default_rng(seed)
-    start = {n: rng.standard_normal(s) for n, s in SHAPES.items()}
-    grads = [{n: rng.standard_normal(s) for n, s in SHAPES.items()} for _ in range(4)]
-    params = [ms.Parameter(np.array(v), name=n) for n, v in start.items()]
-    return start, grads, params
-
-
-def run(opt, params, grads):
-    for step in grads:
-        assert opt(tuple(ms.Tensor(step[p.name]) for p in params)) is True
-    return {p.name: p.asnumpy() for p in params}
+    return _setup(SHAPES, seed)
 
 
 def sgd_reference(w, grads, lrs, momentum=0.0, dampening=0.0, wd=0.0, nesterov=False,
