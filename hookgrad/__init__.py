@@ -18,6 +18,8 @@ from ._random import set_seed, get_seed
 from . import common
 from .checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from . import vision
+from . import explain
+from . import debug
 from . import dataset, train
 from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
                     CheckpointConfig, EarlyStopping, LambdaCallback, History)

@@ -17,6 +17,11 @@ _FREED_MSG = ("backward through a graph that has already been freed: the saved v
               "backward (or create_graph=True) to run backward twice.")
 
 
+# The backward observer while an anomaly guard is on (hookgrad.debug.nan_guard): it runs
+# ``_call_backward`` itself and checks the gradients, ``_watch(node, gys, create_graph) -> gxs``.
+_watch = None
+
+
 class OutputHooks:
     """Tensor hooks and the retain_grad flag of one non-leaf output, kept on its node."""
 
@@ -87,7 +92,9 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                     for idx, i in capture[node]:
                         captured[i] = gys[idx]
                     continue        # a captured argument is where differentiation stops
-                if create_graph or node.n_out > 1:
+                if _watch is not None:
+                    gxs = _watch(node, gys, create_graph)
+                elif create_graph or node.n_out > 1:
                     gxs = _call_backward(node, gys, create_graph, Tensor)
                 else:
                     gxs = node.op.backward(node, gys[0])
@@ -126,6 +133,10 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                         deps[target] = d
                         if d == 0:
                             ready.append(target)
+    except Exception as e:
+        if type(key) is Node:
+            _note_failure(e, key)
+        raise
     finally:
         _grad.enabled = prev
 
@@ -153,6 +164,20 @@ def _leaf_gradient(leaf, g, targets, capture, captured, leaf_updates, create_gra
             g = _run_tensor_hooks(leaf._hooks, g, create_graph, Tensor)
         for i in slot:
             captured[i] = g
+
+
+def _note_failure(e, node):
+    """Name the node whose backward raised, and where it was created when that was recorded."""
+    if not hasattr(e, 'add_note'):     # Python < 3.11
+        return
+    origin = node.origin
+    where = ''
+    if origin is not None:
+        file, line, cell = origin
+        where = f", created at {file}:{line}"
+        if cell is not None:
+            where += f" in Cell '{cell}'" if cell else " in the root Cell"
+    e.add_note(f"(raised in the backward of '{node.op.name}'{where})")
 
 
 def _count_error(node, gxs):

@@ -30,6 +30,7 @@ class Node:
     #   higher-order backward can re-attach saved arrays to the graph (a saved array is alive
     #   since the op ran, so its id cannot have been reused by another input or output).
     hooks = None        # {output index: OutputHooks} for tensor hooks / retain_grad on outputs
+    origin = None       # (file, line, cell path) of its creation, set while a nan_guard is on
     n_out = 1
     m = array_math
     xp = xp             # the array module forward runs on
@@ -97,6 +98,8 @@ class Op:
             for x in xs:
                 if x.requires_grad:
                     return _record(cls, xs, params)
+        if _watch is not None:
+            return _watched(cls, xs, params)
         y = cls.forward(NO_CTX, *[x._data for x in xs], **params)
         if type(y) is tuple:
             return tuple(map(_Tensor._wrap, y))
@@ -107,7 +110,9 @@ def apply1(op, x):
     """``op.apply(x)`` for a one-input op without parameters (the hot path of unary ops)."""
     if x.requires_grad and _grad.enabled and op.differentiable:
         return _record(op, (x,), _NO_PARAMS)
-    return _Tensor._wrap(op.forward(NO_CTX, x._data))
+    if _watch is None:
+        return _Tensor._wrap(op.forward(NO_CTX, x._data))
+    return _watched(op, (x,), _NO_PARAMS)
 
 
 def apply2(op, a, b):
@@ -118,10 +123,26 @@ def apply2(op, a, b):
     """
     if (a.requires_grad or b.requires_grad) and _grad.enabled and op.differentiable:
         return _record2(op, a, b)
-    return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
+    if _watch is None:
+        return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
+    return _watched(op, (a, b), _NO_PARAMS)
 
 
 _NO_PARAMS = {}
+
+# The observer of every op's outputs while an anomaly guard is on (hookgrad.debug.nan_guard):
+# ``_watch(op, input_arrays, outputs, node)`` with outputs a Tensor or a tuple of them and node
+# None when nothing was recorded. None otherwise: each dispatch path pays one test.
+_watch = None
+
+
+def _watched(op, xs, params):
+    """The unrecorded path while ``_watch`` is set: forward, wrap, then show the outputs."""
+    arrays = [x._data for x in xs]
+    y = op.forward(NO_CTX, *arrays, **params)
+    out = tuple(map(_Tensor._wrap, y)) if type(y) is tuple else _Tensor._wrap(y)
+    _watch(op, arrays, out, None)
+    return out
 
 
 def _edge(x):
@@ -149,8 +170,12 @@ def _record(op, xs, params):
     if type(y) is tuple:
         node.n_out = len(y)
         node.out_meta = [(a.shape, a.dtype) for a in y]
-        return tuple(wrap(a, node, i) for i, a in enumerate(y))
-    return wrap(y, node, 0)
+        out = tuple(wrap(a, node, i) for i, a in enumerate(y))
+    else:
+        out = wrap(y, node, 0)
+    if _watch is not None:
+        _watch(op, arrays, out, node)
+    return out
 
 
 def _record2(op, a, b):
@@ -174,6 +199,8 @@ def _record2(op, a, b):
     t._node = node
     t._index = 0
     t.requires_grad = True
+    if _watch is not None:
+        _watch(op, (xa, xb), t, node)
     return t
 
 

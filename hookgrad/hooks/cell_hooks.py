@@ -52,15 +52,15 @@ class CellHooks:
 
 def register(cell, kind, hook, prepend=False, with_kwargs=False, always_call=False):
     """Add ``hook`` of ``kind`` to ``cell``; check it can take the arguments it will get."""
+    if '_params' not in cell.__dict__:
+        from ..nn.cell import _missing_init
+        raise RuntimeError(_missing_init(cell))
     what = f"Cell '{cell.path()}' register_{kind}_hook"
     check_hook(hook, what)
     spec, n = (_KW_ARITY if with_kwargs else _ARITY)[kind]
     _check_signature(hook, n, spec, what)
     hooks = cell.__dict__.get('_hooks')
     if hooks is None:
-        if '_params' not in cell.__dict__:
-            from ..nn.cell import _missing_init
-            raise RuntimeError(_missing_init(cell))
         hooks = cell.__dict__['_hooks'] = CellHooks()
     return getattr(hooks, kind).add(HookEntry(hook, with_kwargs, always_call), prepend=prepend)
 

@@ -1,0 +1,78 @@
+"""The cost of ``hookgrad.debug.nan_guard`` on the ResNet-18 CIFAR training step.
+
+The step is the one of benchmarks/resnet18_cifar.py: forward of a batch of 32 3x32x32 images,
+cross-entropy, backward, Momentum update (lr 0.01, momentum 0.9), 2 threads. Plain steps and
+steps under a guard (every op output and every gradient checked, the default options) alternate
+on one network, so both see the same machine load; the guard is switched on and off outside the
+timed region. The medians after warm-up and their ratio are printed.
+
+Run: python benchmarks/debug_overhead.py [--steps 8] [--warmup 2]
+"""
+import os
+
+for _var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS'):
+    os.environ.setdefault(_var, '2')
+
+import argparse                             # noqa: E402
+import statistics                           # noqa: E402
+import sys                                  # noqa: E402
+import time                                 # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import hookgrad as ms                       # noqa: E402  (first: it picks OpenBLAS's kernels)
+import numpy as np                          # noqa: E402
+from hookgrad import nn                     # noqa: E402
+from hookgrad.debug import nan_guard        # noqa: E402
+
+BATCH, CLASSES = 32, 10
+
+
+def make_step():
+    """A ResNet-18 CIFAR training step closure, and its network."""
+    ms.set_seed(0)
+    net = ms.vision.resnet18(num_classes=CLASSES, cifar=True)
+    net.set_train()
+    rng = np.random.default_rng(0)
+    x = ms.Tensor(rng.standard_normal((BATCH, 3, 32, 32), dtype=np.float32))
+    y = ms.Tensor(rng.integers(0, CLASSES, BATCH).astype(np.int32))
+    loss_fn = nn.CrossEntropyLoss()
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+
+    def step():
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return float(loss.asnumpy())
+    return net, step
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--steps', type=int, default=8)
+    parser.add_argument('--warmup', type=int, default=2)
+    args = parser.parse_args()
+    net, step = make_step()
+    guard = nan_guard(net)
+    times = {'plain': [], 'guarded': []}
+    for i in range(args.warmup + args.steps):
+        for name in times:
+            if name == 'guarded':
+                guard.enable()
+            t0 = time.perf_counter()
+            step()
+            elapsed = time.perf_counter() - t0
+            guard.disable()
+            if i >= args.warmup:
+                times[name].append(elapsed)
+    plain = statistics.median(times['plain'])
+    guarded = statistics.median(times['guarded'])
+    print(f"ResNet-18 CIFAR, batch {BATCH}, fwd + cross-entropy + bwd + Momentum; "
+          f"{args.steps} steps of each after {args.warmup} warm-up, alternating")
+    print(f"{'plain step':<24}{plain:8.3f} s")
+    print(f"{'under nan_guard':<24}{guarded:8.3f} s")
+    print(f"{'ratio guarded / plain':<24}{guarded / plain:8.2f}")
+    print(f"(reports: {len(guard.reports)}; NumPy {np.__version__}; {ms.blas_info()})")
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,8 @@
+"""Debugging tools built on hooks."""
+from .anomaly import nan_guard, AnomalyReport, AnomalyError, AnomalyWarning
+from .dump import dump, dump_step, compare, Comparison, DumpRow, dump_format
+from .summary import summary, Summary
+from .trace import trace, Trace, CellTrace
+from .stats import StatsRecorder
+from .stats_report import StatsHistory, StatsReport, Finding
+from .stats_export import load_stats

@@ -1,0 +1,1 @@
+"""Tests of hookgrad.debug."""
