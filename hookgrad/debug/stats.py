@@ -1,0 +1,536 @@
+"""``StatsRecorder``: statistics of every cell's inputs, outputs and gradients, step by step.
+
+Built on the public hooks only: a forward hook, a backward pre-hook (grad_output) and a backward
+hook (grad_input) on each selected cell, a forward pre-hook on the network (step boundaries and
+weight snapshots), and a tensor hook on each selected trainable parameter (gradient norms).
+The recorder holds the network and its parameters through weak references and keeps no tensor:
+each array is reduced to a few numbers at once (five NumPy reductions per cache-sized block:
+dot, sum, min, max, comparison with zero), and an array seen twice in a step (one cell's output
+is the next one's input) is measured once: hookgrad's ops never write into the arrays of
+tensors on the tape.
+"""
+import fnmatch
+import math
+import re
+import weakref
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..nn.cell import Cell
+from .stats_report import CELL_KINDS, STATS, CALLS, PARAM_STATS, StatsHistory
+
+_INPUT, _OUTPUT, _GRAD_INPUT, _GRAD_OUTPUT = range(4)
+_NK = len(CELL_KINDS)
+_EMPTY = (0, 0, 0.0, 0.0, 0.0, math.inf, -math.inf, 0, 0, 0)
+
+
+class StatsRecorder:
+    """Record per-step statistics of the selected cells' inputs, outputs and gradients.
+
+    For every selected cell and recorded step: count, mean, std, min, max, abs-max, fraction
+    of zeros, NaN and Inf counts and L2 norm of its floating-point inputs, outputs, grad_input
+    and grad_output (several tensors, or several calls of the cell in one step, are pooled);
+    for every trainable parameter of the selected cells: the gradient norm, the weight norm
+    and the update-to-weight ratio ``||w_after - w_before|| / ||w_before||``.
+    Mean, std, min, max, abs-max and the norm are over the finite values; ``nan`` and ``inf``
+    count the others. A step's rows are kept in ``history`` (a ``StatsHistory``).
+
+    A step ends when ``step()`` is called (after the optimizer) or, with ``auto_step=True``,
+    when the network is called again; ``close()`` ends the step in progress. Use it as a
+    context manager, or call ``close()``: every hook is removed, even after an exception.
+
+    Args:
+        net: the network (a Cell).
+        include: glob pattern(s) (``fnmatch``) or compiled ``re`` pattern(s) (``search``) of
+            the cell names to record, as ``net.cells_and_names()`` gives them (``''`` is the
+            network itself, shown as ``(root)``). Default: every cell.
+        exclude: patterns of cell names to leave out.
+        types: a Cell subclass or tuple of them; only cells of these types are recorded.
+        every: record every n-th step (steps 0, n, 2n, ...). Default 1.
+        auto_step: end a step at each call of ``net`` instead of at ``step()``.
+        kinds: which of 'input', 'output', 'grad_input', 'grad_output' to record. Default all.
+            Recording 'grad_input' puts a backward hook on each cell, which makes hookgrad
+            compute gradients w.r.t. inputs that do not require them (the images, for the
+            first layer); leave it out to save that backward pass.
+        params: record gradient norms and update ratios of the selected cells' trainable
+            parameters (their sub-cells' included). This keeps one copy of those weights.
+        keep: keep only the last ``keep`` recorded steps (None keeps all).
+
+    Raises:
+        TypeError: for a net that is not a Cell, or filters of the wrong type.
+        ValueError: for a pattern that matches no cell, an empty selection, or a bad
+            ``every``, ``keep`` or ``kinds``.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.SequentialCell(ms.nn.Dense(3, 2), ms.nn.ReLU())
+    >>> with StatsRecorder(net) as rec:
+    ...     _ = ms.grad(lambda x: net(x).sum())(ms.Tensor([[1.0, -2.0, 3.0]]))
+    ...     rec.step()
+    >>> rec.history['0', 'output']['count']
+    array([2.])
+    """
+
+    def __init__(self, net, include=None, exclude=None, types=None, every=1, auto_step=False,
+                 kinds=CELL_KINDS, params=True, keep=None):
+        if not isinstance(net, Cell):
+            raise TypeError(f"StatsRecorder: net must be a Cell, got {type(net).__name__}")
+        include = _patterns('include', include)
+        exclude = _patterns('exclude', exclude)
+        types = _types(types)
+        _check_count('every', every)
+        if keep is not None:
+            _check_count('keep', keep)
+        if isinstance(kinds, str) or not isinstance(kinds, (tuple, list)) or \
+                any(k not in CELL_KINDS for k in kinds):
+            raise ValueError(f"StatsRecorder: kinds must be a tuple of some of {CELL_KINDS}, "
+                             f"got {kinds!r}")
+        for name, flag in (('auto_step', auto_step), ('params', params)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"StatsRecorder: {name} must be True or False, got {flag!r}")
+        named = list(net.cells_and_names())
+        selected = _select(named, include, exclude, types, net)
+        plist = []
+        if params:
+            seen = set()
+            for name, cell in selected:
+                for pname, p in cell.parameters_and_names(name_prefix=name):
+                    if p.requires_grad and id(p) not in seen:
+                        seen.add(id(p))
+                        plist.append((pname, p))
+        self.history = StatsHistory([n for n, _ in selected], [n for n, _ in plist],
+                                    [type(c).__name__ for _, c in selected], every, keep)
+        self.every = every
+        self.auto_step = auto_step
+        self.kinds = tuple(kinds)
+        self._params = [weakref.ref(p) for _, p in plist]
+        self._snapshots = [None] * len(plist)        # weights at the start of the step
+        self._handles = []
+        self._closed = False
+        self._step = 0
+        self._started = False
+        self._reset()
+        try:
+            self._handles.append(net.register_forward_pre_hook(self._on_net_call))
+            for i, (_, cell) in enumerate(selected):
+                self._handles.append(cell.register_forward_hook(
+                    _ForwardHook(self, i, 'input' in kinds, 'output' in kinds)))
+                self._handles.append(cell.register_backward_pre_hook(
+                    _GradOutputHook(self, i, 'grad_output' in kinds)))
+                if 'grad_input' in kinds:
+                    self._handles.append(cell.register_backward_hook(_GradInputHook(self, i)))
+            for j, (_, p) in enumerate(plist):
+                self._handles.append(p.register_hook(_ParamGradHook(self, j)))
+        except BaseException:
+            self.close()
+            raise
+
+    # ----------------------------------------------------------------- steps
+    @property
+    def current_step(self):
+        """The index of the step in progress (0 before the first ``step()``)."""
+        return self._step
+
+    @property
+    def recording(self):
+        """Whether the step in progress is recorded (``current_step % every == 0``)."""
+        return self._active
+
+    def step(self):
+        """End the current step: store its statistics and release what it measured.
+
+        Call it once per training step, after the optimizer, so the update ratios see the
+        new weights. Not used with ``auto_step=True``.
+        """
+        self._check_open('step')
+        if self.auto_step:
+            raise RuntimeError("StatsRecorder.step: this recorder has auto_step=True and ends "
+                               "a step at each call of the network; do not call step()")
+        self._finish()
+
+    def close(self):
+        """Remove every hook, end the step in progress if it saw anything, drop the weight
+        snapshots. Safe to call more than once."""
+        if self._closed:
+            return
+        self._closed = True
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+        if self._touched:
+            self._finish()
+        self._reset()
+        self._snapshots = [None] * len(self._snapshots)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    # ----------------------------------------------------------------- results
+    def __getitem__(self, key):
+        """``rec[name, kind]``: that series as arrays (see ``StatsHistory.__getitem__``)."""
+        return self.history[key]
+
+    def report(self, **rules):
+        """Dead, missing, exploding and vanishing layers; see ``StatsHistory.report``."""
+        return self.history.report(**rules)
+
+    def to_json(self, path):
+        """Write the recorded statistics as JSON (``load_stats`` reads them back)."""
+        self.history.to_json(path)
+
+    def to_csv(self, path):
+        """Write the recorded statistics as CSV rows ``step,cell,kind,stat,value``."""
+        self.history.to_csv(path)
+
+    def plot(self, path, cells=None):
+        """Draw activation and gradient statistics per layer over the steps (matplotlib)."""
+        return self.history.plot(path, cells)
+
+    def to_tensorboard(self, logdir, stats=None):
+        """Write the statistics as TensorBoard scalars (tensorboardX); returns the file."""
+        return self.history.to_tensorboard(logdir, stats)
+
+    def __repr__(self):
+        state = 'closed' if self._closed else f"step {self._step}"
+        return (f"StatsRecorder({len(self.history.cells)} cells, {len(self._params)} "
+                f"parameters, every={self.every}, {state}, {len(self.history)} recorded)")
+
+    def _check_open(self, what):
+        if self._closed:
+            raise RuntimeError(f"StatsRecorder.{what}: the recorder is closed")
+
+    def _reset(self):
+        """Forget what the step in progress measured (accumulators and the array cache)."""
+        self._acc = [None] * (len(self.history.cells) * _NK)
+        self._calls = np.zeros((len(self.history.cells), len(CALLS)))
+        self._grad_sq = [None] * len(self._params)
+        self._seen = {}
+        self._touched = False
+        self._snapped = False
+        self._active = self._step % self.every == 0 and not self._closed
+
+    def _finish(self):
+        """Store the step's rows (if it saw anything), then start the next step."""
+        if self._touched:
+            h = self.history
+            cells = np.full((len(h.cells) * _NK, len(STATS)), np.nan)
+            for k, acc in enumerate(self._acc):
+                if acc is not None:
+                    cells[k] = _derive(acc)
+            h.append(self._step, cells.reshape(len(h.cells), _NK, len(STATS)), self._calls,
+                     self._param_row())
+        self._step += 1
+        self._reset()
+
+    def _param_row(self):
+        row = np.full((len(self._params), len(PARAM_STATS)), np.nan)
+        for j, ref in enumerate(self._params):
+            if self._grad_sq[j] is not None:
+                row[j, 0] = math.sqrt(self._grad_sq[j])
+            snap = self._snapshots[j]
+            p = ref()
+            if self._snapped and snap is not None and p is not None:
+                buf, norm = snap
+                np.subtract(p._data, buf, out=buf)      # the buffer is refilled next step
+                flat = buf.reshape(-1)
+                moved = math.sqrt(float(np.dot(flat, flat)))
+                row[j, 1] = norm
+                row[j, 2] = moved / norm if norm > 0 else (math.inf if moved > 0 else math.nan)
+        return row
+
+    def _on_net_call(self, cell, inputs):
+        if self.auto_step:
+            if self._started:
+                self._finish()
+            self._started = True
+        if self._active and not self._snapped:
+            self._snapshot()
+
+    def _snapshot(self):
+        """Copy the selected weights (into buffers reused from step to step) and their norms."""
+        self._snapped = True
+        for j, ref in enumerate(self._params):
+            p = ref()
+            if p is None:
+                continue
+            snap = self._snapshots[j]
+            if snap is None or snap[0].shape != p._data.shape or snap[0].dtype != p._data.dtype:
+                buf = np.array(p._data, copy=True)
+            else:
+                buf = snap[0]
+                np.copyto(buf, p._data)
+            flat = buf.reshape(-1)
+            self._snapshots[j] = (buf, math.sqrt(float(np.dot(flat, flat))))
+
+    # ----------------------------------------------------------------- measuring
+    def _add(self, i, kind, tensors):
+        """Pool the statistics of ``tensors`` into cell ``i``'s accumulator of ``kind``."""
+        k = i * _NK + kind
+        acc = self._acc[k]
+        seen = self._seen
+        for t in tensors:
+            if not isinstance(t, Tensor):
+                continue
+            a = t._data
+            if a.dtype.kind != 'f':
+                continue
+            hit = seen.get(id(a))
+            if hit is not None and hit[0]() is a:
+                m = hit[1]
+            else:
+                m = _measure(a)
+                seen[id(a)] = (weakref.ref(a), m)
+            if acc is None:
+                acc = self._acc[k] = list(m)
+            else:
+                _pool(acc, m)
+        self._touched = True
+
+
+class _ForwardHook:
+    """``hook(cell, inputs, outputs)``: statistics of the inputs and outputs, call counts."""
+
+    __slots__ = ('rec', 'i', 'inputs', 'outputs')
+
+    def __init__(self, rec, i, inputs, outputs):
+        self.rec = rec
+        self.i = i
+        self.inputs = inputs
+        self.outputs = outputs
+
+    def __call__(self, cell, inputs, outputs):
+        rec = self.rec
+        if not rec._active:
+            return
+        outs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+        if self.inputs:
+            rec._add(self.i, _INPUT, inputs)
+        if self.outputs:
+            rec._add(self.i, _OUTPUT, outs)
+        calls = rec._calls[self.i]
+        calls[0] += 1
+        if any(isinstance(o, Tensor) and o.requires_grad for o in outs):
+            calls[1] += 1
+        rec._touched = True
+
+
+class _GradOutputHook:
+    """``hook(cell, grad_output)``: statistics of the gradient w.r.t. the outputs; counts."""
+
+    __slots__ = ('rec', 'i', 'measure')
+
+    def __init__(self, rec, i, measure):
+        self.rec = rec
+        self.i = i
+        self.measure = measure
+
+    def __call__(self, cell, grad_output):
+        rec = self.rec
+        if rec._active:
+            if self.measure:
+                rec._add(self.i, _GRAD_OUTPUT, grad_output)
+            rec._calls[self.i, 2] += 1
+            rec._touched = True
+
+
+class _GradInputHook:
+    """``hook(cell, grad_input, grad_output)``: statistics of the gradient w.r.t. the inputs."""
+
+    __slots__ = ('rec', 'i')
+
+    def __init__(self, rec, i):
+        self.rec = rec
+        self.i = i
+
+    def __call__(self, cell, grad_input, grad_output):
+        if self.rec._active:
+            self.rec._add(self.i, _GRAD_INPUT, grad_input)
+
+
+class _ParamGradHook:
+    """``hook(grad)`` on a parameter: adds the squared norm of its gradient to the step's."""
+
+    __slots__ = ('rec', 'j')
+
+    def __init__(self, rec, j):
+        self.rec = rec
+        self.j = j
+
+    def __call__(self, grad):
+        rec = self.rec
+        if not rec._active:
+            return
+        g = grad._data.reshape(-1)
+        sq = float(np.dot(g, g))
+        if not math.isfinite(sq):
+            sq = float(np.dot(g.astype(np.float64), g.astype(np.float64)))
+        old = rec._grad_sq[self.j]
+        rec._grad_sq[self.j] = sq if old is None else old + sq
+        rec._touched = True
+
+
+# --------------------------------------------------------------------------- statistics
+_CHUNK = 1 << 17                   # values per block: 512 KiB of float32 stays in L2
+_zero_mask = np.zeros(_CHUNK, bool)     # scratch for the comparison with zero
+
+
+def _measure(a):
+    """One array reduced to ``(count, finite count, sum, sum of squares, centred sum of squares,
+    min, max, zeros, nan, inf)``: mean, std, min and max over the finite values.
+
+    Block by block, five reductions each (dot, sum, min, max, comparison with zero), so a large
+    array is read from memory once and the other four reductions find it in cache.
+    """
+    if a.dtype.itemsize < 4:
+        a = a.astype(np.float32)
+    f = a.ravel(order='K')      # a view for any layout that is a permutation of contiguous
+    n = f.size
+    if n == 0:
+        return _EMPTY
+    s = ss = 0.0
+    mn, mx = math.inf, -math.inf
+    zeros = 0
+    dot, low, high, equal, count = np.dot, np.minimum.reduce, np.maximum.reduce, np.equal, \
+        np.count_nonzero
+    for i in range(0, n, _CHUNK):
+        g = f[i:i + _CHUNK]
+        q = float(dot(g, g))
+        if not math.isfinite(q):            # a NaN or Inf (or float32 squares overflowing)
+            return _measure_nonfinite(f)
+        ss += q
+        s += _sum(g, len(g))
+        mn = min(mn, float(low(g)))
+        mx = max(mx, float(high(g)))
+        zeros += int(count(equal(g, 0, out=_zero_mask[:len(g)])))      # -0.0 counts too
+    return (n, n, s, ss, _centred(f, s, ss, n), mn, mx, zeros, 0, 0)
+
+
+_ONES = {}       # dtype -> a block of ones, for sums as matrix-vector products
+_BLOCK = 1024
+
+
+def _sum(f, n):
+    """Sum of a 1-D array: rows of 1024 summed by one BLAS matrix-vector product, which runs
+    several times faster than ``ndarray.sum`` and rounds no worse (1024 terms per partial)."""
+    if n < 8 * _BLOCK:
+        return float(f.sum())
+    ones = _ONES.get(f.dtype)
+    if ones is None:
+        ones = _ONES[f.dtype] = np.ones(_BLOCK, f.dtype)
+    m = n - n % _BLOCK
+    s = float((f[:m].reshape(-1, _BLOCK) @ ones).sum())
+    return s + float(f[m:].sum()) if m < n else s
+
+
+def _centred(f, s, ss, n):
+    """Sum of squared deviations from the mean; recomputed from the centred values when the
+    shortcut ``ss - s*s/n`` would lose its digits (values far from zero, spread small)."""
+    m2 = ss - s * s / n
+    if m2 > 1e-2 * ss or ss == 0:
+        return m2
+    c = f - f.dtype.type(s / n)
+    c = c.astype(np.float64) if f.dtype.itemsize < 8 else c
+    return float(np.dot(c, c))
+
+
+def _measure_nonfinite(f):
+    """The slow path for arrays with NaN or Inf (or float32 squares that overflow)."""
+    nan = int(np.count_nonzero(np.isnan(f)))
+    inf = int(np.count_nonzero(np.isinf(f)))
+    g = f[np.isfinite(f)].astype(np.float64) if nan or inf else f.astype(np.float64)
+    n = g.size
+    if n == 0:
+        return (f.size, 0, 0.0, 0.0, 0.0, math.inf, -math.inf, 0, nan, inf)
+    s, ss = float(g.sum()), float(np.dot(g, g))
+    return (f.size, n, s, ss, _centred(g, s, ss, n), float(g.min()), float(g.max()),
+            int(np.count_nonzero(g == 0)), nan, inf)
+
+
+def _pool(acc, m):
+    """Merge measurement ``m`` into accumulator ``acc`` (Chan's rule for the centred sum)."""
+    n1, n2 = acc[1], m[1]
+    if n2:
+        if n1:
+            d = m[2] / n2 - acc[2] / n1
+            acc[4] += m[4] + d * d * n1 * n2 / (n1 + n2)
+        else:
+            acc[4] = m[4]
+    acc[0] += m[0]
+    acc[1] = n1 + n2
+    acc[2] += m[2]
+    acc[3] += m[3]
+    acc[5] = min(acc[5], m[5])
+    acc[6] = max(acc[6], m[6])
+    acc[7] += m[7]
+    acc[8] += m[8]
+    acc[9] += m[9]
+
+
+def _derive(acc):
+    """The ten statistics (STATS order) from an accumulator."""
+    count, n, s, ss, m2, mn, mx, zeros, nan, inf = acc
+    if n == 0:
+        nanv = math.nan
+        return (count, nanv, nanv, nanv, nanv, nanv, zeros / count if count else nanv, nan, inf,
+                math.sqrt(ss))
+    return (count, s / n, math.sqrt(max(m2, 0.0) / n), mn, mx, max(-mn, mx), zeros / count,
+            nan, inf, math.sqrt(ss))
+
+
+# --------------------------------------------------------------------------- selection
+def _patterns(what, value):
+    """None, or a list of glob strings and compiled regular expressions."""
+    if value is None:
+        return None
+    items = [value] if isinstance(value, (str, re.Pattern)) else value
+    if not isinstance(items, (list, tuple)) or not items or \
+            not all(isinstance(p, (str, re.Pattern)) for p in items):
+        raise TypeError(f"StatsRecorder: {what} must be a glob string, a compiled re pattern or "
+                        f"a non-empty list of them, got {value!r}")
+    return list(items)
+
+
+def _matches(pattern, name):
+    if isinstance(pattern, str):
+        return fnmatch.fnmatchcase(name, pattern)
+    return pattern.search(name) is not None
+
+
+def _types(types):
+    if types is None:
+        return None
+    items = (types,) if isinstance(types, type) else types
+    if not isinstance(items, (list, tuple)) or not items or \
+            not all(isinstance(t, type) and issubclass(t, Cell) for t in items):
+        raise TypeError(f"StatsRecorder: types must be a Cell subclass or a tuple of them, "
+                        f"got {types!r}")
+    return tuple(items)
+
+
+def _select(named, include, exclude, types, net):
+    names = [n for n, _ in named]
+    listing = ', '.join(n or '(root)' for n in names[:12]) + (' ...' if len(names) > 12 else '')
+    for what, pats in (('include', include), ('exclude', exclude)):
+        for p in pats or ():
+            if not any(_matches(p, n) for n in names):
+                shown = p if isinstance(p, str) else p.pattern
+                raise ValueError(f"StatsRecorder: {what} pattern {shown!r} matches no cell of "
+                                 f"{type(net).__name__}; its cells are: {listing}")
+    out = [(n, c) for n, c in named
+           if (include is None or any(_matches(p, n) for p in include))
+           and not (exclude and any(_matches(p, n) for p in exclude))
+           and (types is None or isinstance(c, types))]
+    if not out:
+        raise ValueError(f"StatsRecorder: the filters select no cell of {type(net).__name__} "
+                         f"(include={include!r}, exclude={exclude!r}, types={types!r}); its "
+                         f"cells are: {listing}")
+    return out
+
+
+def _check_count(name, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"StatsRecorder: {name} must be a positive int, got {value!r}")

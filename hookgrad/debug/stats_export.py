@@ -1,0 +1,257 @@
+"""Writing and reading recorded statistics: JSON, CSV (long format), a plot, TensorBoard.
+
+matplotlib (extra ``plot``) and tensorboardX (extra ``tensorboard``) are imported only when
+their writer is called.
+"""
+import csv
+import fnmatch
+import json
+import math
+import os
+
+import numpy as np
+
+from .stats_report import CALLS, CELL_KINDS, PARAM_STATS, STATS, StatsHistory
+
+FORMAT = 'hookgrad.debug.stats'
+VERSION = 1
+
+
+def _series(history):
+    """Yield ``(name, kind, {'step': ..., stat: ...})`` for every series that has a value."""
+    for name in history.cells:
+        for kind in CELL_KINDS + ('calls',):
+            s = history[name, kind]
+            if len(s['step']):
+                yield name, kind, s
+    for name in history.params:
+        s = history[name, 'param']
+        if len(s['step']):
+            yield name, 'param', s
+
+
+def _number(v):
+    """A float for JSON: non-finite values as the strings 'nan', 'inf', '-inf'."""
+    v = float(v)
+    return v if math.isfinite(v) else repr(v)
+
+
+def write_json(history, path):
+    """Write ``history`` as JSON; non-finite values are the strings 'nan', 'inf', '-inf'."""
+    series = []
+    for name, kind, s in _series(history):
+        entry = {'name': name, 'kind': kind, 'step': [int(x) for x in s['step']]}
+        for stat, values in s.items():
+            if stat != 'step':
+                entry[stat] = [_number(v) for v in values]
+        series.append(entry)
+    doc = {'format': FORMAT, 'version': VERSION, 'every': history.every,
+           'steps': [int(x) for x in history.steps],
+           'cells': [{'name': n, 'type': t} for n, t in zip(history.cells, history.cell_types)],
+           'params': list(history.params), 'series': series}
+    with open(path, 'w', encoding='utf-8') as f:
+        json.dump(doc, f, allow_nan=False)
+
+
+def write_csv(history, path):
+    """Write ``history`` as CSV rows ``step,cell,kind,stat,value`` (one value per row)."""
+    with open(path, 'w', newline='', encoding='utf-8') as f:
+        w = csv.writer(f)
+        w.writerow(('step', 'cell', 'kind', 'stat', 'value'))
+        for name, kind, s in _series(history):
+            stats = [k for k in s if k != 'step']
+            for i, step in enumerate(s['step']):
+                for stat in stats:
+                    w.writerow((int(step), name, kind, stat, repr(float(s[stat][i]))))
+
+
+def load_stats(path):
+    """Read statistics written by ``to_json`` or ``to_csv`` back into a ``StatsHistory``.
+
+    The format is chosen by the file's extension (``.json`` or ``.csv``). A CSV file carries no
+    cell types or recording interval; everything else reads back as it was written.
+
+    Args:
+        path: the file to read.
+
+    Returns:
+        StatsHistory: with ``report()``, ``plot()`` and the writers, as the recorder's.
+
+    Raises:
+        ValueError: for another extension or a file that is not in the expected format.
+    """
+    path = os.fspath(path)
+    ext = os.path.splitext(path)[1].lower()
+    if ext == '.json':
+        return _load_json(path)
+    if ext == '.csv':
+        return _load_csv(path)
+    raise ValueError(f"load_stats: expected a .json or .csv file, got {path!r}")
+
+
+def _load_json(path):
+    with open(path, encoding='utf-8') as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict) or doc.get('format') != FORMAT:
+        raise ValueError(f"load_stats: {path!r} is not a statistics file written by to_json "
+                         f"(no 'format': {FORMAT!r})")
+    if doc.get('version') != VERSION:
+        raise ValueError(f"load_stats: {path!r} has version {doc.get('version')!r}, this "
+                         f"reader understands version {VERSION}")
+    cells = doc['cells']
+    history = StatsHistory([c['name'] for c in cells], doc['params'],
+                           [c['type'] for c in cells], doc['every'])
+    rows = []
+    for entry in doc['series']:
+        for stat, values in entry.items():
+            if stat not in ('name', 'kind', 'step'):
+                for step, v in zip(entry['step'], values):
+                    rows.append((step, entry['name'], entry['kind'], stat, float(v)))
+    _fill(history, doc['steps'], rows, path)
+    return history
+
+
+def _load_csv(path):
+    rows = []
+    with open(path, newline='', encoding='utf-8') as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header != ['step', 'cell', 'kind', 'stat', 'value']:
+            raise ValueError(f"load_stats: {path!r} must start with the header "
+                             f"step,cell,kind,stat,value, got {header!r}")
+        for line, row in enumerate(reader, 2):
+            if len(row) != 5:
+                raise ValueError(f"load_stats: {path!r} line {line} has {len(row)} fields, "
+                                 f"expected 5")
+            try:
+                rows.append((int(row[0]), row[1], row[2], row[3], float(row[4])))
+            except ValueError:
+                raise ValueError(f"load_stats: {path!r} line {line}: step must be an int and "
+                                 f"value a number, got {row[0]!r} and {row[4]!r}") from None
+    cells, params = {}, {}
+    for _, name, kind, _, _ in rows:
+        (params if kind == 'param' else cells).setdefault(name, None)
+    history = StatsHistory(list(cells), list(params))
+    _fill(history, sorted({r[0] for r in rows}), rows, path)
+    return history
+
+
+def _fill(history, steps, rows, path):
+    """Build the tables from ``(step, name, kind, stat, value)`` rows and append them."""
+    at = {s: i for i, s in enumerate(steps)}
+    n, nc, npar = len(steps), len(history.cells), len(history.params)
+    cell = np.full((n, nc, len(CELL_KINDS), len(STATS)), np.nan)
+    calls = np.zeros((n, nc, len(CALLS)))
+    param = np.full((n, npar, len(PARAM_STATS)), np.nan)
+    for step, name, kind, stat, value in rows:
+        try:
+            i = at[step]
+            if kind == 'param':
+                param[i, history.params.index(name), PARAM_STATS.index(stat)] = value
+            elif kind == 'calls':
+                calls[i, history.cells.index(name), CALLS.index(stat)] = value
+            else:
+                cell[i, history.cells.index(name), CELL_KINDS.index(kind),
+                     STATS.index(stat)] = value
+        except (KeyError, ValueError):
+            raise ValueError(f"load_stats: {path!r} has an unknown entry: step {step}, "
+                             f"name {name!r}, kind {kind!r}, stat {stat!r}") from None
+    for i, step in enumerate(steps):
+        history.append(step, cell[i], calls[i], param[i])
+
+
+# --------------------------------------------------------------------------- plot
+_PANELS = (('output', 'std', 'output std', False),
+           ('output', 'zero_frac', 'fraction of zero outputs', False),
+           ('grad_output', 'norm', 'gradient norm at the output', True),
+           ('param', 'update_ratio', 'update / weight norm (parameters)', True))
+
+
+def plot(history, path, cells=None):
+    """One figure, four panels over the steps, one line per layer (see StatsHistory.plot)."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg', force=False)
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("StatsHistory.plot needs matplotlib: pip install "
+                          "'hookgrad[plot]' (or pip install matplotlib)") from None
+    names = _select(history.cells, cells, 'plot')
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), constrained_layout=True)
+    for ax, (kind, stat, title, log) in zip(axes.flat, _PANELS):
+        members = history.params if kind == 'param' else names
+        cmap = plt.get_cmap('viridis')
+        drawn = 0
+        for k, name in enumerate(members):
+            s = history[name, kind]
+            x, y = s['step'], s[stat]
+            keep = np.isfinite(y) & (y > 0) if log else np.isfinite(y)
+            if not keep.any():
+                continue
+            ax.plot(x[keep], y[keep], marker='o' if len(x) < 20 else None, markersize=3,
+                    color=cmap(k / max(1, len(members) - 1)), label=name or '(root)',
+                    linewidth=1)
+            drawn += 1
+        if log and drawn:
+            ax.set_yscale('log')
+        ax.set(title=title, xlabel='step')
+        if 0 < drawn <= 12:
+            ax.legend(fontsize=7)
+        elif drawn > 12:
+            ax.text(0.01, 0.99, f"{drawn} lines, dark to light in network order",
+                    transform=ax.transAxes, va='top', fontsize=7)
+        elif not drawn:
+            ax.text(0.5, 0.5, 'nothing recorded', ha='center', transform=ax.transAxes)
+    fig.suptitle('per-layer activation and gradient statistics over steps')
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def _select(names, patterns, what):
+    if patterns is None:
+        return list(names)
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    out = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+    if not out:
+        shown = ', '.join(n or '(root)' for n in names[:12]) + (' ...' if len(names) > 12 else '')
+        raise ValueError(f"StatsHistory.{what}: cells={patterns!r} matches no recorded cell; "
+                         f"recorded: {shown}")
+    return out
+
+
+# --------------------------------------------------------------------------- TensorBoard
+def write_tensorboard(history, logdir, stats=None):
+    """Write scalars ``<kind>.<stat>/<name>`` per recorded step with tensorboardX; return the
+    new event file's path."""
+    known = set(STATS) | set(PARAM_STATS)
+    if stats is not None:
+        stats = [stats] if isinstance(stats, str) else list(stats)
+        unknown = [s for s in stats if s not in known]
+        if unknown:
+            raise ValueError(f"StatsHistory.to_tensorboard: unknown statistics {unknown}; "
+                             f"expected some of {STATS + PARAM_STATS}")
+    try:
+        from tensorboardX import SummaryWriter
+    except ImportError:
+        raise ImportError("StatsHistory.to_tensorboard needs tensorboardX: pip install "
+                          "'hookgrad[tensorboard]' (or pip install tensorboardX)") from None
+    logdir = os.fspath(logdir)
+    before = set(os.listdir(logdir)) if os.path.isdir(logdir) else set()
+    writer = SummaryWriter(logdir=logdir)
+    try:
+        for name, kind, s in _series(history):
+            if kind == 'calls':
+                continue
+            for stat, values in s.items():
+                if stat == 'step' or (stats is not None and stat not in stats):
+                    continue
+                for step, v in zip(s['step'], values):
+                    if not np.isnan(v):
+                        writer.add_scalar(f"{kind}.{stat}/{name or '(root)'}", float(v),
+                                          int(step))
+    finally:
+        writer.close()
+    new = sorted(f for f in set(os.listdir(logdir)) - before if 'tfevents' in f)
+    return os.path.join(logdir, new[-1]) if new else logdir
