@@ -6,3 +6,4 @@ from .trace import trace, Trace, CellTrace
 from .stats import StatsRecorder
 from .stats_report import StatsHistory, StatsReport, Finding
 from .stats_export import load_stats
+from .report import save_run, load_run, render_report

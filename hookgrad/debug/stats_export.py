@@ -36,8 +36,8 @@ def _number(v):
     return v if math.isfinite(v) else repr(v)
 
 
-def write_json(history, path):
-    """Write ``history`` as JSON; non-finite values are the strings 'nan', 'inf', '-inf'."""
+def to_document(history):
+    """``history`` as a JSON-ready dict (non-finite values as 'nan', 'inf', '-inf')."""
     series = []
     for name, kind, s in _series(history):
         entry = {'name': name, 'kind': kind, 'step': [int(x) for x in s['step']]}
@@ -45,12 +45,16 @@ def write_json(history, path):
             if stat != 'step':
                 entry[stat] = [_number(v) for v in values]
         series.append(entry)
-    doc = {'format': FORMAT, 'version': VERSION, 'every': history.every,
-           'steps': [int(x) for x in history.steps],
-           'cells': [{'name': n, 'type': t} for n, t in zip(history.cells, history.cell_types)],
-           'params': list(history.params), 'series': series}
+    return {'format': FORMAT, 'version': VERSION, 'every': history.every,
+            'steps': [int(x) for x in history.steps],
+            'cells': [{'name': n, 'type': t} for n, t in zip(history.cells, history.cell_types)],
+            'params': list(history.params), 'series': series}
+
+
+def write_json(history, path):
+    """Write ``history`` as JSON; non-finite values are the strings 'nan', 'inf', '-inf'."""
     with open(path, 'w', encoding='utf-8') as f:
-        json.dump(doc, f, allow_nan=False)
+        json.dump(to_document(history), f, allow_nan=False)
 
 
 def write_csv(history, path):
@@ -92,11 +96,16 @@ def load_stats(path):
 def _load_json(path):
     with open(path, encoding='utf-8') as f:
         doc = json.load(f)
+    return from_document(doc, path)
+
+
+def from_document(doc, source='the document'):
+    """The ``StatsHistory`` of a dict made by ``to_document`` (``source`` names it in errors)."""
     if not isinstance(doc, dict) or doc.get('format') != FORMAT:
-        raise ValueError(f"load_stats: {path!r} is not a statistics file written by to_json "
+        raise ValueError(f"load_stats: {source!r} is not a statistics file written by to_json "
                          f"(no 'format': {FORMAT!r})")
     if doc.get('version') != VERSION:
-        raise ValueError(f"load_stats: {path!r} has version {doc.get('version')!r}, this "
+        raise ValueError(f"load_stats: {source!r} has version {doc.get('version')!r}, this "
                          f"reader understands version {VERSION}")
     cells = doc['cells']
     history = StatsHistory([c['name'] for c in cells], doc['params'],
@@ -107,7 +116,7 @@ def _load_json(path):
             if stat not in ('name', 'kind', 'step'):
                 for step, v in zip(entry['step'], values):
                     rows.append((step, entry['name'], entry['kind'], stat, float(v)))
-    _fill(history, doc['steps'], rows, path)
+    _fill(history, doc['steps'], rows, source)
     return history
 
 
