@@ -21,31 +21,9 @@ import sys                                  # noqa: E402
 import time                                 # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import hookgrad as ms                       # noqa: E402  (first: it picks OpenBLAS's kernels)
-import numpy as np                          # noqa: E402
-from hookgrad import nn                     # noqa: E402
+import hookgrad                             # noqa: E402,F401  (first: it picks OpenBLAS's kernels)
+from resnet18_cifar import BATCH, hookgrad_step  # noqa: E402
 from hookgrad.debug import StatsRecorder    # noqa: E402
-
-BATCH, CLASSES = 32, 10
-
-
-def make_step(seed):
-    """A ResNet-18 CIFAR training step closure, and its network."""
-    ms.set_seed(seed)
-    net = ms.vision.resnet18(num_classes=CLASSES, cifar=True)
-    net.set_train()
-    rng = np.random.default_rng(0)
-    x = ms.Tensor(rng.standard_normal((BATCH, 3, 32, 32), dtype=np.float32))
-    y = ms.Tensor(rng.integers(0, CLASSES, BATCH).astype(np.int32))
-    loss_fn = nn.CrossEntropyLoss()
-    opt = nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9)
-    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
-
-    def step():
-        loss, grads = grad_fn(x, y)
-        opt(grads)
-        return float(loss.asnumpy())
-    return net, step
 
 
 def main():
@@ -54,8 +32,8 @@ def main():
     parser.add_argument('--warmup', type=int, default=2)
     parser.add_argument('--profile', action='store_true', help='profile one recorded step')
     args = parser.parse_args()
-    _, plain = make_step(0)
-    net, recorded_step = make_step(0)
+    _, plain = hookgrad_step(0)
+    net, recorded_step = hookgrad_step(0)
     rec = StatsRecorder(net)
 
     def recorded():

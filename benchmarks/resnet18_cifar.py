@@ -22,11 +22,13 @@ from timing import samples
 BATCH, CLASSES = 32, 10
 
 
-def hookgrad_steps(steps, warmup, profile):
+def hookgrad_step(seed=0):
+    """``(net, step)``: a ResNet-18 CIFAR network and a closure running one training step on a
+    fixed batch (forward, cross-entropy, backward, Momentum), returning the loss."""
     import hookgrad as ms               # first: it chooses OpenBLAS's kernels before NumPy loads
     import numpy as np
     from hookgrad import nn
-    ms.set_seed(0)
+    ms.set_seed(seed)
     net = ms.vision.resnet18(num_classes=CLASSES, cifar=True)
     net.set_train()
     rng = np.random.default_rng(0)
@@ -40,7 +42,12 @@ def hookgrad_steps(steps, warmup, profile):
         loss, grads = grad_fn(x, y)
         opt(grads)
         return float(loss.asnumpy())
+    return net, step
 
+
+def hookgrad_steps(steps, warmup, profile):
+    import hookgrad as ms
+    _, step = hookgrad_step()
     times = samples(step, steps, warmup)
     report = None
     if profile:

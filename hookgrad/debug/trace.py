@@ -25,6 +25,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..nn.cell import Cell
+from .summary import _tensors
 
 __all__ = ['Trace', 'trace', 'CellTrace', 'Call']
 
@@ -392,17 +393,6 @@ def _unknown(name, valid, where, what):
     hint = (f"closest: {', '.join(repr(c) for c in close)}" if close else
             f"the {what} names are {valid[:8]}{' ...' if len(valid) > 8 else ''}")
     return f"{where} has no {what} named {name!r}; {hint} ({len(valid)} in all)"
-
-
-def _tensors(value):
-    if isinstance(value, Tensor):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _tensors(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _tensors(v)
 
 
 def _detach(value):
