@@ -353,40 +353,6 @@ def test_dropout_reprs():
     assert Dropout(p=0.3).keep_prob == pytest.approx(0.7)
 
 
-def test_seed_002_dropout2d_with_a_custom_bprop():
-    class Dropout2dBprop(nn.Cell):
-        def __init__(self, keep_prob):
-            super().__init__()
-            self.keep_prob = keep_prob
-            self.dropout2d = ops.Dropout2D(keep_prob)
-
-        def construct(self, x):
-            return self.dropout2d(x)
-
-        def bprop(self, x, out, dout):
-            _, mask = out
-            dy, _ = dout
-            if self.keep_prob != 0:
-                dy = dy * (1 / self.keep_prob)
-            dy = mask.astype(ms.float32) * dy
-            return (dy.astype(x.dtype),)
-
-    cell = Dropout2dBprop(0.8)
-    cell.bprop_debug = True
-    x = ms.Tensor(np.random.default_rng(0).uniform(1, 2, (2, 6, 3, 3)).astype(np.float32))
-    ms.set_seed(4)
-    out, mask = cell(x)
-    ms.set_seed(4)
-    g = ms.grad(lambda t: cell(t)[0])(x)
-    m = mask.asnumpy()
-    assert mask.dtype == ms.bool_ and m.shape == x.shape and not m.all() and m.any()
-    np.testing.assert_allclose(out.asnumpy(), x.asnumpy() * m / 0.8, rtol=1e-6)
-    np.testing.assert_allclose(g.asnumpy(), m / np.float32(0.8), rtol=1e-6)
-    ms.set_seed(4)      # the automatic gradient through ops.dropout2d agrees
-    np.testing.assert_allclose(ms.grad(lambda t: ops.dropout2d(t, 0.2))(x).asnumpy(),
-                               g.asnumpy(), rtol=1e-6)
-
-
 # ------------------------------------------------------------------------------ errors
 X23 = ms.Tensor(np.ones((2, 3), np.float32))
 

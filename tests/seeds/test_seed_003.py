@@ -155,6 +155,9 @@ def test_custom_bprop_dropout2d(grad_fn):
     assert (kept.all(axis=(2, 3)) | ~kept.any(axis=(2, 3))).all()
     np.testing.assert_allclose(gx.asnumpy(), kept / 0.8, rtol=1e-6)
     np.testing.assert_allclose(y.asnumpy(), x.asnumpy() * kept / 0.8, rtol=1e-6)
+    ms.set_seed(5)      # the automatic gradient through ops.dropout2d draws the same mask
+    auto = ms.grad(lambda t: ops.dropout2d(t, 0.2))(x)
+    np.testing.assert_allclose(auto.asnumpy(), gx.asnumpy(), rtol=1e-6)
 
 
 class NetWithParam(nn.Cell):
