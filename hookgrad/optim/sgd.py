@@ -1,21 +1,11 @@
 """SGD and Momentum (MindSpore 2.x formulas)."""
-import numbers
 
 import numpy as np
 
 from ..nn.parameter import Parameter
-from .optimizer import Optimizer, _who
+from .optimizer import Optimizer, _nonneg, _who
 
 __all__ = ['SGD', 'Momentum']
-
-
-def _factor(value, arg, who):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{who}: {arg} must be a float, got {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{who}: {arg} must be a finite float >= 0, got {value}")
-    return value
 
 
 def _flag(value, arg, who):
@@ -78,8 +68,8 @@ class SGD(Optimizer):
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
                  nesterov=False, loss_scale=1.0):
         who = _who(self)
-        momentum = _factor(momentum, 'momentum', who)
-        dampening = _factor(dampening, 'dampening', who)
+        momentum = _nonneg(momentum, 'momentum', who)
+        dampening = _nonneg(dampening, 'dampening', who)
         _flag(nesterov, 'nesterov', who)
         if nesterov and (momentum <= 0.0 or dampening != 0.0):
             raise ValueError(f"{who}: nesterov needs momentum > 0 and dampening == 0, got "
@@ -167,7 +157,7 @@ class Momentum(Optimizer):
     def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0,
                  use_nesterov=False):
         who = _who(self)
-        momentum = _factor(momentum, 'momentum', who)
+        momentum = _nonneg(momentum, 'momentum', who)
         _flag(use_nesterov, 'use_nesterov', who)
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         self.use_nesterov = use_nesterov

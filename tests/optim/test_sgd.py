@@ -100,9 +100,9 @@ def test_momentum_can_be_changed_through_its_parameter():
 
 
 @pytest.mark.parametrize('kwargs,error,match', [
-    ({'momentum': -0.1}, ValueError, 'momentum must be a finite float >= 0'),
+    ({'momentum': -0.1}, ValueError, 'momentum must be a finite number >= 0'),
     ({'momentum': '0.9'}, TypeError, 'momentum must be a float'),
-    ({'dampening': -1.0}, ValueError, 'dampening must be a finite float >= 0'),
+    ({'dampening': -1.0}, ValueError, 'dampening must be a finite number >= 0'),
     ({'dampening': None}, TypeError, 'dampening must be a float'),
     ({'nesterov': 1}, TypeError, 'nesterov must be a bool'),
     ({'nesterov': True}, ValueError, 'nesterov needs momentum > 0 and dampening == 0'),
@@ -155,7 +155,7 @@ def test_momentum_in_float32_stays_float32_and_close():
 
 
 @pytest.mark.parametrize('kwargs,error,match', [
-    ({'momentum': -0.5}, ValueError, 'nn.Momentum: momentum must be a finite float >= 0'),
+    ({'momentum': -0.5}, ValueError, 'nn.Momentum: momentum must be a finite number >= 0'),
     ({'momentum': True}, TypeError, 'nn.Momentum: momentum must be a float'),
     ({'momentum': 0.9, 'use_nesterov': 'yes'}, TypeError, 'use_nesterov must be a bool'),
 ])
