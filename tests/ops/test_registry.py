@@ -4,6 +4,7 @@ import pkgutil
 
 import tests.ops as op_tests
 from hookgrad.autograd.function import OPS
+from hookgrad.testing.cases import Case
 
 # primitives whose checks live outside tests/ops
 COVERED_ELSEWHERE = {
@@ -19,6 +20,9 @@ def covered_ops():
         if info.name.startswith('test_') and info.name != 'test_registry':
             module = importlib.import_module(f"tests.ops.{info.name}")
             names |= set(getattr(module, 'COVERED_OPS', ()))
+            for case in getattr(module, 'CASES', ()):
+                if isinstance(case, Case):
+                    names |= set(case.ops)
     return names
 
 

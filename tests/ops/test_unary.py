@@ -9,13 +9,10 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.math import array_math
 from hookgrad.ops.unary import erf_array
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
-COVERED_OPS = {'Exp', 'Log', 'Sqrt', 'Rsqrt', 'Abs', 'Sin', 'Cos', 'Tanh', 'Sign', 'Erf',
-               'Reciprocal', 'Floor', 'Ceil'}
-
-SHAPES = [(), (5,), (3, 4), (2, 3, 2)]
-GRAD_SHAPES = [(), (4,), (2, 3)]
+SHAPES = [((),), ((5,),), ((3, 4),), ((2, 3, 2),)]
 
 _math_erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -38,64 +35,57 @@ def off_integers(rng, shape):
     return rng.integers(-3, 3, size=shape) + rng.uniform(0.1, 0.9, size=shape)
 
 
-# name, public function, NumPy reference, input domain
+def _row(op, fn, ref, domain, **kw):
+    return Case(op, fn, ref=ref, shapes=SHAPES, domains=(domain,), rtol=1e-13, atol=1e-13, **kw)
+
+
 SMOOTH = [
-    ('exp', ops.exp, np.exp, anywhere),
-    ('log', ops.log, np.log, positive),
-    ('sqrt', ops.sqrt, np.sqrt, positive),
-    ('rsqrt', ops.rsqrt, lambda x: 1 / np.sqrt(x), positive),
-    ('abs', ops.abs, np.abs, away_from_zero),
-    ('sin', ops.sin, np.sin, anywhere),
-    ('cos', ops.cos, np.cos, anywhere),
-    ('tanh', ops.tanh, np.tanh, anywhere),
-    ('erf', ops.erf, lambda x: _math_erf(x).astype(x.dtype), anywhere),
-    ('reciprocal', ops.reciprocal, lambda x: 1 / x, away_from_zero),
+    _row('Exp', ops.exp, np.exp, anywhere),
+    _row('Log', ops.log, np.log, positive),
+    _row('Sqrt', ops.sqrt, np.sqrt, positive),
+    _row('Rsqrt', ops.rsqrt, lambda x: 1 / np.sqrt(x), positive),
+    _row('Abs', ops.abs, np.abs, away_from_zero),
+    _row('Sin', ops.sin, np.sin, anywhere),
+    _row('Cos', ops.cos, np.cos, anywhere),
+    _row('Tanh', ops.tanh, np.tanh, anywhere),
+    _row('Erf', ops.erf, lambda x: _math_erf(x).astype(x.dtype), anywhere),
+    _row('Reciprocal', ops.reciprocal, lambda x: 1 / x, away_from_zero),
 ]
 FLAT = [
-    ('sign', ops.sign, np.sign, away_from_zero),
-    ('floor', ops.floor, np.floor, off_integers),
-    ('ceil', ops.ceil, np.ceil, off_integers),
+    _row('Sign', ops.sign, np.sign, away_from_zero, grad=False),
+    _row('Floor', ops.floor, np.floor, off_integers, grad=False),
+    _row('Ceil', ops.ceil, np.ceil, off_integers, grad=False),
 ]
-ALL = SMOOTH + FLAT
+CASES = SMOOTH + FLAT
 
 
-def _params(cases, shapes):
-    return [pytest.param(fn, ref, dom, shape, id=f"{name}-{shape}")
-            for name, fn, ref, dom in cases for shape in shapes]
-
-
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(ALL, SHAPES))
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(fn, ref, dom, shape, dtype):
-    x = np.asarray(dom(np.random.default_rng(0), shape), dtype)
-    y = fn(ms.Tensor(x))
-    assert y.shape == shape
-    assert y.asnumpy().dtype == dtype
-    rtol = 1e-6 if dtype == np.float32 else 1e-13
-    np.testing.assert_allclose(y.asnumpy(), ref(x), rtol=rtol, atol=rtol)
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(SMOOTH, GRAD_SHAPES))
-def test_backward_matches_finite_differences(fn, ref, dom, shape):
-    check_grad(fn, dom(np.random.default_rng(1), shape))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(SMOOTH, GRAD_SHAPES))
-def test_double_backward_matches_finite_differences(fn, ref, dom, shape):
-    # times x, so the incoming gradient depends on x too (abs is piecewise linear)
-    check_double_grad(lambda x: fn(x) * x, dom(np.random.default_rng(2), shape))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(SMOOTH, [(3,)]))
-def test_float32_gradient_stays_float32(fn, ref, dom, shape):
-    x = ms.Tensor(dom(np.random.default_rng(3), shape).astype(np.float32), requires_grad=True)
-    fn(x).backward()
+@pytest.mark.parametrize('case', SMOOTH, ids=lambda c: c.label)
+def test_float32_gradient_stays_float32(case):
+    x = ms.Tensor(case.arrays([(3,)], np.float32)[0], requires_grad=True)
+    case.fn(x).backward()
     assert x.grad.dtype == ms.float32
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(FLAT, [(4,)]))
-def test_flat_ops_pass_no_gradient(fn, ref, dom, shape):
-    x = ms.Tensor(dom(np.random.default_rng(4), shape), requires_grad=True)
+@pytest.mark.parametrize('case', FLAT, ids=lambda c: c.label)
+def test_flat_ops_pass_no_gradient(case):
+    fn, ref, shape = case.fn, case.ref, (4,)
+    x = ms.Tensor(case.arrays([shape], seed=4)[0], requires_grad=True)
     y = fn(x)
     assert not y.requires_grad and y.grad_fn is None
     z = ops.mul(fn(x), x)       # the only gradient is through the second factor

@@ -1,0 +1,143 @@
+"""``Case``: one row of an op test table, and the checks every row gets.
+
+A row names the registered op it exercises, calls it through the public API on generated
+inputs, and is checked three ways: the forward against a NumPy reference, the gradient against
+float64 central differences, and (for rules that must also run on Tensors) the gradient of that
+gradient. The registry test derives op coverage from the rows: an op with no row fails it.
+
+>>> import numpy as np
+>>> from hookgrad import ops
+>>> row = Case('Exp', ops.exp, ref=np.exp, shapes=[((3,),), ((2, 2),)])
+>>> for shapes in row.shapes:
+...     row.check_forward(shapes, np.float32)
+...     row.check_backward(shapes)
+...     row.check_double_backward(shapes)
+"""
+import dataclasses
+from typing import Callable, Optional
+
+import numpy as np
+
+from .._tensor import Tensor
+from .gradcheck import check_double_grad, check_grad
+
+
+def normal(rng, shape):
+    """Standard normal values: the default domain."""
+    return rng.standard_normal(shape)
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """A test row: which op, how it is called, on what inputs, checked against what.
+
+    Attributes:
+        op: the registered op name (a key of ``hookgrad.autograd.function.OPS``) the row
+            exercises, or a tuple of names when one call applies several.
+        fn: a function of Tensors, through the public API, returning a Tensor or a tuple.
+        ref: the NumPy reference of ``fn`` on arrays, for the forward check (None: no check).
+        shapes: the variants checked: per variant, one shape per input.
+        domains: per input, ``domain(rng, shape) -> array`` (default: standard normal); a
+            domain keeps inputs clear of kinks and poles so finite differences are exact.
+        name: the test id prefix (default: the op name in lower case).
+        grad: check first-order gradients against central differences (float64).
+        double: also check second-order gradients (the backward rule run on Tensors).
+        wrt: input positions to differentiate (default: the floating ones).
+        dtypes: dtypes of the forward check, which also asserts the output keeps the dtype.
+        rtol, atol: forward tolerances in float64; float32 uses at least 1e-5 and 1e-6.
+        grad_atol, grad_rtol: tolerances of both gradient checks.
+    """
+
+    op: object
+    fn: Callable
+    ref: Optional[Callable] = None
+    shapes: tuple = (((3, 4),),)
+    domains: tuple = ()
+    name: Optional[str] = None
+    grad: bool = True
+    double: bool = True
+    wrt: Optional[tuple] = None
+    dtypes: tuple = (np.float32, np.float64)
+    rtol: float = 1e-6
+    atol: float = 1e-6
+    grad_atol: float = 1e-6
+    grad_rtol: float = 1e-5
+
+    @property
+    def ops(self):
+        """The names of the ops the row exercises, as a tuple."""
+        return self.op if isinstance(self.op, tuple) else (self.op,)
+
+    @property
+    def label(self):
+        return self.name or self.ops[0].lower()
+
+    def arrays(self, shapes, dtype=np.float64, seed=0):
+        """Inputs for one variant: each input's domain at its shape, cast to ``dtype`` when
+        floating (integer and boolean inputs such as indices keep their dtype)."""
+        rng = np.random.default_rng(seed)
+        out = []
+        for i, shape in enumerate(shapes):
+            domain = self.domains[i] if i < len(self.domains) else normal
+            a = np.asarray(domain(rng, shape))
+            out.append(a.astype(dtype) if a.dtype.kind == 'f' else a)
+        return out
+
+    def check_forward(self, shapes, dtype):
+        """The output matches ``ref`` on the same inputs, with the reference's shape; a
+        floating output has the inputs' floating dtype."""
+        if self.ref is None:
+            return
+        arrays = self.arrays(shapes, dtype)
+        got = self.fn(*[Tensor(a) for a in arrays])
+        want = self.ref(*arrays)
+        got = got if isinstance(got, (tuple, list)) else (got,)
+        want = want if isinstance(want, (tuple, list)) else (want,)
+        assert len(got) == len(want), f"{len(got)} outputs, the reference gives {len(want)}"
+        rtol, atol = self.rtol, self.atol
+        if dtype != np.float64:
+            rtol, atol = max(rtol, 1e-5), max(atol, 1e-6)
+        for k, (g, w) in enumerate(zip(got, want)):
+            g, w = g.asnumpy(), np.asarray(w)
+            assert g.shape == w.shape, f"output {k}: shape {g.shape}, reference {w.shape}"
+            if g.dtype.kind == 'f' and w.dtype.kind == 'f':
+                assert g.dtype == dtype, f"output {k}: dtype {g.dtype}, expected {np.dtype(dtype)}"
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=atol,
+                                       err_msg=f"output {k} differs from the reference")
+
+    def check_backward(self, shapes):
+        """First-order gradients match float64 central differences."""
+        if self.grad:
+            check_grad(self.fn, *self.arrays(shapes, seed=1), wrt=self.wrt,
+                       atol=self.grad_atol, rtol=self.grad_rtol)
+
+    def check_double_backward(self, shapes):
+        """Gradients of the first-order gradient of ``fn(x)**2`` match central differences.
+
+        Squaring makes the incoming gradient depend on the inputs, so even a linear op's rule
+        is exercised on Tensors (the path higher-order gradients take).
+        """
+        if self.grad and self.double:
+            check_double_grad(lambda *xs: _squared(self.fn(*xs)), *self.arrays(shapes, seed=2),
+                              wrt=self.wrt, atol=max(self.grad_atol, 1e-5),
+                              rtol=max(self.grad_rtol, 1e-4))
+
+
+def _squared(out):
+    if isinstance(out, (tuple, list)):
+        return tuple(o * o if o.requires_grad else o for o in out)
+    return out * out
+
+
+def variants(cases):
+    """``(case, shapes, id)`` for every variant of every row, ids unique within the table."""
+    seen = set()
+    for case in cases:
+        for shapes in case.shapes:
+            ident = f"{case.label}-{shapes}"
+            n = 1
+            while ident in seen:
+                n += 1
+                ident = f"{case.label}-{shapes}#{n}"
+            seen.add(ident)
+            yield case, shapes, ident
