@@ -6,7 +6,6 @@ import numpy as np
 from . import _dtype
 from ._format import tensor_repr
 from .autograd import function as _function
-from .autograd.grad_mode import state as _grad
 from ._tensor_methods import TensorMethods
 from .hooks.handle import HookStore, check_hook
 
@@ -232,7 +231,7 @@ class Tensor(TensorMethods):
         the final gradient accumulates into ``.grad``; on a non-leaf the replacement flows on.
         See docs/hooks.md. Returns a handle whose ``remove()`` unregisters the hook.
         """
-        check_hook(hook, 'Tensor.register_hook')
+        check_hook(hook, 'Tensor.register_hook', 1, 'hook(grad)')
         node = self._node
         if node is None:
             store = self._hooks

@@ -6,20 +6,16 @@ after the whole pass succeeded: an exception (from a hook, say) leaves nothing h
 """
 import numpy as np
 
+from . import observer as _observer
+from .._tensor import Tensor
 from .function import Node
-from .grad_mode import state as _grad
-from .math import tensor_math
-from .._dtype import from_numpy
-from ..hooks.handle import hook_name
+from .math import array_math, tensor_math
+from .state import current as _state, update as _update
+from ..hooks.calling import run_tensor_hooks
 
 _FREED_MSG = ("backward through a graph that has already been freed: the saved values of "
               "'{op}' were released by an earlier backward. Pass retain_graph=True to the first "
               "backward (or create_graph=True) to run backward twice.")
-
-
-# The backward observer while an anomaly guard is on (hookgrad.debug.nan_guard): it runs
-# ``_call_backward`` itself and checks the gradients, ``_watch(node, gys, create_graph) -> gxs``.
-_watch = None
 
 
 class OutputHooks:
@@ -44,7 +40,6 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         retain_graph: keep saved values so backward can run again through this graph.
         create_graph: record the backward computation, for higher-order gradients.
     """
-    from .._tensor import Tensor
     if create_graph:
         retain_graph = True
     deps, capture = _count_dependencies(roots, targets)
@@ -69,8 +64,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     leaf_updates = []       # (leaf, gradient) applied after the pass
     retained = []           # (tensor, gradient) applied after the pass
     processed = []
-    prev = _grad.enabled
-    _grad.enabled = create_graph
+    observed = bool(_state().observers)
+    previous = _update(grad=create_graph, backward=True)
     try:
         while ready:
             key = ready.pop()
@@ -92,17 +87,17 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                     for idx, i in capture[node]:
                         captured[i] = gys[idx]
                     continue        # a captured argument is where differentiation stops
-                if _watch is not None:
-                    gxs = _watch(node, gys, create_graph)
+                if observed:
+                    gxs = _observer.run_rule(node, gys, create_graph, _call_backward)
                 elif create_graph or node.n_out > 1:
-                    gxs = _call_backward(node, gys, create_graph, Tensor)
+                    gxs = _call_backward(node, gys, create_graph)
                 else:
-                    gxs = node.op.backward(node, gys[0])
+                    gxs = node.op.array_rule(node, gys[0])
                     if type(gxs) is not tuple:
                         gxs = (gxs,)
                     if len(gxs) != len(edges):
                         _count_error(node, gxs)
-                shapes = node.shapes
+                shapes = node.reduce_to
                 i = 0
                 for e in edges:
                     if e is not None:
@@ -110,7 +105,7 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                         target = e[0]
                         if gx is not None:
                             if shapes is not None and gx.shape != shapes[i]:
-                                gx = (tensor_math if create_graph else node.m).sum_to(gx, shapes[i])
+                                gx = (tensor_math if create_graph else array_math).sum_to(gx, shapes[i])
                             if type(target) is Node and target.n_out > 1:
                                 slots = buf.get(target)
                                 if slots is None:
@@ -138,7 +133,7 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
             _note_failure(e, key)
         raise
     finally:
-        _grad.enabled = prev
+        _update(**previous)
 
     if retained or leaf_updates:
         shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
@@ -155,28 +150,27 @@ def _leaf_gradient(leaf, g, targets, capture, captured, leaf_updates, create_gra
     """A leaf's complete gradient: run its hooks, then capture it or queue the .grad update."""
     if targets is None:
         if leaf._hooks:
-            g = _run_tensor_hooks(leaf._hooks, g, create_graph, Tensor)
+            g = run_tensor_hooks(leaf._hooks, g, create_graph)
         leaf_updates.append((leaf, g))
         return
     slot = capture.get(leaf)
     if slot is not None:
         if leaf._hooks:
-            g = _run_tensor_hooks(leaf._hooks, g, create_graph, Tensor)
+            g = run_tensor_hooks(leaf._hooks, g, create_graph)
         for i in slot:
             captured[i] = g
 
 
 def _note_failure(e, node):
-    """Name the node whose backward raised, and where it was created when that was recorded."""
+    """Name the node whose backward raised, and where it was created when that was recorded
+    (an op observer with ``record_source``, such as nan_guard, was on in forward)."""
     if not hasattr(e, 'add_note'):     # Python < 3.11
         return
-    origin = node.origin
     where = ''
-    if origin is not None:
-        file, line, cell = origin
-        where = f", created at {file}:{line}"
-        if cell is not None:
-            where += f" in Cell '{cell}'" if cell else " in the root Cell"
+    if node.source is not None:
+        where = f", created at {node.source[0]}:{node.source[1]}"
+    if node.cell is not None:
+        where += f" in Cell '{_observer.frame_path(node.cell)}'"
     e.add_note(f"(raised in the backward of '{node.op.name}'{where})")
 
 
@@ -229,13 +223,15 @@ def _count_dependencies(roots, targets):
     return deps, capture
 
 
-def _call_backward(node, gys, create_graph, Tensor):
+def _call_backward(node, gys, create_graph):
+    """Run a node's backward rule: ``array_rule`` on arrays, or ``backward`` on Tensors with
+    ``tensor_math`` when the backward pass is recorded."""
     op = node.op
     if node.n_out > 1 and any(g is None for g in gys):
         zeros = Tensor._zeros if create_graph else np.zeros
         gys = [g if g is not None else zeros(*meta) for g, meta in zip(gys, node.out_meta)]
     if not create_graph:
-        gxs = op.backward(node, *gys)
+        gxs = op.array_rule(node, *gys)
     else:
         saved = node.saved
         ids = node.ids
@@ -273,29 +269,6 @@ def _saved_tensor(node, array, origin, Tensor):
     return Tensor._wrap_output(array, parent, idx)
 
 
-def _run_tensor_hooks(store, g, create_graph, Tensor):
-    """Run a tensor's hooks in order, each seeing the previous replacement."""
-    for hook in store.snapshot():
-        arg = g if create_graph else Tensor._wrap(g)
-        try:
-            r = hook(arg)
-        except Exception as e:
-            if hasattr(e, 'add_note'):
-                e.add_note(f"(raised in tensor hook '{hook_name(hook)}' during backward)")
-            raise
-        if r is None:
-            continue
-        if not isinstance(r, Tensor):
-            raise TypeError(f"tensor hook '{hook_name(hook)}' must return a Tensor or None, "
-                            f"got {type(r).__name__}")
-        if r.shape != tuple(g.shape) or r._data.dtype != g.dtype:
-            raise ValueError(f"tensor hook '{hook_name(hook)}' returned a gradient of shape "
-                             f"{r.shape} and dtype {r.dtype}, expected shape {tuple(g.shape)} "
-                             f"and dtype {from_numpy(g.dtype)}")
-        g = r if create_graph else r._data
-    return g
-
-
 def _run_output_hooks(node, gys, create_graph, retained, Tensor):
     for idx, oh in node.hooks.items():
         g = gys[idx]
@@ -306,7 +279,7 @@ def _run_output_hooks(node, gys, create_graph, retained, Tensor):
             if t is not None:
                 retained.append((t, g))
         if oh.store:
-            gys[idx] = _run_tensor_hooks(oh.store, g, create_graph, Tensor)
+            gys[idx] = run_tensor_hooks(oh.store, g, create_graph)
 
 
 def _accumulate_grad(t, g, Tensor, shared):

@@ -1,36 +1,50 @@
-"""Primitive ops and the graph nodes they record.
+"""Primitive ops, the graph nodes they record, and op dispatch.
 
-An op is a class with ``forward(ctx, *arrays, **params)`` on raw arrays and
-``backward(ctx, *grads)`` written with operators and ``ctx.m`` (a math namespace). On the
-first-order path ``ctx.m`` works on raw arrays; when a higher-order gradient is requested the
-engine hands the same rule Tensors and ``tensor_math``, so the rule itself records a graph.
-Every op registers itself in ``OPS`` by name, so a later tracer can replay ops without Tensors.
+The op contract (docs/autograd.md shows a worked example): an op is a class with
+
+- ``forward(ctx, *arrays, **params)`` on raw arrays, returning an array or a tuple of arrays;
+- ``backward(ctx, *grads)`` returning one gradient per input (None where none is wanted),
+  written with operators and ``ctx.m`` only, so that one rule serves both paths: raw arrays with
+  ``ctx.m = array_math`` on first-order backward, Tensors with ``ctx.m = tensor_math`` when a
+  higher-order gradient is recorded;
+- optionally ``backward_arrays(ctx, *grads)``, a first-order rule on raw NumPy arrays for ops
+  where in-place NumPy work beats the general rule. When an op defines it, first-order backward
+  runs it and ``backward`` runs only on Tensors. Which rule runs on arrays is bound once, when the
+  class is created (``array_rule``), so the backward loop never branches on it.
+
+``ctx`` is everything a rule may use: ``ctx.save(*arrays)`` / ``ctx.saved``,
+``ctx.needs_grad(i)`` (whether input i wants a gradient), ``ctx.m``, ``ctx.xp``,
+``ctx.recording`` (False when forward runs without recording: it may skip work only backward
+needs) and any attribute forward sets on it (``ctx.axis = axis``, ``ctx.in_shape = x.shape``).
+Gradients may come back in a broadcast shape: the engine sums them to each input's shape.
+
+Every op registers itself in ``OPS`` by name, so a tracer can replay ops without Tensors.
 """
 from .._backend import asarray as _asarray, ndarray as _ndarray, xp
-from .grad_mode import state as _grad
 from .math import array_math
+from .state import current as _state
 
 OPS = {}
 _Tensor = None      # set by hookgrad._tensor once Tensor exists (breaks the import cycle)
 
 
 class Node:
-    """One recorded op application: the op, its edges to inputs, and what backward needs.
+    """One recorded op application: the ``ctx`` its rules receive, and the graph edge data.
 
-    ``next`` holds, per input, ``(node, output_index)`` for a non-leaf input, ``(tensor, 0)``
-    for a leaf that requires grad, or None. Optional state (``saved``, ``hooks``...) lives in
-    class defaults until an instance sets it, so a plain node costs four slot stores.
+    Engine-only slots: ``next`` holds, per input, ``(node, output_index)`` for a non-leaf input,
+    ``(tensor, 0)`` for a leaf that requires grad, or None; ``reduce_to`` the shape each input's
+    gradient is summed to (None when no input was broadcast); ``ids`` the id() of each input
+    then output array when something was saved, so that higher-order backward can re-attach
+    saved arrays to the graph (a saved array is alive since the op ran, so its id cannot have
+    been reused). Optional state lives in class defaults until a node sets it, so a plain node
+    costs a few slot stores.
     """
 
-    __slots__ = ('op', 'next', 'shapes', 'saved', 'ids', '__dict__', '__weakref__')
+    __slots__ = ('op', 'next', 'reduce_to', 'saved', 'ids', '__dict__', '__weakref__')
 
-    # saved: arrays kept for backward (see save); None once backward freed the graph.
-    # shapes: input shapes, for un-broadcasting gradients; None when no input was broadcast.
-    # ids: id() of each input then output array, recorded when something was saved, so that
-    #   higher-order backward can re-attach saved arrays to the graph (a saved array is alive
-    #   since the op ran, so its id cannot have been reused by another input or output).
     hooks = None        # {output index: OutputHooks} for tensor hooks / retain_grad on outputs
-    origin = None       # (file, line, cell path) of its creation, set while a nan_guard is on
+    cell = None         # the executing cell frame (cell, parent) at creation, while observed
+    source = None       # (file, line) of the user code that created it, when an observer asks
     n_out = 1
     m = array_math
     xp = xp             # the array module forward runs on
@@ -40,10 +54,9 @@ class Node:
         """Keep arrays for backward; keep outputs rather than inputs when that is cheaper."""
         self.saved = arrays
 
-    @property
-    def needs_input_grad(self):
-        """Per input, whether a gradient for it is wanted (lets backward skip work)."""
-        return tuple(e is not None for e in self.next)
+    def needs_grad(self, i):
+        """Whether input ``i`` wants a gradient (a rule may skip the work for it otherwise)."""
+        return self.next[i] is not None
 
     @property
     def name(self):
@@ -60,7 +73,6 @@ class _NoGradContext:
     m = array_math
     xp = xp
     recording = False
-    needs_input_grad = ()
 
     def save(self, *arrays):
         pass
@@ -73,7 +85,8 @@ NO_CTX = _NoGradContext()
 
 
 class Op:
-    """Base class of primitives. Subclasses define ``forward`` and ``backward`` as static methods.
+    """Base class of primitives: ``forward`` and ``backward`` (and optionally
+    ``backward_arrays``) as static methods; see the module docstring for the contract.
 
     ``differentiable = False`` marks ops whose outputs never carry a gradient (comparisons,
     argmax...). Subclasses are registered in ``OPS`` under ``name`` (default: the class name).
@@ -81,6 +94,8 @@ class Op:
 
     differentiable = True
     name = None
+    backward_arrays = None
+    array_rule = None       # backward_arrays if the op has one, else backward; set per class
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -89,17 +104,20 @@ class Op:
         if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
             raise TypeError(f"op {name!r} is already registered by {OPS[name].__module__}")
         cls.name = name
+        rule = cls.backward_arrays or getattr(cls, 'backward', None)
+        cls.array_rule = None if rule is None else staticmethod(rule)
         OPS[name] = cls
 
     @classmethod
     def apply(cls, *xs, **params):
         """Run forward on the inputs' arrays; record a node only if some input requires grad."""
-        if _grad.enabled and cls.differentiable:
+        s = _state()
+        if s.observers:
+            return _observer.dispatch(cls, xs, params, s)
+        if s.grad and cls.differentiable:
             for x in xs:
                 if x.requires_grad:
-                    return _record(cls, xs, params)
-        if _watch is not None:
-            return _watched(cls, xs, params)
+                    return _record(cls, xs, params, s)
         y = cls.forward(NO_CTX, *[x._data for x in xs], **params)
         if type(y) is tuple:
             return tuple(map(_Tensor._wrap, y))
@@ -108,11 +126,12 @@ class Op:
 
 def apply1(op, x):
     """``op.apply(x)`` for a one-input op without parameters (the hot path of unary ops)."""
-    if x.requires_grad and _grad.enabled and op.differentiable:
-        return _record(op, (x,), _NO_PARAMS)
-    if _watch is None:
-        return _Tensor._wrap(op.forward(NO_CTX, x._data))
-    return _watched(op, (x,), _NO_PARAMS)
+    s = _state()
+    if s.observers:
+        return _observer.dispatch(op, (x,), _NO_PARAMS, s)
+    if x.requires_grad and s.grad and op.differentiable:
+        return _record(op, (x,), _NO_PARAMS, s)
+    return _Tensor._wrap(op.forward(NO_CTX, x._data))
 
 
 def apply2(op, a, b):
@@ -121,28 +140,15 @@ def apply2(op, a, b):
     When both inputs have the same shape, the op's backward must return gradients of that
     shape: the engine then skips its un-broadcasting check.
     """
-    if (a.requires_grad or b.requires_grad) and _grad.enabled and op.differentiable:
+    s = _state()
+    if s.observers:
+        return _observer.dispatch(op, (a, b), _NO_PARAMS, s)
+    if (a.requires_grad or b.requires_grad) and s.grad and op.differentiable:
         return _record2(op, a, b)
-    if _watch is None:
-        return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
-    return _watched(op, (a, b), _NO_PARAMS)
+    return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
 
 
 _NO_PARAMS = {}
-
-# The observer of every op's outputs while an anomaly guard is on (hookgrad.debug.nan_guard):
-# ``_watch(op, input_arrays, outputs, node)`` with outputs a Tensor or a tuple of them and node
-# None when nothing was recorded. None otherwise: each dispatch path pays one test.
-_watch = None
-
-
-def _watched(op, xs, params):
-    """The unrecorded path while ``_watch`` is set: forward, wrap, then show the outputs."""
-    arrays = [x._data for x in xs]
-    y = op.forward(NO_CTX, *arrays, **params)
-    out = tuple(map(_Tensor._wrap, y)) if type(y) is tuple else _Tensor._wrap(y)
-    _watch(op, arrays, out, None)
-    return out
 
 
 def _edge(x):
@@ -154,28 +160,42 @@ def _edge(x):
     return None
 
 
-def _record(op, xs, params):
-    node = Node()
+def new_node(op):
+    """A Node for ``op`` with nothing saved yet (forward may save into it; ``link`` ends it)."""
+    node = _new(Node)
     node.op = op
     node.saved = ()
+    return node
+
+
+def _record(op, xs, params, s):
+    node = new_node(op)
     arrays = [x._data for x in xs]
-    y = op.forward(node, *arrays, **params)
+    return link(node, xs, arrays, op.forward(node, *arrays, **params), s)
+
+
+def link(node, xs, arrays, y, s):
+    """The node builder: connect ``node`` to its input Tensors ``xs`` (``arrays`` their data)
+    and return its outputs ``y`` (an array or a tuple of arrays) as Tensors on the graph.
+
+    Every node is made here (op applications, cell boundaries, custom-bprop cells), except the
+    unrolled two-input path of ``apply2``. ``s`` is the thread's State: while observers are on,
+    the node is stamped with the executing cell (and source line) for backward reports.
+    """
     node.next = [_edge(x) for x in xs]
-    node.shapes = [a.shape for a in arrays]
+    node.reduce_to = [a.shape for a in arrays]
     if node.saved:
         node.ids = (*map(id, arrays), *map(id, y if type(y) is tuple else (y,)))
     else:
         node.ids = None
+    if s.observers:
+        _observer.stamp(node, s)
     wrap = _Tensor._wrap_output
     if type(y) is tuple:
         node.n_out = len(y)
         node.out_meta = [(a.shape, a.dtype) for a in y]
-        out = tuple(wrap(a, node, i) for i, a in enumerate(y))
-    else:
-        out = wrap(y, node, 0)
-    if _watch is not None:
-        _watch(op, arrays, out, node)
-    return out
+        return tuple(wrap(a, node, i) for i, a in enumerate(y))
+    return wrap(y, node, 0)
 
 
 def _record2(op, a, b):
@@ -192,16 +212,16 @@ def _record2(op, a, b):
                  (pb, b._index) if pb is not None else _edge(b)]
     sa = xa.shape
     sb = xb.shape
-    node.shapes = None if sa == sb else (sa, sb)   # None: gradients need no un-broadcasting
+    node.reduce_to = None if sa == sb else (sa, sb)   # None: gradients need no un-broadcasting
     node.ids = (id(xa), id(xb), id(y)) if node.saved else None
     t = _new(_Tensor)
     t._data = y if type(y) is _ndarray else _asarray(y)
     t._node = node
     t._index = 0
     t.requires_grad = True
-    if _watch is not None:
-        _watch(op, (xa, xb), t, node)
     return t
 
 
 _new = object.__new__
+
+from . import observer as _observer  # noqa: E402  (the observer dispatches through _record)

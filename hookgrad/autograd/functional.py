@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .engine import run_backward
-from .grad_mode import state as _grad
+from .state import current as _state, update as _update
 
 
 class _Result:
@@ -73,15 +73,13 @@ def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
         t = _differentiable(args[p], p, who)
         call_args[p] = t
         targets.append(t)
-    nested = _grad.depth > 0 or any(args[p].requires_grad for p in positions)
-    prev = _grad.enabled
-    _grad.enabled = True
-    _grad.depth += 1
+    depth = _state().depth
+    nested = depth > 0 or any(args[p].requires_grad for p in positions)
+    previous = _update(grad=True, depth=depth + 1)
     try:
         out = fn(*call_args, **kwargs)
     finally:
-        _grad.depth -= 1
-        _grad.enabled = prev
+        _update(**previous)
     aux = None
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
@@ -231,14 +229,11 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         raise TypeError("vjp: expected at least one input Tensor")
     wlist, single_weight = _as_weights(weights, 'vjp')
     targets = [_differentiable(x, i, 'vjp') for i, x in enumerate(inputs)]
-    prev = _grad.enabled
-    _grad.enabled = True
-    _grad.depth += 1
+    previous = _update(grad=True, depth=_state().depth + 1)
     try:
         out = fn(*targets)
     finally:
-        _grad.depth -= 1
-        _grad.enabled = prev
+        _update(**previous)
     aux = None
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
@@ -247,7 +242,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         aux = _detach(aux)
         out = out[0]
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    nested = _grad.depth > 0
+    nested = _state().depth > 0
 
     def vjp_fn(*v):
         vs = list(v[0]) if len(v) == 1 and isinstance(v[0], (tuple, list)) else list(v)

@@ -1,35 +1,26 @@
-"""Whether operations record a graph: ``no_grad`` / ``enable_grad`` switch it."""
+"""Whether operations record a graph: ``no_grad`` / ``enable_grad`` switch it, per thread."""
 import functools
 
-
-class _GradState:
-    __slots__ = ('enabled', 'depth')
-
-    def __init__(self):
-        self.enabled = True
-        self.depth = 0      # how many functional grad transforms are evaluating their function
-
-
-state = _GradState()
+from .state import current as _state, update as _update
 
 
 def is_grad_enabled():
-    """True when new operations record a graph for backward."""
-    return state.enabled
+    """True when new operations in this thread record a graph for backward."""
+    return _state().grad
 
 
 class _GradSwitch:
-    """Context manager and decorator that sets grad recording on or off, then restores it."""
+    """Context manager and decorator that sets grad recording on or off in the calling thread,
+    then restores what it was."""
 
     enabled = True
 
     def __enter__(self):
-        self._prev = state.enabled
-        state.enabled = self.enabled
+        self._prev = _update(grad=self.enabled)
         return self
 
     def __exit__(self, *exc):
-        state.enabled = self._prev
+        _update(**self._prev)
         return False
 
     def __call__(self, fn):
@@ -41,7 +32,9 @@ class _GradSwitch:
 
 
 class no_grad(_GradSwitch):
-    """Disable graph recording: nothing inside requires or accumulates gradients.
+    """Disable graph recording in this thread: nothing inside requires or accumulates gradients.
+
+    Other threads are not affected.
 
     >>> import hookgrad as ms
     >>> x = ms.Tensor([1.0], requires_grad=True)
@@ -55,6 +48,6 @@ class no_grad(_GradSwitch):
 
 
 class enable_grad(_GradSwitch):
-    """Re-enable graph recording inside a ``no_grad`` block."""
+    """Re-enable graph recording inside a ``no_grad`` block (in this thread)."""
 
     enabled = True

@@ -6,24 +6,18 @@ so ops and cells that merely pass a value on are never blamed. A forward op that
 non-finite input which no watched op produced (data, a parameter, a constant such as
 ``masked_fill``'s ``-inf``) is reported too, as the place where that value entered.
 
-The guard watches through two module-level observers, ``hookgrad.autograd.function._watch`` and
-``hookgrad.autograd.engine._watch``, which are None while no guard is on (one test per op), and
-through a forward pre-hook and a forward hook on every cell of the net, removed on exit, that keep
-the stack of cells being executed. See docs/debugging.md.
+The guard is an op observer (hookgrad/autograd/observer.py): it sees the ops of the thread that
+turned it on, with the executing cell and the source line that ran each op or created each
+node. With a net, one forward pre-hook on the net counts the steps. See docs/debugging.md.
 """
 import dataclasses
 import math
-import os
-import sys
 import warnings
 import weakref
-from functools import partial
 
 import numpy as np
 
-from .._tensor import Tensor
-from ..autograd import engine as _engine
-from ..autograd import function as _function
+from ..autograd.observer import OpObserver
 from ..nn.cell import Cell
 
 __all__ = ['nan_guard', 'AnomalyReport', 'AnomalyError', 'AnomalyWarning']
@@ -107,17 +101,17 @@ def _shapes(shapes):
     return ', '.join(str(s) for s in shapes) or '()'
 
 
-class nan_guard:
+class nan_guard(OpObserver):
     """Report the first NaN or Inf of each step at the op that produced it.
 
     Use it as a context manager (``with nan_guard(net) as guard:``) or as a switch
-    (``guard.enable()`` ... ``guard.disable()``). While it is on, every op's outputs are checked
-    (an exact test: a dot product of the output with itself, finite exactly when every element
-    is, unless it overflows; then element by element), and with ``backward`` every gradient a
-    backward rule returns. The first NaN or Inf found in a step is reported as an
+    (``guard.enable()`` ... ``guard.disable()``). While it is on, every op the thread runs has its
+    outputs checked (an exact test: a dot product of the output with itself, finite exactly when
+    every element is, unless it overflows; then element by element), and with ``backward`` every
+    gradient a backward rule returns. The first NaN or Inf found in a step is reported as an
     ``AnomalyReport``, appended to ``guard.reports``, and raised or warned as ``action`` says;
-    nothing more is checked until the next step. Off, it costs nothing: no hook remains, and
-    each op pays one test of a module variable.
+    nothing more is checked until the next step. It watches only the thread that turned it on;
+    off, it costs nothing. A guard whose net has been deleted turns itself off.
 
     Steps: with a net, each call of the net starts a step (steps count from 0, so the backward
     after the k-th forward belongs to step k); without one, ``guard.step()`` starts the next.
@@ -148,7 +142,7 @@ class nan_guard:
     ('Mul', 0, 1)
     """
 
-    _active = None      # the guard that is on: one at a time, since it watches every op
+    record_source = True    # backward reports name the line that created the node
 
     def __init__(self, net=None, *, check='both', allow=None, action='raise', every=1,
                  backward=True):
@@ -175,19 +169,16 @@ class nan_guard:
         self._mask = _CHECKS[check]
         self._step = 0
         self._calls = 0             # calls of the net so far
-        self._stack = []            # paths of the cells executing now, innermost last
-        self._handles = []
-        self._cells = []            # weakrefs to the net's cells
+        self._paths = {}            # id(cell) -> its path in the net
+        self._handle = None         # the forward pre-hook on the net that counts steps
         self._known = {}            # id -> weakref of non-finite arrays that watched ops made
-        self._in_backward = 0       # >0 while a backward rule runs (its ops are checked with it)
-        self._enabled = False
         self._armed = False
 
     # ----------------------------------------------------------------- switch
     @property
     def enabled(self):
         """Whether the guard is on."""
-        return self._enabled
+        return self.observing
 
     @property
     def current_step(self):
@@ -195,49 +186,39 @@ class nan_guard:
         return self._step
 
     def enable(self):
-        """Turn the guard on; returns the guard.
+        """Turn the guard on in this thread; returns the guard (already on: nothing changes).
 
         Raises:
-            RuntimeError: another guard is on, or the net no longer exists.
+            RuntimeError: the net no longer exists, a cell of the net cannot take hooks, or the
+                guard is on in another thread.
         """
-        if self._enabled:
-            return self
-        if nan_guard._active is not None:
-            raise RuntimeError("nan_guard: another guard is on; disable it first (a guard "
-                               "watches every op, so one at a time)")
+        if self.observing:
+            return super().enable()
         if self._net is not None:
             net = self._net()
             if net is None:
                 raise RuntimeError("nan_guard: the guarded net no longer exists")
+            self._handle = net.register_forward_pre_hook(self._enter_net, prepend=True)
             try:
-                self._attach(net)
+                self._map_cells(net)
             except Exception:
-                self._detach()
+                self._handle.remove()
                 raise
-        self._enabled = True
-        nan_guard._active = self
+        super().enable()
         self._arm()
         return self
 
     def disable(self):
-        """Turn the guard off: remove its hooks and observers. Reports are kept."""
-        if not self._enabled:
+        """Turn the guard off: remove its hook and stop observing. Reports are kept."""
+        if not self.observing:
             return
-        self._enabled = False
-        self._disarm()
-        self._detach()
-        self._stack.clear()
+        super().disable()
+        if self._handle is not None:
+            self._handle.remove()
+            self._handle = None
+        self._paths.clear()
         self._known.clear()
-        self._in_backward = 0
-        if nan_guard._active is self:
-            nan_guard._active = None
-
-    def __enter__(self):
-        return self.enable()
-
-    def __exit__(self, *exc):
-        self.disable()
-        return False
+        self._armed = False
 
     def step(self):
         """Start the next step (for a guard without a net; with one, calls of the net do it).
@@ -252,90 +233,62 @@ class nan_guard:
 
     def __repr__(self):
         return (f"nan_guard(check={self.check!r}, action={self.action!r}, every={self.every}, "
-                f"backward={self.backward}, enabled={self._enabled}, "
+                f"backward={self.backward}, enabled={self.enabled}, "
                 f"reports={len(self.reports)})")
 
     # ----------------------------------------------------------------- cells and steps
-    def _attach(self, net):
+    def _map_cells(self, net):
+        paths = {}
         for path, cell in net.cells_and_names():
-            self._cells.append(weakref.ref(cell))
-            enter = partial(self._enter_net if cell is net else self._enter, path)
-            self._handles.append(cell.register_forward_pre_hook(enter, prepend=True))
-            self._handles.append(cell.register_forward_hook(partial(self._exit, path),
-                                                            always_call=True))
+            if '_params' not in cell.__dict__:
+                from ..nn.cell import _missing_init
+                raise RuntimeError(_missing_init(cell))
+            paths[id(cell)] = path
+        self._paths = paths
 
-    def _detach(self):
-        for handle in self._handles:
-            handle.remove()
-        self._handles.clear()
-        for ref in self._cells:
-            cell = ref()
-            if cell is not None and not cell.__dict__.get('_hooks'):
-                cell.__dict__['_hooks'] = None      # back on the cell's hook-free call path
-        self._cells.clear()
-
-    def _enter_net(self, path, cell, inputs):
+    def _enter_net(self, net, inputs):
+        self._map_cells(net)        # the net may have changed since the last step
         self._next_step(self._calls)
         self._calls += 1
-        self._stack[:] = [path]
-
-    def _enter(self, path, cell, inputs):
-        self._stack.append(path)
-
-    def _exit(self, path, cell, inputs, outputs):
-        stack = self._stack
-        if stack and stack[-1] is path:
-            stack.pop()
-        if not self._armed or outputs is None:
-            return
-        # nodes made outside the op path (a custom bprop, hook boundaries) are dated here
-        origin = None
-        for t in outputs if isinstance(outputs, (tuple, list)) else (outputs,):
-            if isinstance(t, Tensor) and t._node is not None and t._node.origin is None:
-                if origin is None:
-                    origin = (*_caller(), path)
-                t._node.origin = origin
 
     def _next_step(self, step):
         self._step = step
         self._known = {k: r for k, r in self._known.items() if r() is not None}
-        if self._enabled:
+        if self.observing:
             self._arm()
 
     def _arm(self):
-        if self._step % self.every:
-            self._disarm()
-            return
-        self._armed = True
-        _function._watch = self._forward
-        _engine._watch = self._backward if self.backward else None
+        self._armed = self._step % self.every == 0
 
-    def _disarm(self):
-        self._armed = False
-        if getattr(_function._watch, '__self__', None) is self:
-            _function._watch = None
-        if getattr(_engine._watch, '__self__', None) is self:
-            _engine._watch = None
+    def _cell_of(self, call):
+        """The path in the net of the innermost cell of the net running the call, or None."""
+        paths = self._paths
+        for cell in call.cells():
+            path = paths.get(id(cell))
+            if path is not None:
+                return path
+        return None
+
+    def _gone(self):
+        """Whether the guarded net has been deleted (the guard then turns itself off)."""
+        if self._net is not None and self._net() is None:
+            self.disable()
+            return True
+        return False
 
     # ----------------------------------------------------------------- observers
-    def _forward(self, op, arrays, out, node):
-        """Every op's outputs: record where its node was made, check the values."""
-        if self._in_backward:
+    def on_forward(self, call):
+        """Every op's outputs: check the values (ops inside a backward rule are checked as
+        that rule's gradients)."""
+        if not self._armed or call.rule is not None or self._gone():
             return
-        stack = self._stack
-        if node is not None:
-            node.origin = (*_caller(), stack[-1] if stack else None)
-        if type(out) is tuple:
-            if all(_finite(t._data) for t in out):
-                return
-            outs = [t._data for t in out]
-        elif _finite(out._data):
+        outs = call.outputs
+        if all(_finite(a) for a in outs):
             return
-        else:
-            outs = [out._data]
-        self._forward_anomaly(op, arrays, outs, node)
+        self._forward_anomaly(call, outs)
 
-    def _forward_anomaly(self, op, arrays, outs, node):
+    def _forward_anomaly(self, call, outs):
+        arrays = call.inputs
         nan, pos, neg = _counts(outs)
         mask = self._mask
         found = ((1 if nan else 0) | (2 if pos or neg else 0)) & mask
@@ -358,34 +311,24 @@ class nan_guard:
             self._known[id(arrays[entry])] = weakref.ref(arrays[entry])
         else:
             entry = None
-        stack = self._stack
-        if node is not None:
-            file, line, cell = node.origin
-        else:
-            (file, line), cell = _caller(), stack[-1] if stack else None
-        # an op run by a tensor hook during backward (outside any backward rule)
-        direction = 'backward' if _inside(_engine.run_backward.__code__) else 'forward'
-        self._emit(AnomalyReport(direction, op.name, cell, self._step, _where(file, line),
-                                 tuple(np.shape(a) for a in arrays),
+        source = call.source
+        self._emit(AnomalyReport(call.phase, call.name, self._cell_of(call), self._step,
+                                 _where(source), tuple(np.shape(a) for a in arrays),
                                  tuple(np.shape(a) for a in outs), nan, pos, neg, entry),
-                   file, line)
+                   source)
 
-    def _backward(self, node, gys, create_graph):
-        """Run one node's backward rule, then check the gradients it returned."""
-        self._in_backward += 1
-        try:
-            gxs = _engine._call_backward(node, gys, create_graph, Tensor)
-        finally:
-            self._in_backward -= 1
-        for g in gxs:
-            if g is not None and not _finite(g._data if isinstance(g, Tensor) else g):
-                self._backward_anomaly(node, gys, gxs)
+    def on_backward(self, call):
+        """Every backward rule: check the gradients it returned."""
+        if not (self._armed and self.backward) or self._gone():
+            return
+        for g in call.outputs:
+            if g is not None and not _finite(g):
+                self._backward_anomaly(call)
                 break
-        return gxs
 
-    def _backward_anomaly(self, node, gys, gxs):
-        outs = [g._data if isinstance(g, Tensor) else g for g in gxs if g is not None]
-        ins = [g._data if isinstance(g, Tensor) else g for g in gys if g is not None]
+    def _backward_anomaly(self, call):
+        outs = [g for g in call.outputs if g is not None]
+        ins = [g for g in call.inputs if g is not None]
         nan, pos, neg = _counts(outs)
         found = ((1 if nan else 0) | (2 if pos or neg else 0)) & self._mask
         had = 0
@@ -393,17 +336,17 @@ class nan_guard:
             had |= _kinds(a, self._mask)
         if not found & ~had:
             return              # passed on from an incoming gradient
-        file, line, cell = node.origin or (None, None, None)
-        self._emit(AnomalyReport('backward', node.op.name, cell, self._step, _where(file, line),
-                                 tuple(np.shape(a) for a in ins),
+        source = call.source
+        self._emit(AnomalyReport('backward', call.name, self._cell_of(call), self._step,
+                                 _where(source), tuple(np.shape(a) for a in ins),
                                  tuple(np.shape(a) for a in outs), nan, pos, neg),
-                   file, line)
+                   source)
 
     def _is_known(self, a):
         ref = self._known.get(id(a))
         return ref is not None and ref() is a
 
-    def _emit(self, report, file, line):
+    def _emit(self, report, source):
         allow = self.allow
         if allow is not None:
             if callable(allow):
@@ -414,11 +357,12 @@ class nan_guard:
                     (report.op in allow or report.cell in allow):
                 return
         self.reports.append(report)
-        self._disarm()          # the first anomaly of the step: the rest follows from it
+        self._armed = False         # the first anomaly of the step: the rest follows from it
         if self.action == 'raise':
             raise AnomalyError(report)
         if self.action == 'warn':
-            warnings.warn_explicit(str(report), AnomalyWarning, file or '<nan_guard>', line or 0)
+            file, line = source or ('<nan_guard>', 0)
+            warnings.warn_explicit(str(report), AnomalyWarning, file, line)
 
 
 def _allow_rule(allow):
@@ -472,37 +416,5 @@ def _counts(arrays):
     return nan, pos, neg
 
 
-# frames in these files are the framework running an op; the first frame outside is the source
-_PKG = os.path.dirname(os.path.dirname(__file__))
-_INTERNAL = tuple(os.path.join(_PKG, p) for p in (
-    'autograd' + os.sep, 'ops' + os.sep, 'hooks' + os.sep, 'debug' + os.sep, '_tensor.py',
-    '_tensor_methods.py', os.path.join('nn', 'cell.py')))
-_internal = {}
-
-
-def _caller():
-    """``(file, line)`` of the innermost frame outside the framework's op machinery."""
-    f = sys._getframe(1)
-    while f is not None:
-        name = f.f_code.co_filename
-        skip = _internal.get(name)
-        if skip is None:
-            skip = _internal[name] = name.startswith(_INTERNAL)
-        if not skip:
-            return name, f.f_lineno
-        f = f.f_back
-    return None, None
-
-
-def _inside(code):
-    """Whether a frame running ``code`` is on the stack."""
-    f = sys._getframe(1)
-    while f is not None:
-        if f.f_code is code:
-            return True
-        f = f.f_back
-    return False
-
-
-def _where(file, line):
-    return f"{file}:{line}" if file is not None else None
+def _where(source):
+    return f"{source[0]}:{source[1]}" if source is not None else None

@@ -1,4 +1,5 @@
 """Hook stores and the removable handles every ``register_*`` call returns."""
+import inspect
 import itertools
 import weakref
 
@@ -6,9 +7,17 @@ _ids = itertools.count()
 
 
 class HookStore(dict):
-    """Ordered id -> hook; an empty store means "off", so no separate flags exist."""
+    """Ordered id -> hook; an empty store means "off", so no separate flags exist.
 
-    __slots__ = ('__weakref__',)
+    ``emptied``, when set, is called once a handle's ``remove()`` leaves the store empty (a cell
+    uses it to return to its hook-free call path).
+    """
+
+    __slots__ = ('__weakref__', 'emptied')
+
+    def __init__(self, emptied=None):
+        super().__init__()
+        self.emptied = emptied
 
     def add(self, hook, prepend=False):
         handle = RemovableHandle(self)
@@ -43,8 +52,9 @@ class RemovableHandle:
     def remove(self):
         """Unregister the hook; a second call does nothing."""
         store = self._store()
-        if store is not None:
-            store.pop(self.id, None)
+        if store is not None and store.pop(self.id, None) is not None and not store \
+                and store.emptied is not None:
+            store.emptied()
 
     def __enter__(self):
         return self
@@ -68,7 +78,22 @@ def hook_name(hook):
     return name
 
 
-def check_hook(hook, what):
-    """Reject a non-callable hook with a message naming the registration."""
+def check_hook(hook, what, n=None, spec=None):
+    """At registration: reject a non-callable hook, and one that cannot take ``n`` positional
+    arguments (``spec`` shows the call it will get), with a message naming the registration."""
     if not callable(hook):
         raise TypeError(f"{what}: hook must be callable, got {type(hook).__name__}")
+    if n is not None:
+        _check_signature(hook, n, spec, what)
+
+
+def _check_signature(hook, n, spec, what):
+    try:
+        sig = inspect.signature(hook)
+    except (TypeError, ValueError):
+        return      # builtins without a signature: checked when called
+    try:
+        sig.bind(*([None] * n))
+    except TypeError:
+        raise TypeError(f"{what}: hook '{hook_name(hook)}{sig}' cannot be called as {spec} "
+                        f"({n} positional argument{'s' if n != 1 else ''})") from None

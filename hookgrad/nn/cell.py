@@ -1,13 +1,18 @@
 """Cell: the building block of networks (MindSpore's ``mindspore.nn.Cell``).
 
 A Cell owns its parameters and sub-cells, names them, carries the train/predict state, and runs
-the call sequence. Hooks live in one slot, ``_hooks``, that stays None until the first
-registration: a cell without hooks pays one test per call (see hookgrad/hooks/cell_hooks.py).
+the call sequence. Hooks live in one slot, ``_hooks``, that is None while the cell has no hook
+(before the first registration and after the last removal): such a cell, without a custom
+``bprop`` and with no op observer on, calls ``construct`` directly (hookgrad/hooks/cell_hooks.py
+has the hooked sequence, hookgrad/nn/bprop.py the custom backward).
 """
 import weakref
 
 from .._tensor import Tensor
+from ..autograd import observer as _observer
+from ..autograd.state import current as _state
 from ..hooks import cell_hooks
+from . import bprop as _bprop
 from .parameter import Parameter
 
 
@@ -58,11 +63,9 @@ class Cell:
     # ----------------------------------------------------------------- the call
     def __call__(self, *args, **kwargs):
         hooks = self.__dict__.get('_hooks', _UNSET)
-        if hooks is None and not self._has_bprop:
+        if hooks is None and not self._has_bprop and not _observer.active:
             return self.construct(*args, **kwargs)
-        if hooks is _UNSET:
-            raise RuntimeError(_missing_init(self))
-        return cell_hooks.call(self, args, kwargs)
+        return _call(self, hooks, args, kwargs)
 
     def construct(self, *args, **kwargs):
         """The computation of this cell; subclasses define it (or ``forward``)."""
@@ -263,6 +266,27 @@ class Cell:
 
 
 _UNSET = object()
+
+
+def _call(cell, hooks, args, kwargs):
+    """The call of a cell with hooks or a custom bprop, or while op observers are on (which
+    are told the executing cell)."""
+    if hooks is _UNSET:
+        raise RuntimeError(_missing_init(cell))
+    frame = _observer.enter_cell(cell) if _state().observers else None
+    try:
+        if hooks is None:
+            return _construct(cell, args, kwargs)
+        return cell_hooks.call(cell, hooks, args, kwargs, _construct)
+    finally:
+        if frame is not None:
+            _observer.exit_cell(frame)
+
+
+def _construct(cell, args, kwargs):
+    if cell._has_bprop:
+        return _bprop.call(cell, args, kwargs)
+    return cell.construct(*args, **kwargs)
 
 
 def _missing_init(cell):

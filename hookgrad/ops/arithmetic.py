@@ -81,7 +81,7 @@ class Pow(Op):
         m = ctx.m
         ga = gy * b * a ** (m.where(b == 0, 1, b) - 1)   # d(a**0)/da = 0, also at a = 0
         gb = None
-        if ctx.next[1] is not None:
+        if ctx.needs_grad(1):
             safe = m.where(a > 0, a, m.ones_like(a))
             gb = gy * y * m.log(safe)
         return ga, gb

@@ -72,10 +72,10 @@ class Maximum(Op):
     def backward(ctx, gy):
         a, b = ctx.saved
         half = (a == b) * (gy * 0.5)
-        if ctx.next[0] is None:
+        if not ctx.needs_grad(0):
             return None, (b > a) * gy + half
         ga = (a > b) * gy + half
-        return ga, (gy - ga if ctx.next[1] is not None else None)
+        return ga, (gy - ga if ctx.needs_grad(1) else None)
 
 
 class Minimum(Op):
@@ -89,10 +89,10 @@ class Minimum(Op):
     def backward(ctx, gy):
         a, b = ctx.saved
         half = (a == b) * (gy * 0.5)
-        if ctx.next[0] is None:
+        if not ctx.needs_grad(0):
             return None, (b < a) * gy + half
         ga = (a < b) * gy + half
-        return ga, (gy - ga if ctx.next[1] is not None else None)
+        return ga, (gy - ga if ctx.needs_grad(1) else None)
 
 
 class Clamp(Op):
@@ -109,11 +109,11 @@ class Clamp(Op):
     def backward(ctx, gy):
         x, lo, hi = ctx.saved
         gx = glo = ghi = None
-        if ctx.next[0] is not None:
+        if ctx.needs_grad(0):
             gx = ((x >= lo) * (x <= hi)) * gy
-        if ctx.next[1] is not None:
+        if ctx.needs_grad(1):
             glo = ((x < lo) * (lo <= hi)) * gy
-        if ctx.next[2] is not None:
+        if ctx.needs_grad(2):
             ghi = ((x > hi) + (lo > hi)) * gy
         return gx, glo, ghi
 

@@ -26,7 +26,6 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..autograd.function import Op
-from ..autograd.math import array_math
 from ._base import as_tensor
 from .primitives import Primitive
 from .shape import reshape
@@ -252,28 +251,8 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, gyg=None, r
 
 
 # ------------------------------------------------------------------------------ ops
-def _on_arrays(ctx):
-    return ctx.m is array_math
-
-
-def _conv(ctx, x, w, p):
-    if _on_arrays(ctx):
-        return conv_forward(x, w, **p)[0]
-    return Convolution2D.apply(x, w, **p)
-
-
-def _input(ctx, gy, w, input_size, p):
-    if _on_arrays(ctx):
-        return input_grad(gy, w, input_size, **p)
-    return Conv2DBackpropInput.apply(gy, w, input_size=tuple(input_size), **p)
-
-
-def _filter(ctx, gy, x, kernel_size, p):
-    if _on_arrays(ctx):
-        return filter_grad(gy, x, kernel_size, **p)
-    return Conv2DBackpropFilter.apply(gy, x, kernel_size=tuple(kernel_size), **p)
-
-
+# Each op's ``backward`` applies the other two ops, so it records on Tensors (the three are
+# closed under differentiation); ``backward_arrays`` calls the array functions above directly.
 def _params(stride, padding, dilation, groups):
     return {'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups}
 
@@ -290,34 +269,40 @@ class Convolution2D(Op):
         y, xh, rows = conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y += b.reshape(-1, 1, 1)
-        ctx.save(x, w, xh, rows)
-        ctx.p = _params(stride, padding, dilation, groups)
+        if ctx.recording:
+            ctx.save(x, w, xh, rows)
+            ctx.p = _params(stride, padding, dilation, groups)
+            ctx.has_bias = b is not None
         return y
 
     @staticmethod
     def backward(ctx, gy):
+        x, w = ctx.saved[:2]
+        p = ctx.p
+        gx = gw = None
+        if ctx.needs_grad(0):
+            gx = Conv2DBackpropInput.apply(gy, w, input_size=tuple(x.shape[2:]), **p)
+        if ctx.needs_grad(1):
+            gw = Conv2DBackpropFilter.apply(gy, x, kernel_size=tuple(w.shape[2:]), **p)
+        return _with_bias(ctx, gx, gw, gy)
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        """Both gradients from one grouped view of gy; the weight's from the im2col matrix
+        rebuilt from the kept padded input."""
         x, w, xh, rows = ctx.saved
         p = ctx.p
-        want = ctx.needs_input_grad
         gx = gw = None
-        if _on_arrays(ctx):
-            gyg = None
-            if want[1] or p['stride'] != (1, 1):
-                gyg = _to_groups(gy, p['groups'])
-            if want[0]:
-                gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
-            if want[1]:
-                cols = _im2col(xh, *w.shape[2:], *gy.shape[2:], p['stride'], p['dilation'],
-                               p['groups'])
-                gw = _filter_grad_from_cols(gyg, cols, w.shape, p['groups'])
-        else:
-            if want[0]:
-                gx = _input(ctx, gy, w, x.shape[2:], p)
-            if want[1]:
-                gw = _filter(ctx, gy, x, w.shape[2:], p)
-        if len(want) == 2:
-            return gx, gw
-        return gx, gw, (ctx.m.sum(gy, (0, 2, 3)) if want[2] else None)
+        gyg = None
+        if ctx.needs_grad(1) or p['stride'] != (1, 1):
+            gyg = _to_groups(gy, p['groups'])
+        if ctx.needs_grad(0):
+            gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
+        if ctx.needs_grad(1):
+            cols = _im2col(xh, *w.shape[2:], *gy.shape[2:], p['stride'], p['dilation'],
+                           p['groups'])
+            gw = _filter_grad_from_cols(gyg, cols, w.shape, p['groups'])
+        return _with_bias(ctx, gx, gw, gy)
 
 
 class Conv2DBackpropInput(Op):
@@ -331,9 +316,15 @@ class Conv2DBackpropInput(Op):
     @staticmethod
     def backward(ctx, ggx):
         gy, w = ctx.saved
-        want = ctx.needs_input_grad
-        return (_conv(ctx, ggx, w, ctx.p) if want[0] else None,
-                _filter(ctx, gy, ggx, w.shape[2:], ctx.p) if want[1] else None)
+        return (Convolution2D.apply(ggx, w, **ctx.p) if ctx.needs_grad(0) else None,
+                Conv2DBackpropFilter.apply(gy, ggx, kernel_size=tuple(w.shape[2:]), **ctx.p)
+                if ctx.needs_grad(1) else None)
+
+    @staticmethod
+    def backward_arrays(ctx, ggx):
+        gy, w = ctx.saved
+        return (conv_forward(ggx, w, **ctx.p)[0] if ctx.needs_grad(0) else None,
+                filter_grad(gy, ggx, w.shape[2:], **ctx.p) if ctx.needs_grad(1) else None)
 
 
 class Conv2DBackpropFilter(Op):
@@ -347,9 +338,22 @@ class Conv2DBackpropFilter(Op):
     @staticmethod
     def backward(ctx, ggw):
         gy, x = ctx.saved
-        want = ctx.needs_input_grad
-        return (_conv(ctx, x, ggw, ctx.p) if want[0] else None,
-                _input(ctx, gy, ggw, x.shape[2:], ctx.p) if want[1] else None)
+        return (Convolution2D.apply(x, ggw, **ctx.p) if ctx.needs_grad(0) else None,
+                Conv2DBackpropInput.apply(gy, ggw, input_size=tuple(x.shape[2:]), **ctx.p)
+                if ctx.needs_grad(1) else None)
+
+    @staticmethod
+    def backward_arrays(ctx, ggw):
+        gy, x = ctx.saved
+        return (conv_forward(x, ggw, **ctx.p)[0] if ctx.needs_grad(0) else None,
+                input_grad(gy, ggw, x.shape[2:], **ctx.p) if ctx.needs_grad(1) else None)
+
+
+def _with_bias(ctx, gx, gw, gy):
+    """(gx, gw) for a convolution without bias, (gx, gw, gb) with one."""
+    if not ctx.has_bias:
+        return gx, gw
+    return gx, gw, (ctx.m.sum(gy, (0, 2, 3)) if ctx.needs_grad(2) else None)
 
 
 # ------------------------------------------------------------------------------ arguments

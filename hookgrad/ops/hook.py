@@ -1,6 +1,7 @@
 """``ops.HookBackward``: an identity op whose backward hands the arriving gradient to a function."""
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..hooks import calling
 from ..hooks.handle import check_hook, hook_name
 from ._base import as_tensor
 
@@ -17,37 +18,20 @@ class HookIdentity(Op):
     @staticmethod
     def backward(ctx, *gys):
         raw = not isinstance(gys[0], Tensor)
-        args = tuple(Tensor._wrap(g) for g in gys) if raw else gys
         hook = ctx.hook
-        try:
-            r = hook(args)
-        except Exception as e:
-            if hasattr(e, 'add_note'):
-                e.add_note(f"(raised in HookBackward hook '{hook_name(hook)}')")
-            raise
+        r = calling.call(hook, (tuple(Tensor._wrap(g) for g in gys) if raw else gys,),
+                         'HookBackward hook')
         if r is None:
             return gys
-        if isinstance(r, Tensor):
-            r = (r,)
-        if not isinstance(r, (tuple, list)) or len(r) != len(gys):
-            got = f"{len(r)} gradients" if isinstance(r, (tuple, list)) else type(r).__name__
-            raise ValueError(f"HookBackward hook '{hook_name(hook)}' returned {got}, expected a "
-                             f"tuple of {len(gys)} Tensor(s) or None")
-        out = []
-        for new, g in zip(r, gys):
-            if not isinstance(new, Tensor) or new.shape != tuple(g.shape):
-                shape = new.shape if isinstance(new, Tensor) else type(new).__name__
-                raise ValueError(f"HookBackward hook '{hook_name(hook)}' returned a gradient of "
-                                 f"shape {shape}, expected shape {tuple(g.shape)}")
-            out.append(new._data.astype(g.dtype, copy=False) if raw else new)
-        return tuple(out)
+        return calling.gradients(r, gys, 'HookBackward hook', hook, None, 'grads', raw)
 
 
 class HookBackward:
     """Identity op that shows (and may replace) the gradient flowing back through it.
 
     ``hook_fn(grad_tuple) -> None | tuple`` receives a tuple holding the gradient of each input
-    at this point of the network; returning a tuple (or a Tensor) replaces those gradients.
+    at this point of the network; returning a tuple (or a Tensor) replaces those gradients
+    (see docs/hooks.md for what a replacement may be).
 
     >>> import hookgrad as ms
     >>> seen = []
@@ -59,7 +43,7 @@ class HookBackward:
     """
 
     def __init__(self, hook_fn, cell_id=""):
-        check_hook(hook_fn, 'ops.HookBackward')
+        check_hook(hook_fn, 'ops.HookBackward', 1, 'hook_fn(grads)')
         self.hook_fn = hook_fn
         self.cell_id = cell_id
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ..autograd.grad_mode import state as _grad
+from ..autograd.state import current as _state
 from ..autograd.math import array_math
 from ._base import as_tensor, operands, scalar_like
 
@@ -20,13 +20,14 @@ class GetItem(Op):
     repeated positions."""
     @staticmethod
     def forward(ctx, x, key):
-        ctx.key = key
+        if ctx.recording:
+            ctx.key, ctx.in_shape = key, x.shape
         y = x[key]
         return y if type(y) is np.ndarray else np.asarray(y)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.unindex(gy, ctx.shapes[0], ctx.key)
+        return ctx.m.unindex(gy, ctx.in_shape, ctx.key)
 
 
 class Unindex(Op):
@@ -60,8 +61,8 @@ class SetItem(Op):
     def backward(ctx, gy):
         (keep,) = ctx.saved
         m = ctx.m
-        gx = m.where(keep, gy, 0) if ctx.next[0] is not None else None
-        gv = m.getitem(gy, ctx.key) if ctx.next[1] is not None else None
+        gx = m.where(keep, gy, 0) if ctx.needs_grad(0) else None
+        gv = m.getitem(gy, ctx.key) if ctx.needs_grad(1) else None
         return gx, gv
 
 
@@ -69,13 +70,13 @@ class Take(Op):
     """y = np.take(x, indices, axis); the gradient is added back at the indices."""
     @staticmethod
     def forward(ctx, x, indices, axis):
-        ctx.indices = indices
-        ctx.axis = axis
+        if ctx.recording:
+            ctx.indices, ctx.axis, ctx.in_shape = indices, axis, x.shape
         return np.take(x, indices, axis)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.untake(gy, ctx.shapes[0], ctx.indices, ctx.axis)
+        return ctx.m.untake(gy, ctx.in_shape, ctx.indices, ctx.axis)
 
 
 class Untake(Op):
@@ -102,8 +103,8 @@ class Where(Op):
     def backward(ctx, gy):
         (c,) = ctx.saved
         m = ctx.m
-        gx = m.where(c, gy, 0) if ctx.next[1] is not None else None
-        gz = m.where(c, 0, gy) if ctx.next[2] is not None else None
+        gx = m.where(c, gy, 0) if ctx.needs_grad(1) else None
+        gz = m.where(c, 0, gy) if ctx.needs_grad(2) else None
         return None, gx, gz
 
 
@@ -209,7 +210,7 @@ def setitem(x, index, value):
     if not isinstance(x, Tensor):
         raise TypeError(f"ops.setitem: x must be a Tensor, got {type(x).__name__}")
     key = _key(index)
-    if _grad.enabled and (x._node is not None or (
+    if _state().grad and (x._node is not None or (
             not x.requires_grad and isinstance(value, Tensor) and value.requires_grad)):
         _record_setitem(x, index, key, value)
         return

@@ -26,8 +26,8 @@ class MatMul(Op):
     def backward(ctx, gy):
         a, b = ctx.saved
         m = ctx.m
-        want_a = ctx.next[0] is not None
-        want_b = ctx.next[1] is not None
+        want_a = ctx.needs_grad(0)
+        want_b = ctx.needs_grad(1)
         ga = gb = None
         if a.ndim == 1 and b.ndim == 1:         # a dot product: gy is 0-d
             return (gy * b if want_a else None), (gy * a if want_b else None)

@@ -133,11 +133,18 @@ class CrossEntropyIndex(Op):
         axis = t.axis
         m = ctx.m
         g = _scale(gy, ctx.reduction, t.denom, axis, m)
-        if m is not array_math:
-            e = m.exp(x - ctx.xmax)
-            p = e / m.sum(e, axis, True)
-            q = t.dense(x.shape, ctx.xmax.dtype, eps)
-            return g * (p * q.sum(axis, keepdims=True) - q)
+        e = m.exp(x - ctx.xmax)
+        p = e / m.sum(e, axis, True)
+        q = t.dense(x.shape, ctx.xmax.dtype, eps)
+        return g * (p * q.sum(axis, keepdims=True) - q)
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        """The gradient scattered from the saved softmax, without a dense target."""
+        x, p = ctx.saved
+        t, eps = ctx.targets, ctx.smoothing
+        axis = t.axis
+        g = _scale(gy, ctx.reduction, t.denom, axis, array_math)
         onehot = np.expand_dims(t.wn * (1 - eps), axis) * g      # weight of the label entry
         qsum = onehot
         if eps:
@@ -175,25 +182,31 @@ class CrossEntropyProb(Op):
 
     @staticmethod
     def backward(ctx, gy):
-        x, t, logp = ctx.saved
-        axis, eps, w = ctx.axis, ctx.smoothing, ctx.weight
+        """logp recomputed from x, so that on Tensors it is on the graph."""
+        z = ctx.saved[0] - ctx.xmax
         m = ctx.m
-        g = _scale(gy, ctx.reduction, ctx.denom, axis, m)
-        if m is not array_math:
-            z = x - ctx.xmax
-            logp = z - m.log(m.sum(m.exp(z), axis, True))
-        need_x, need_t = ctx.needs_input_grad
-        gx = gt = None
-        if need_x:
-            q = _smoothed(t, eps, x.shape[axis])
-            if w is not None:
-                q = q * w
-            gx = g * (m.exp(logp) * m.sum(q, axis, True) - q)
-        if need_t:
-            gt = logp * (g * -(1 - eps))
-            if w is not None:
-                gt = gt * w
-        return gx, gt
+        return _prob_grads(ctx, gy, z - m.log(m.sum(m.exp(z), ctx.axis, True)), m)
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        return _prob_grads(ctx, gy, ctx.saved[2], array_math)
+
+
+def _prob_grads(ctx, gy, logp, m):
+    x, t = ctx.saved[:2]
+    axis, eps, w = ctx.axis, ctx.smoothing, ctx.weight
+    g = _scale(gy, ctx.reduction, ctx.denom, axis, m)
+    gx = gt = None
+    if ctx.needs_grad(0):
+        q = _smoothed(t, eps, x.shape[axis])
+        if w is not None:
+            q = q * w
+        gx = g * (m.exp(logp) * m.sum(q, axis, True) - q)
+    if ctx.needs_grad(1):
+        gt = logp * (g * -(1 - eps))
+        if w is not None:
+            gt = gt * w
+    return gx, gt
 
 
 def _smoothed(t, smoothing, n_classes):
@@ -283,7 +296,7 @@ class BCEWithLogits(Op):
         w = extra[0] if has_weight else None
         p = extra[-1] if has_pos_weight else None
         m = ctx.m
-        needs = ctx.needs_input_grad
+        needs = [ctx.needs_grad(i) for i in range(2 + len(extra))]
         g = _scale(gy, ctx.reduction, ctx.denom, None, m)
         gw = g if w is None else g * w          # the gradient per unweighted loss element
         if (p is not None and (needs[1] or needs[-1])) or (w is not None and needs[2]):

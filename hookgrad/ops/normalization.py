@@ -14,7 +14,6 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ..autograd.math import array_math
 from .arithmetic import cast
 
 __all__ = ['batch_norm', 'layer_norm']
@@ -87,28 +86,33 @@ class BatchNormTrain(Op):
 
     @staticmethod
     def backward(ctx, gy):
-        x, w, xc, rstd = ctx.saved
-        need_x, need_w, need_b = ctx.needs_input_grad
+        """The statistics recomputed from x, so that on Tensors they are on the graph."""
+        x, w = ctx.saved[:2]
         nd = x.ndim
         count = x.size // x.shape[1]
         m = ctx.m
-        if m is not array_math:
-            axes = (0,) + tuple(range(2, nd))
-            xhat, rstd = _normalized(m, x, axes, count, ctx.eps)
-            wc = m.reshape(w, (1, -1) + (1,) * (nd - 2))
-            gx = _normalized_grad(m, gy * wc, xhat, rstd, axes, count) if need_x else None
-            gw = m.sum(gy * xhat, axes) if need_w else None
-            gb = m.sum(gy, axes) if need_b else None
-            return gx, gw, gb
+        axes = (0,) + tuple(range(2, nd))
+        xhat, rstd = _normalized(m, x, axes, count, ctx.eps)
+        wc = m.reshape(w, (1, -1) + (1,) * (nd - 2))
+        gx = _normalized_grad(m, gy * wc, xhat, rstd, axes, count) if ctx.needs_grad(0) else None
+        gw = m.sum(gy * xhat, axes) if ctx.needs_grad(1) else None
+        gb = m.sum(gy, axes) if ctx.needs_grad(2) else None
+        return gx, gw, gb
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        x, w, xc, rstd = ctx.saved
+        nd = x.ndim
+        count = x.size // x.shape[1]
         gb = _channel_sum(gy)
         gw = _channel_dot(gy, xc) * rstd
         gx = None
-        if need_x:
+        if ctx.needs_grad(0):
             gx = xc * _per_channel(rstd * gw / count, nd)
             np.subtract(gy, gx, out=gx)
             gx -= _per_channel(gb / count, nd)
             gx *= _per_channel(w * rstd, nd)
-        return gx, gw if need_w else None, gb if need_b else None
+        return gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None
 
 
 class BatchNormPredict(Op):
@@ -130,19 +134,23 @@ class BatchNormPredict(Op):
     @staticmethod
     def backward(ctx, gy):
         x, w, mean, rstd = ctx.saved
-        need_x, need_w, need_b = ctx.needs_input_grad
         nd = x.ndim
         m = ctx.m
         shape = (1, -1) + (1,) * (nd - 2)
-        if m is not array_math:
-            axes = (0,) + tuple(range(2, nd))
-            gx = gy * m.reshape(w * rstd, shape) if need_x else None
-            gw = m.sum(gy * (x - m.reshape(mean, shape)), axes) * rstd if need_w else None
-            gb = m.sum(gy, axes) if need_b else None
-            return gx, gw, gb
-        gx = gy * _per_channel(w * rstd, nd) if need_x else None
-        gw = _channel_dot(gy, x - _per_channel(mean, nd)) * rstd if need_w else None
-        gb = _channel_sum(gy) if need_b else None
+        axes = (0,) + tuple(range(2, nd))
+        gx = gy * m.reshape(w * rstd, shape) if ctx.needs_grad(0) else None
+        gw = m.sum(gy * (x - m.reshape(mean, shape)), axes) * rstd if ctx.needs_grad(1) else None
+        gb = m.sum(gy, axes) if ctx.needs_grad(2) else None
+        return gx, gw, gb
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        """Per-channel sums as one dot product each."""
+        x, w, mean, rstd = ctx.saved
+        nd = x.ndim
+        gx = gy * _per_channel(w * rstd, nd) if ctx.needs_grad(0) else None
+        gw = _channel_dot(gy, x - _per_channel(mean, nd)) * rstd if ctx.needs_grad(1) else None
+        gb = _channel_sum(gy) if ctx.needs_grad(2) else None
         return gx, gw, gb
 
 
@@ -175,42 +183,52 @@ class LayerNorm(Op):
 
     @staticmethod
     def backward(ctx, gy):
+        """The statistics recomputed from x, so that on Tensors they are on the graph."""
+        x, _, _, *w = ctx.saved
+        w = w[0] if w else None
+        k = ctx.k
+        m = ctx.m
+        axes = tuple(range(x.ndim - k, x.ndim))
+        xhat, rstd = _normalized(m, x, axes, _trailing_size(x.shape, k), ctx.eps)
+        gx = None
+        if ctx.needs_grad(0):
+            gx = _normalized_grad(m, gy if w is None else gy * w, xhat, rstd, axes,
+                                  _trailing_size(x.shape, k))
+        gw = gy * xhat if w is not None and ctx.needs_grad(1) else None  # the engine sums
+        return _layer_norm_grads(ctx, gx, gw, gy, w)                      # these to shape
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        """Row statistics and parameter sums as einsum contractions."""
         x, xhat, rstd, *w = ctx.saved
         w = w[0] if w else None
-        needs = ctx.needs_input_grad
-        k = ctx.k
-        count = _trailing_size(x.shape, k)
-        m = ctx.m
-        g = gy if w is None else gy * w
-        if m is not array_math:
-            axes = tuple(range(x.ndim - k, x.ndim))
-            xhat, rstd = _normalized(m, x, axes, count, ctx.eps)
-            gx = _normalized_grad(m, g, xhat, rstd, axes, count) if needs[0] else None
-            gw = gy * xhat if w is not None and needs[1] else None   # the engine sums it to
-            gb = gy                                                    # the parameter's shape
-        else:
-            gx = None
-            if needs[0]:
-                g2 = g.reshape(-1, count)
-                x2 = xhat.reshape(-1, count)
-                gx = x2 * (np.einsum('rm,rm->r', g2, x2)[:, None] / count)
-                np.subtract(g2, gx, out=gx)
-                gx -= g2.sum(axis=1, keepdims=True) / count
-                gx *= rstd
-                gx = gx.reshape(x.shape)
-            gw = gb = None
-            if w is not None and needs[1]:
-                gw = np.einsum('rp,rp->p', gy.reshape(-1, w.size),
-                               xhat.reshape(-1, w.size)).reshape(w.shape)
-            if ctx.bias_shape is not None and needs[-1]:
-                size = _trailing_size(ctx.bias_shape, len(ctx.bias_shape))
-                gb = gy.reshape(-1, size).sum(axis=0).reshape(ctx.bias_shape)
-        grads = [gx]
-        if w is not None:
-            grads.append(gw if needs[1] else None)
-        if ctx.bias_shape is not None:
-            grads.append(gb if needs[-1] else None)
-        return tuple(grads)
+        count = _trailing_size(x.shape, ctx.k)
+        gx = gw = gb = None
+        if ctx.needs_grad(0):
+            g2 = (gy if w is None else gy * w).reshape(-1, count)
+            x2 = xhat.reshape(-1, count)
+            gx = x2 * (np.einsum('rm,rm->r', g2, x2)[:, None] / count)
+            np.subtract(g2, gx, out=gx)
+            gx -= g2.sum(axis=1, keepdims=True) / count
+            gx *= rstd
+            gx = gx.reshape(x.shape)
+        if w is not None and ctx.needs_grad(1):
+            gw = np.einsum('rp,rp->p', gy.reshape(-1, w.size),
+                           xhat.reshape(-1, w.size)).reshape(w.shape)
+        if ctx.bias_shape is not None and ctx.needs_grad(1 + (w is not None)):
+            size = _trailing_size(ctx.bias_shape, len(ctx.bias_shape))
+            gb = gy.reshape(-1, size).sum(axis=0).reshape(ctx.bias_shape)
+        return _layer_norm_grads(ctx, gx, gw, gb, w)
+
+
+def _layer_norm_grads(ctx, gx, gw, gb, w):
+    """(gx, [gw], [gb]): one entry per input the op was given."""
+    grads = [gx]
+    if w is not None:
+        grads.append(gw if ctx.needs_grad(1) else None)
+    if ctx.bias_shape is not None:
+        grads.append(gb if ctx.needs_grad(len(grads)) else None)
+    return tuple(grads)
 
 
 def _trailing_size(shape, k):

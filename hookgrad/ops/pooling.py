@@ -12,7 +12,6 @@ from numpy.lib.stride_tricks import as_strided
 
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ..autograd.math import array_math
 from ._base import as_tensor
 from .conv import as_ints, _is_int
 from .linalg import matmul
@@ -86,8 +85,9 @@ class MaxPool2D(Op):
                           s3 * dilation[1]), writeable=False).reshape(n, c, ho, wo, kh * kw)
         k = win.argmax(axis=-1)
         y = np.take_along_axis(win, k[..., None], axis=-1)[..., 0]
-        ctx.save(k)
-        ctx.p = p
+        if ctx.recording:
+            ctx.save(k)
+            ctx.p, ctx.in_shape = p, x.shape
         if not return_indices:
             return y
         rows = np.arange(ho)[:, None] * stride[0] + (k // kw) * dilation[0] - padding[0]
@@ -96,23 +96,27 @@ class MaxPool2D(Op):
 
     @staticmethod
     def backward(ctx, gy, gindices=None):
-        (k,) = ctx.saved
-        p = ctx.p
-        shape = ctx.shapes[0]
+        """gy scattered to each window's maximum by one (recorded) indexed add."""
+        k = np.asarray(ctx.saved[0])    # constant window positions (a Tensor on the graph path)
+        p, shape = ctx.p, ctx.in_shape
         kw = p['kernel_size'][1]
-        padded = _padded_shape(shape, p)
-        if ctx.m is array_math:
-            gx = np.zeros(padded, gy.dtype)
-            zero = gy.dtype.type(0)
-            for t in range(p['kernel_size'][0] * kw):
-                gx[_offset_slice(t // kw, t % kw, p)] += np.where(k == t, gy, zero)
-            return gx[_crop(shape, p)]
         n, c, ho, wo = k.shape
-        k = k._data
         key = (np.arange(n)[:, None, None, None], np.arange(c)[:, None, None],
                np.arange(ho)[:, None] * p['stride'][0] + (k // kw) * p['dilation'][0],
                np.arange(wo) * p['stride'][1] + (k % kw) * p['dilation'][1])
-        return ctx.m.getitem(ctx.m.unindex(gy, padded, key), _crop(shape, p))
+        return ctx.m.getitem(ctx.m.unindex(gy, _padded_shape(shape, p), key), _crop(shape, p))
+
+    @staticmethod
+    def backward_arrays(ctx, gy, gindices=None):
+        """gy added kernel offset by kernel offset: kh*kw whole-array passes."""
+        (k,) = ctx.saved
+        p, shape = ctx.p, ctx.in_shape
+        kw = p['kernel_size'][1]
+        gx = np.zeros(_padded_shape(shape, p), gy.dtype)
+        zero = gy.dtype.type(0)
+        for t in range(p['kernel_size'][0] * kw):
+            gx[_offset_slice(t // kw, t % kw, p)] += np.where(k == t, gy, zero)
+        return gx[_crop(shape, p)]
 
 
 def _window_sum(x, p):
@@ -138,16 +142,19 @@ class AvgPool2D(Op):
     @staticmethod
     def forward(ctx, x, *, kernel_size, stride, padding, out_size, divisor):
         p = _avg_params(kernel_size, stride, padding, out_size, divisor)
-        ctx.p = p
+        if ctx.recording:
+            ctx.p, ctx.in_shape = p, x.shape
         y = _window_sum(x, p)
         y /= divisor
         return y
 
     @staticmethod
     def backward(ctx, gy):
-        if ctx.m is array_math:
-            return _window_scatter(gy / ctx.p['divisor'], ctx.shapes[0], ctx.p)
-        return AvgPool2DGrad.apply(gy, input_size=ctx.shapes[0][2:], **_public(ctx.p))
+        return AvgPool2DGrad.apply(gy, input_size=ctx.in_shape[2:], **_public(ctx.p))
+
+    @staticmethod
+    def backward_arrays(ctx, gy):
+        return _window_scatter(gy / ctx.p['divisor'], ctx.in_shape, ctx.p)
 
 
 class AvgPool2DGrad(Op):
@@ -155,16 +162,19 @@ class AvgPool2DGrad(Op):
     @staticmethod
     def forward(ctx, gy, *, input_size, kernel_size, stride, padding, out_size, divisor):
         p = _avg_params(kernel_size, stride, padding, out_size, divisor)
-        ctx.p = p
+        if ctx.recording:
+            ctx.p = p
         return _window_scatter(gy / divisor, gy.shape[:2] + tuple(input_size), p)
 
     @staticmethod
     def backward(ctx, ggx):
-        if ctx.m is array_math:
-            y = _window_sum(ggx, ctx.p)
-            y /= ctx.p['divisor']
-            return y
         return AvgPool2D.apply(ggx, **_public(ctx.p))
+
+    @staticmethod
+    def backward_arrays(ctx, ggx):
+        y = _window_sum(ggx, ctx.p)
+        y /= ctx.p['divisor']
+        return y
 
 
 def _avg_params(kernel_size, stride, padding, out_size, divisor):

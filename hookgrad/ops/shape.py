@@ -1,8 +1,8 @@
 """Shape ops: reshape (which also serves squeeze, expand_dims and flatten), transpose, tile,
 concat, stack, flip; split and chunk return slices (indexing's GetItem).
 
-Every rule here moves values without changing them, so each backward is the inverse move; the
-input shapes a backward needs come from ``ctx.shapes`` (recorded by the engine for every node).
+Every rule here moves values without changing them, so each backward is the inverse move; a
+forward keeps the input shapes its backward needs on ``ctx``.
 """
 import math
 
@@ -18,11 +18,13 @@ class Reshape(Op):
     """y = x with a new shape (same element order); the gradient is reshaped back."""
     @staticmethod
     def forward(ctx, x, shape):
+        if ctx.recording:
+            ctx.in_shape = x.shape
         return x.reshape(shape)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.reshape(gy, ctx.shapes[0])
+        return ctx.m.reshape(gy, ctx.in_shape)
 
 
 class Transpose(Op):
@@ -45,12 +47,13 @@ class Tile(Op):
     """y = x repeated ``reps`` times along each axis; the gradient sums the repeats."""
     @staticmethod
     def forward(ctx, x, reps):
-        ctx.reps = reps
+        if ctx.recording:
+            ctx.reps, ctx.in_shape = reps, x.shape
         return np.tile(x, reps)
 
     @staticmethod
     def backward(ctx, gy):
-        shape = ctx.shapes[0]
+        shape = ctx.in_shape
         n = max(len(ctx.reps), len(shape))
         reps = (1,) * (n - len(ctx.reps)) + tuple(ctx.reps)
         padded = (1,) * (n - len(shape)) + tuple(shape)
@@ -70,7 +73,8 @@ class Concat(Op):
     """y = the inputs joined along ``axis``; each input's gradient is its slice of gy."""
     @staticmethod
     def forward(ctx, *xs, axis):
-        ctx.axis = axis
+        if ctx.recording:
+            ctx.axis, ctx.sizes = axis, [x.shape[axis] for x in xs]
         return np.concatenate(xs, axis)
 
     @staticmethod
@@ -79,9 +83,10 @@ class Concat(Op):
         lead = (slice(None),) * axis
         grads = []
         start = 0
-        for shape, edge in zip(ctx.shapes, ctx.next):
-            stop = start + shape[axis]
-            grads.append(None if edge is None else ctx.m.getitem(gy, lead + (slice(start, stop),)))
+        for i, size in enumerate(ctx.sizes):
+            stop = start + size
+            grads.append(ctx.m.getitem(gy, lead + (slice(start, stop),)) if ctx.needs_grad(i)
+                         else None)
             start = stop
         return tuple(grads)
 
@@ -90,15 +95,16 @@ class Stack(Op):
     """y = the inputs stacked along a new ``axis``; input i's gradient is gy[..., i, ...]."""
     @staticmethod
     def forward(ctx, *xs, axis):
-        ctx.axis = axis
+        if ctx.recording:
+            ctx.axis, ctx.n_inputs = axis, len(xs)
         key = (slice(None),) * axis + (None,)
         return np.concatenate([x[key] for x in xs], axis)
 
     @staticmethod
     def backward(ctx, gy):
         lead = (slice(None),) * ctx.axis
-        return tuple(None if edge is None else ctx.m.getitem(gy, lead + (i,))
-                     for i, edge in enumerate(ctx.next))
+        return tuple(ctx.m.getitem(gy, lead + (i,)) if ctx.needs_grad(i) else None
+                     for i in range(ctx.n_inputs))
 
 
 class Flip(Op):

@@ -213,7 +213,7 @@ def test_bad_backward_hook_returns_name_cell_hook_and_expectation():
         ms.grad(net)(T(1.0))
     net.remove_hooks()
     net.first.register_backward_pre_hook(lambda c, go: 3)
-    with pytest.raises(TypeError, match="must return None or a tuple of gradients, got int"):
+    with pytest.raises(TypeError, match="must return None or a tuple of 1 gradient, got int"):
         ms.grad(net)(T(1.0))
 
 
@@ -380,9 +380,16 @@ def test_cells_without_hooks_add_nothing_to_the_call():
     assert cell.__dict__['_hooks'] is None
     assert out.grad_fn.op.name == 'Mul'         # construct's own op, no boundary node
     h = cell.register_backward_hook(lambda c, gi, go: None)
-    assert cell(T(1.0)).grad_fn.op.name == 'CellOutputBoundary'
+    assert cell(T(1.0)).grad_fn.op.name == 'CellBoundary'
     h.remove()
-    assert cell(T(1.0)).grad_fn.op.name == 'Mul'    # an emptied store is "off"
+    assert cell.__dict__['_hooks'] is None          # back on the hook-free path
+    assert cell(T(1.0)).grad_fn.op.name == 'Mul'
+    handles = [cell.register_forward_hook(lambda c, i, o: None) for _ in range(2)]
+    handles[0].remove()
+    assert cell.__dict__['_hooks'] is not None      # one hook left
+    handles[1].remove()
+    handles[1].remove()
+    assert cell.__dict__['_hooks'] is None
 
 
 def test_no_boundaries_under_no_grad():

@@ -9,7 +9,7 @@ from hookgrad.testing.cases import Case
 # primitives whose checks live outside tests/ops
 COVERED_ELSEWHERE = {
     'HookBackward',                                     # tests/hooks/test_hook_backward.py
-    'CellInputBoundary', 'CellOutputBoundary',          # tests/hooks/test_cell_hooks.py
+    'CellBoundary',                                     # tests/hooks/test_cell_hooks.py
     'CellBprop',                                        # tests/nn/test_bprop.py
 }
 

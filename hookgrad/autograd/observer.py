@@ -1,0 +1,295 @@
+"""Op observers: objects that see every primitive op as it runs, forward and backward.
+
+Subclass ``OpObserver``, override ``on_forward`` and/or ``on_backward``, and use it in a
+``with`` block (or ``enable()`` / ``disable()``). While it is on, in the thread that turned it
+on:
+
+- ``on_forward(call)`` runs after every op application: ``call.op``, the executing cell
+  (``call.cell``, ``call.cell_path``), ``call.inputs`` and ``call.outputs`` (arrays),
+  ``call.params``, the recorded ``call.node`` (None when nothing was recorded) and
+  ``call.seconds`` the op took;
+- ``on_backward(call)`` runs after every node's backward rule: ``call.inputs`` are the
+  gradients that arrived (one per output of the op), ``call.outputs`` the gradients it returned
+  (one per input, None where none), ``call.cell`` the cell that created the node in forward.
+  The nodes of cell boundaries (whose backward runs cell backward hooks) and of custom-bprop
+  cells are included.
+
+Observers stack: several may be on at once; each callback runs for the observers in the order
+they were turned on. They are per thread: another thread's ops are not seen, and an observer
+turned on in one thread cannot be turned off from another. With no observer on, op dispatch
+pays one test of the thread's state.
+
+hookgrad.debug.nan_guard and hookgrad.debug.profile are built on this module.
+"""
+import os
+import sys
+import threading
+import time
+
+from .function import NO_CTX, _record
+from . import function as _function
+from .state import current as _state, update as _update
+
+__all__ = ['OpObserver', 'OpCall', 'observers']
+
+_clock = time.perf_counter
+_lock = threading.Lock()
+active = 0      # observers on in any thread: Cell.__call__ keeps its fast path while 0
+
+
+class OpCall:
+    """One op application (``on_forward``) or one node's backward rule (``on_backward``).
+
+    Attributes:
+        op: the Op class (``call.name`` is its registered name).
+        phase: ``'forward'``, or ``'backward'`` for backward rules and for ops run during a
+            backward pass (by a backward rule recording a higher-order gradient, or by a hook).
+        inputs: arrays: the op's inputs; in ``on_backward`` the gradients that arrived.
+        outputs: arrays: the op's outputs; in ``on_backward`` the gradients returned, None
+            where an input needs none.
+        params: the op's keyword parameters (``on_forward``); empty in ``on_backward``.
+        node: the recorded graph node (None when ``on_forward`` recorded nothing).
+        rule: in ``on_forward`` during backward, the node whose backward rule ran this op
+            (None when a hook or other code ran it).
+        start, seconds: ``time.perf_counter()`` when the op or rule started, and its duration.
+    """
+
+    __slots__ = ('op', 'phase', 'inputs', 'outputs', 'params', 'node', 'rule', 'start',
+                 'seconds', '_frame', '_source')
+
+    def __init__(self, op, phase, inputs, outputs, params, node, rule, start, seconds, frame,
+                 source):
+        self.op = op
+        self.phase = phase
+        self.inputs = inputs
+        self.outputs = outputs
+        self.params = params
+        self.node = node
+        self.rule = rule
+        self.start = start
+        self.seconds = seconds
+        self._frame = frame
+        self._source = source
+
+    @property
+    def name(self):
+        """The op's registered name (``'Conv2D'``...)."""
+        return self.op.name
+
+    @property
+    def cell(self):
+        """The innermost Cell executing the op (for a backward rule: that created its node),
+        or None outside every cell."""
+        return None if self._frame is None else self._frame[0]
+
+    def cells(self):
+        """The executing cells, innermost first."""
+        frame = self._frame
+        out = []
+        while frame is not None:
+            out.append(frame[0])
+            frame = frame[1]
+        return out
+
+    @property
+    def cell_path(self):
+        """Attribute path of ``cell`` from the outermost executing cell, as
+        ``'ResNet.layer1.0.conv1'``; None outside every cell."""
+        return frame_path(self._frame)
+
+    @property
+    def source(self):
+        """``(file, line)`` of the user code that ran the op (for a backward rule: that created
+        its node, when an observer with ``record_source`` was on then); None if unknown.
+        In ``on_forward`` it is found on first use: read it inside the callback."""
+        if self._source is False:
+            self._source = user_frame()
+        return self._source
+
+    def __repr__(self):
+        return f"<OpCall {self.phase} {self.op.name} in {self.cell_path!r}>"
+
+
+class OpObserver:
+    """Base class of op observers; see the module docstring.
+
+    ``record_source = True`` in a subclass asks that every node recorded while it is on keeps
+    the source line that created it, so ``on_backward`` calls can report it (this costs a short
+    walk up the Python stack per recorded op).
+    """
+
+    record_source = False
+    _owner = None       # the thread that turned it on
+
+    def on_forward(self, call):
+        """Called after an op's forward ran; ``call`` is an ``OpCall``."""
+
+    def on_backward(self, call):
+        """Called after a node's backward rule ran; ``call`` is an ``OpCall``."""
+
+    @property
+    def observing(self):
+        """Whether this observer is on (in the thread that turned it on)."""
+        return self._owner is not None
+
+    def enable(self):
+        """Start observing this thread's ops; returns self. Already on in this thread: nothing
+        changes.
+
+        Raises:
+            RuntimeError: it is on in another thread (an observer watches one thread).
+        """
+        global active
+        if self._owner is not None:
+            if self._owner == threading.get_ident():
+                return self
+            raise RuntimeError(f"{type(self).__name__} is observing another thread; turn it "
+                               f"off there first")
+        s = _state()
+        observers = s.observers + (self,)
+        _update(observers=observers, sources=any(o.record_source for o in observers))
+        self._owner = threading.get_ident()
+        with _lock:
+            active += 1
+        return self
+
+    def disable(self):
+        """Stop observing; a second call does nothing.
+
+        Raises:
+            RuntimeError: called from another thread than the one that turned it on.
+        """
+        global active
+        owner = self._owner
+        if owner is None:
+            return
+        if owner != threading.get_ident():
+            raise RuntimeError(f"{type(self).__name__} was turned on in another thread; turn it "
+                               f"off there")
+        self._owner = None
+        with _lock:
+            active -= 1
+        observers = tuple(o for o in _state().observers if o is not self)
+        _update(observers=observers, sources=any(o.record_source for o in observers))
+
+    def __enter__(self):
+        return self.enable()
+
+    def __exit__(self, *exc):
+        self.disable()
+        return False
+
+
+def observers():
+    """The op observers on in this thread, in the order they were turned on."""
+    return _state().observers
+
+
+# ------------------------------------------------------------------------ what the engine calls
+def dispatch(op, xs, params, s):
+    """An op application while observers are on: run it (recording as usual), then show it."""
+    t0 = _clock()
+    if s.grad and op.differentiable and any(x.requires_grad for x in xs):
+        out = _record(op, xs, params, s)
+        node = (out[0] if type(out) is tuple else out)._node
+    else:
+        y = op.forward(NO_CTX, *[x._data for x in xs], **params)
+        wrap = _function._Tensor._wrap
+        out = tuple(map(wrap, y)) if type(y) is tuple else wrap(y)
+        node = None
+    seconds = _clock() - t0
+    outs = out if type(out) is tuple else (out,)
+    call = OpCall(op, 'backward' if s.backward else 'forward', tuple(x._data for x in xs),
+                  tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, False)
+    for observer in s.observers:
+        observer.on_forward(call)
+    return out
+
+
+def stamp(node, s):
+    """Mark a node recorded while observers are on with the executing cell (and source)."""
+    node.cell = s.cell
+    if s.sources:
+        node.source = user_frame()
+
+
+def run_rule(node, gys, create_graph, call_backward):
+    """A node's backward rule while observers are on: ``call_backward(node, gys, create_graph)``
+    timed, with the node marked as the running rule, then shown to ``on_backward``."""
+    previous = _update(rule=node)
+    t0 = _clock()
+    try:
+        gxs = call_backward(node, gys, create_graph)
+    finally:
+        seconds = _clock() - t0
+        _update(**previous)
+    call = OpCall(node.op, 'backward', tuple(_array(g) for g in gys),
+                  tuple(_array(g) for g in gxs), {}, node, None, t0, seconds, node.cell,
+                  node.source)
+    for observer in _state().observers:
+        observer.on_backward(call)
+    return gxs
+
+
+def _array(g):
+    return g._data if isinstance(g, _function._Tensor) else g
+
+
+# ------------------------------------------------------------------------ cells
+def enter_cell(cell):
+    """Push ``cell`` as the executing cell of this thread; returns the frame to pass to
+    ``exit_cell``."""
+    frame = (cell, _state().cell)
+    _update(cell=frame)
+    return frame
+
+
+def exit_cell(frame):
+    if _state().cell is frame:
+        _update(cell=frame[1])
+
+
+def frame_path(frame):
+    """The dotted attribute path of a frame's cell from the outermost cell of the chain."""
+    if frame is None:
+        return None
+    names = []
+    while frame[1] is not None:
+        cell, parent = frame[0], frame[1][0]
+        names.append(_child_name(parent, cell))
+        frame = frame[1]
+    names.append(type(frame[0]).__name__)
+    return '.'.join(reversed(names))
+
+
+def _child_name(parent, cell):
+    link = cell.__dict__.get('_parent')
+    if link is not None and link[0]() is parent:
+        return link[1]
+    for name, child in parent.__dict__.get('_cells', {}).items():
+        if child is cell:
+            return name
+    return type(cell).__name__      # called without being registered in the parent
+
+
+# ------------------------------------------------------------------------ source lines
+# frames in these files are the framework running an op; the first frame outside is the source
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_INTERNAL = tuple(os.path.join(_PKG, p) for p in (
+    'autograd' + os.sep, 'ops' + os.sep, 'hooks' + os.sep, 'debug' + os.sep, '_tensor.py',
+    '_tensor_methods.py', os.path.join('nn', 'cell.py'), os.path.join('nn', 'bprop.py')))
+_internal = {}
+
+
+def user_frame():
+    """``(file, line)`` of the innermost frame outside hookgrad's op machinery, or None."""
+    f = sys._getframe(1)
+    while f is not None:
+        name = f.f_code.co_filename
+        skip = _internal.get(name)
+        if skip is None:
+            skip = _internal[name] = name.startswith(_INTERNAL)
+        if not skip:
+            return name, f.f_lineno
+        f = f.f_back
+    return None

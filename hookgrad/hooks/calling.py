@@ -1,0 +1,151 @@
+"""Calling user hooks and checking what they return: the one place, for every kind of hook.
+
+The policy (docs/hooks.md, "What a hook may return"):
+
+- A hook that returns gradients (tensor hooks, ``ops.HookBackward``, cell backward pre-hooks and
+  backward hooks) returns None, to keep what it was given, or replacements: one per gradient
+  (a single Tensor where one gradient is replaced), each a Tensor of exactly the shape of the
+  gradient it replaces and of a floating-point dtype. A replacement of another floating dtype is
+  cast to the dtype of the gradient it replaces (the dtype of its tensor), as the backward pass
+  casts every gradient; None is expected where there is no gradient (a non-tensor input).
+- A forward pre-hook returns None or new inputs (a non-tuple is one input); a forward hook None
+  or new outputs. Both keep the structure construct sees and returns: as many inputs as
+  construct accepts, as many outputs as it returned, and a Tensor wherever there was a Tensor.
+  Shapes and dtypes may change in forward (a hook may cast or reshape).
+
+A bad return fails at the hook, with an error naming the hook, the cell path (for cell hooks)
+and what was expected. An exception raised inside a hook propagates with a note naming them.
+"""
+import inspect
+
+from .._dtype import from_numpy
+from .._tensor import Tensor
+from .handle import hook_name
+
+
+def who(kind, hook, cell=None):
+    """How errors name a hook: ``"Cell 'Net.fc1' backward hook 'scale'"``,
+    ``"tensor hook 'scale'"``."""
+    where = f"Cell '{cell.path()}' " if cell is not None else ''
+    return f"{where}{kind} '{hook_name(hook)}'"
+
+
+def call(hook, args, kind, cell=None):
+    """``hook(*args)``; an exception gets a note naming the hook, its kind and its cell."""
+    try:
+        return hook(*args)
+    except Exception as e:
+        if hasattr(e, 'add_note'):
+            e.add_note(f"(raised in {who(kind, hook, cell)})")
+        raise
+
+
+# --------------------------------------------------------------------------- gradients
+def gradient(new, old, name, raw):
+    """One replacement gradient checked against the gradient ``old`` it replaces.
+
+    ``raw``: the backward pass runs on arrays (``old`` is an array and the replacement is
+    returned as one); otherwise on Tensors (a recorded backward) and a cast is recorded too.
+    ``name`` is the error prefix, e.g. ``"tensor hook 'f' returned a gradient"``.
+    """
+    if not isinstance(new, Tensor):
+        raise TypeError(f"{name} of type {type(new).__name__}, expected a Tensor")
+    shape = tuple(old.shape)
+    if new.shape != shape:
+        raise ValueError(f"{name} of shape {new.shape}, expected shape {shape}")
+    have = new._data.dtype
+    want = old.dtype if raw else old._data.dtype
+    if have.kind != 'f':
+        raise TypeError(f"{name} of dtype {new.dtype}, expected a floating-point gradient "
+                        f"({from_numpy(want)})")
+    if raw:
+        return new._data if have == want else new._data.astype(want)
+    if have == want:
+        return new
+    from ..ops.arithmetic import cast
+    return cast(new, want)
+
+
+def gradients(r, olds, kind, hook, cell, label, raw):
+    """A hook's returned tuple of gradients checked against ``olds`` (None where no gradient
+    exists); returns the replacements as a tuple in the form of ``olds``.
+
+    ``label`` names the tuple in errors (``'grad_input'``).
+    """
+    name = who(kind, hook, cell)
+    if isinstance(r, Tensor) and len(olds) == 1:
+        r = (r,)
+    if not isinstance(r, (tuple, list)):
+        raise TypeError(f"{name} must return None or a tuple of {len(olds)} gradient"
+                        f"{'s' if len(olds) != 1 else ''}, got {type(r).__name__}")
+    if len(r) != len(olds):
+        raise ValueError(f"{name} returned {len(r)} gradient{'s' if len(r) != 1 else ''}, "
+                         f"expected {len(olds)} ({label})")
+    out = []
+    for i, (new, old) in enumerate(zip(r, olds)):
+        if old is None:
+            if new is not None:
+                raise TypeError(f"{name} returned {label}[{i}] of type {type(new).__name__}, "
+                                f"expected None (that input has no gradient)")
+            out.append(None)
+        else:
+            out.append(gradient(new, old, f"{name} returned {label}[{i}]", raw))
+    return tuple(out)
+
+
+def run_tensor_hooks(store, g, create_graph):
+    """A tensor's hooks in registration order, each seeing the previous one's replacement.
+
+    ``g`` is an array, or a Tensor when the backward pass is recorded; so is the result.
+    """
+    raw = not create_graph
+    for hook in store.snapshot():
+        r = call(hook, (Tensor._wrap(g) if raw else g,), 'tensor hook')
+        if r is None:
+            continue
+        if not isinstance(r, Tensor):
+            raise TypeError(f"{who('tensor hook', hook)} must return a Tensor or None, "
+                            f"got {type(r).__name__}")
+        g = gradient(r, g, f"{who('tensor hook', hook)} returned a gradient", raw)
+    return g
+
+
+# --------------------------------------------------------------------------- forward
+def forward_inputs(r, args, kwargs, hook, cell):
+    """A forward pre-hook's replacement inputs: a tuple construct can take, a Tensor wherever
+    construct was given one."""
+    new = r if isinstance(r, tuple) else (r,)
+    name = who('forward pre hook', hook, cell)
+    if len(new) != len(args):
+        try:
+            inspect.signature(cell.construct).bind(*new, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name} returned {len(new)} input{'s' if len(new) != 1 else ''}, "
+                            f"which {type(cell).__name__}.construct cannot take ({e})") from None
+        except ValueError:
+            pass        # no signature to check against
+    _same_kinds(new, args, name, 'input')
+    return new
+
+
+def forward_outputs(r, out, hook, cell):
+    """A forward hook's replacement outputs: the structure construct returned."""
+    name = who('forward hook', hook, cell)
+    if isinstance(out, Tensor):
+        if not isinstance(r, Tensor):
+            raise TypeError(f"{name} returned {type(r).__name__}, expected a Tensor (the cell "
+                            f"returned one)")
+    elif isinstance(out, (tuple, list)):
+        if not isinstance(r, (tuple, list)) or len(r) != len(out):
+            got = f"{len(r)} outputs" if isinstance(r, (tuple, list)) else type(r).__name__
+            raise TypeError(f"{name} returned {got}, expected a tuple of {len(out)} outputs "
+                            f"(as the cell returned)")
+        _same_kinds(r, out, name, 'output')
+    return r
+
+
+def _same_kinds(new, old, name, what):
+    for i, (n, o) in enumerate(zip(new, old)):
+        if isinstance(o, Tensor) and not isinstance(n, Tensor):
+            raise TypeError(f"{name} returned {type(n).__name__} as {what} {i}, expected a "
+                            f"Tensor (the cell had one there)")
