@@ -7,10 +7,9 @@ from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.autograd.math import _sum_to
 from hookgrad.ops import arithmetic, broadcast
+from hookgrad.testing.cases import Case
 from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'Add', 'Sub', 'Mul', 'Div', 'Neg', 'Pow', 'Square', 'Cast', 'Identity',
-               'Remainder', 'BroadcastTo', 'SumTo'}
+from tests.ops.rows import params
 
 BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((4,), (2, 3, 4)), ((2, 3, 4), (3, 1)),
                  ((), (2, 3)), ((2, 3), ())]
@@ -40,69 +39,87 @@ def even_divisors(rng, shape):
     return rng.choice([-4.0, -2.0, 2.0, 4.0], shape)
 
 
-# name, function of Tensors, NumPy reference, one domain per input, shape tuples
-CASES = [
-    ('add', ops.add, np.add, (normal, normal), BINARY_SHAPES),
-    ('sub', ops.sub, np.subtract, (normal, normal), BINARY_SHAPES),
-    ('mul', ops.mul, np.multiply, (normal, normal), BINARY_SHAPES),
-    ('div', ops.div, np.divide, (normal, away_from_zero), BINARY_SHAPES),
-    ('pow', ops.pow, np.power, (positive, normal), BINARY_SHAPES),
-    ('pow_int_exponent', lambda x: ops.pow(x, 3), lambda x: x ** 3, (normal,), UNARY_SHAPES),
-    ('pow_float_exponent', lambda x: x ** 2.5, lambda x: x ** 2.5, (positive,), UNARY_SHAPES),
-    ('pow_scalar_base', lambda x: 2.0 ** x, lambda x: 2.0 ** x, (normal,), UNARY_SHAPES),
-    ('remainder', ops.remainder, np.remainder, (half_integers, even_divisors), BINARY_SHAPES),
-    ('rsub_scalar', lambda x: 1.5 - x, lambda x: 1.5 - x, (normal,), UNARY_SHAPES),
-    ('rdiv_scalar', lambda x: 2 / x, lambda x: 2 / x, (away_from_zero,), UNARY_SHAPES),
-    ('neg', ops.neg, np.negative, (normal,), UNARY_SHAPES),
-    ('square', ops.square, np.square, (normal,), UNARY_SHAPES),
-    ('identity', ops.identity, lambda x: x, (normal,), UNARY_SHAPES),
-    ('identity_copy', lambda x: ops.identity(x, copy=True), lambda x: x, (normal,), UNARY_SHAPES),
-    ('broadcast_to', lambda x: ops.broadcast_to(x, (2, 3, 4)),
-     lambda x: np.broadcast_to(x, (2, 3, 4)), (normal,),
-     [((3, 1),), ((4,),), ((1, 3, 4),), ((),), ((2, 1, 1),)]),
-    ('broadcast_to_keep', lambda x: ops.broadcast_to(x, (2, -1, 4)),
-     lambda x: np.broadcast_to(x, (2, 3, 4)), (normal,), [((3, 1),), ((1, 3, 4),)]),
-    ('sum_to', lambda x: ops.sum_to(x, (3, 1)), lambda x: _sum_to(x, (3, 1)), (normal,),
-     [((2, 3, 4),), ((3, 4),), ((3, 1),)]),
-    ('sum_to_lead', lambda x: ops.sum_to(x, (4,)), lambda x: _sum_to(x, (4,)), (normal,),
-     [((2, 3, 4),), ((1, 4),)]),
-    ('sum_to_scalar', lambda x: ops.sum_to(x, ()), lambda x: np.asarray(x.sum()), (normal,),
-     [((2, 3),), ((),)]),
+def unit(rng, shape):
+    return rng.uniform(-1.0, 1.0, shape)
+
+
+def _binary(op, fn, ref, domains=(normal, normal), **kw):
+    return Case(op, fn, ref=ref, shapes=BINARY_SHAPES, domains=domains, **kw)
+
+
+def _unary(op, fn, ref, domain=normal, **kw):
+    return Case(op, fn, ref=ref, shapes=UNARY_SHAPES, domains=(domain,), **kw)
+
+
+ARITHMETIC = [
+    _binary('Add', ops.add, np.add),
+    _binary('Sub', ops.sub, np.subtract),
+    _binary('Mul', ops.mul, np.multiply),
+    _binary('Div', ops.div, np.divide, (normal, away_from_zero)),
+    _binary('Pow', ops.pow, np.power, (positive, normal)),
+    _unary('Pow', lambda x: ops.pow(x, 3), lambda x: x ** 3, name='pow_int_exponent'),
+    _unary('Pow', lambda x: x ** 2.5, lambda x: x ** 2.5, positive, name='pow_float_exponent'),
+    _unary('Pow', lambda x: 2.0 ** x, lambda x: 2.0 ** x, name='pow_scalar_base'),
+    _binary('Remainder', ops.remainder, np.remainder, (half_integers, even_divisors)),
+    _unary('Sub', lambda x: 1.5 - x, lambda x: 1.5 - x, name='rsub_scalar'),
+    _unary('Div', lambda x: 2 / x, lambda x: 2 / x, away_from_zero, name='rdiv_scalar'),
+    _unary('Neg', ops.neg, np.negative),
+    _unary('Square', ops.square, np.square),
+    _unary('Identity', ops.identity, lambda x: x),
+    _unary('Identity', lambda x: ops.identity(x, copy=True), lambda x: x, name='identity_copy'),
+    Case('BroadcastTo', lambda x: ops.broadcast_to(x, (2, 3, 4)),
+         ref=lambda x: np.broadcast_to(x, (2, 3, 4)), name='broadcast_to',
+         shapes=[((3, 1),), ((4,),), ((1, 3, 4),), ((),), ((2, 1, 1),)]),
+    Case('BroadcastTo', lambda x: ops.broadcast_to(x, (2, -1, 4)),
+         ref=lambda x: np.broadcast_to(x, (2, 3, 4)), name='broadcast_to_keep',
+         shapes=[((3, 1),), ((1, 3, 4),)]),
+    Case('SumTo', lambda x: ops.sum_to(x, (3, 1)), ref=lambda x: _sum_to(x, (3, 1)),
+         name='sum_to', shapes=[((2, 3, 4),), ((3, 4),), ((3, 1),)]),
+    Case('SumTo', lambda x: ops.sum_to(x, (4,)), ref=lambda x: _sum_to(x, (4,)),
+         name='sum_to_lead', shapes=[((2, 3, 4),), ((1, 4),)]),
+    Case('SumTo', lambda x: ops.sum_to(x, ()), ref=lambda x: np.asarray(x.sum()),
+         name='sum_to_scalar', shapes=[((2, 3),), ((),)]),
 ]
 
 
-def _expand(cases):
-    for name, fn, ref, domains, shape_list in cases:
-        for shapes in shape_list:
-            yield pytest.param(fn, ref, domains, shapes, id=f"{name}-{shapes}")
+def _cast(name, fn, ref):
+    return Case('Cast', fn, ref=ref, name=name, shapes=[((3, 4),), ((),)], domains=(unit,),
+                grad=False)
 
 
-def _inputs(domains, shapes, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    return [np.asarray(d(rng, s), dtype) for d, s in zip(domains, shapes)]
+# Round trips through a narrower float type and back to the input's type. The rounding defeats
+# the generic finite-difference step, so test_cast_backward checks their gradients with a wide
+# step (casts are linear, so the difference quotient stays exact).
+CASTS = [
+    _cast('f64_to_f32_and_back', lambda x: ops.cast(ops.cast(x, ms.float32), x.dtype),
+          lambda x: x.astype(np.float32).astype(x.dtype)),
+    _cast('f64_to_f16_and_back',
+          lambda x: ops.cast(ops.cast(x, np.float16), x.asnumpy().dtype.name),
+          lambda x: x.astype(np.float16).astype(x.dtype)),
+    _cast('tensor_astype', lambda x: x.astype(ms.float32).astype(x.dtype),
+          lambda x: x.astype(np.float32).astype(x.dtype)),
+]
+# finite-difference step and tolerance per cast row
+CAST_STEPS = {'f64_to_f32_and_back': (1e-2, 1e-4), 'f64_to_f16_and_back': (0.25, 1e-2),
+              'tensor_astype': (1e-2, 1e-4)}
+
+CASES = ARITHMETIC + CASTS
 
 
-@pytest.mark.parametrize('fn,ref,domains,shapes', list(_expand(CASES)))
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(fn, ref, domains, shapes, dtype):
-    arrays = _inputs(domains, shapes, dtype)
-    y = fn(*[ms.Tensor(a) for a in arrays])
-    want = np.asarray(ref(*arrays))
-    assert y.shape == want.shape
-    assert y.asnumpy().dtype == dtype
-    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-6 if dtype == np.float64 else 1e-5,
-                               atol=1e-6)
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
-@pytest.mark.parametrize('fn,ref,domains,shapes', list(_expand(CASES)))
-def test_backward_matches_finite_differences(fn, ref, domains, shapes):
-    check_grad(fn, *_inputs(domains, shapes))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
 
 
-@pytest.mark.parametrize('fn,ref,domains,shapes', list(_expand(CASES)))
-def test_double_backward_matches_finite_differences(fn, ref, domains, shapes):
-    # squaring gives linear ops a VJP that depends on the inputs, and tests their rule on Tensors
-    check_double_grad(lambda *xs: ops.square(fn(*xs)), *_inputs(domains, shapes))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
 def test_nonlinear_ops_double_backward_directly():
@@ -115,21 +132,12 @@ def test_nonlinear_ops_double_backward_directly():
 
 
 # ----------------------------------------------------------------------------- cast
-# name, function, finite-difference step and tolerance (a narrow float type rounds the output:
-# a wide step keeps the difference quotient accurate; casts are linear, so it stays exact)
-CAST_CASES = [
-    ('f64_to_f32_and_back', lambda x: ops.cast(ops.cast(x, ms.float32), ms.float64), 1e-2, 1e-4),
-    ('f64_to_f16_and_back', lambda x: ops.cast(ops.cast(x, np.float16), 'float64'), 0.25, 1e-2),
-    ('tensor_astype', lambda x: x.astype(ms.float32).astype(ms.float64), 1e-2, 1e-4),
-]
-
-
-@pytest.mark.parametrize('fn,eps,tol', [c[1:] for c in CAST_CASES], ids=[c[0] for c in CAST_CASES])
-@pytest.mark.parametrize('shape', [(3, 4), ()])
-def test_cast_backward(fn, eps, tol, shape):
-    x = np.random.default_rng(0).uniform(-1, 1, shape)
-    check_grad(fn, x, eps=eps, atol=tol, rtol=tol)
-    check_double_grad(lambda t: ops.square(fn(t)), x, eps=eps, atol=10 * tol, rtol=10 * tol)
+@pytest.mark.parametrize('case,shapes', params(CASTS))
+def test_cast_backward(case, shapes):
+    eps, tol = CAST_STEPS[case.label]
+    x, = case.arrays(shapes)
+    check_grad(case.fn, x, eps=eps, atol=tol, rtol=tol)
+    check_double_grad(lambda t: ops.square(case.fn(t)), x, eps=eps, atol=10 * tol, rtol=10 * tol)
 
 
 def test_cast_forward_dtypes_and_gradient_dtype():
@@ -269,7 +277,7 @@ def test_sum_to_rejects_unreachable_shapes(target):
         ops.sum_to(ms.Tensor(np.ones((2, 3))), target)
 
 
-def test_covered_ops_are_exactly_the_ops_these_modules_define():
+def test_rows_cover_exactly_the_ops_these_modules_define():
     modules = {arithmetic.__name__, broadcast.__name__}
     defined = {name for name, op in OPS.items() if op.__module__ in modules}
-    assert defined == COVERED_OPS
+    assert defined == {name for case in CASES for name in case.ops}

@@ -6,14 +6,12 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.ops import comparison
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'Greater', 'GreaterEqual', 'Less', 'LessEqual', 'Equal', 'NotEqual', 'Maximum',
-               'Minimum', 'Clamp', 'LogicalNot', 'LogicalAnd', 'LogicalOr', 'IsNan', 'IsInf',
-               'IsFinite'}
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
 BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((4,), (2, 3, 4)), ((2, 3, 4), (3, 1)),
                  ((), (2, 3)), ((2, 3), ())]
+UNARY_SHAPES = [((5,),), ((3, 4),), ((),)]
 
 
 def grid(rng, shape, offset=0.0):
@@ -23,30 +21,117 @@ def grid(rng, shape, offset=0.0):
             + rng.uniform(-0.05, 0.05, size=shape))
 
 
-# ----------------------------------------------------------------------------- comparisons
+def offset_grid(rng, shape):
+    return grid(rng, shape, 0.25)
+
+
+def lower_bounds(rng, shape):
+    """Plain grid values in [-2, 0]."""
+    return rng.integers(-4, 1, size=shape) * 0.5 + rng.uniform(-0.05, 0.05, size=shape)
+
+
+def upper_bounds(rng, shape):
+    """Plain grid values in [0.5, 2]: above every lower bound, so the bounds never cross."""
+    return rng.integers(1, 5, size=shape) * 0.5 + rng.uniform(-0.05, 0.05, size=shape)
+
+
+def small_integers(rng, shape):
+    """Integers in [-2, 2], cast to each checked dtype: plenty of ties."""
+    return rng.integers(-2, 3, size=shape).astype(float)
+
+
+def often_zero(rng, shape):
+    """0 half the time, else +-1 or +-2: both truth values, whatever the dtype."""
+    return (rng.random(shape) < 0.5) * rng.choice([-2.0, -1.0, 1.0, 2.0], shape)
+
+
+def special_values(rng, shape):
+    """0, NaN, Inf, -Inf, 1.5 and -0 in turn."""
+    return np.resize([0.0, np.nan, np.inf, -np.inf, 1.5, -0.0], shape)
+
+
+def _predicate(op, name, fn, ref, domain, shapes=BINARY_SHAPES):
+    return Case(op, fn, ref=ref, name=name, shapes=shapes, domains=(domain,) * len(shapes[0]),
+                grad=False)
+
+
+def _selection(op, fn, ref, domains, shapes, **kw):
+    return Case(op, fn, ref=ref, shapes=shapes, domains=domains, rtol=1e-6, atol=0, **kw)
+
+
 COMPARISONS = [
-    ('gt', ops.gt, np.greater), ('ge', ops.ge, np.greater_equal), ('lt', ops.lt, np.less),
-    ('le', ops.le, np.less_equal), ('equal', ops.equal, np.equal), ('ne', ops.ne, np.not_equal),
+    _predicate('Greater', 'gt', ops.gt, np.greater, small_integers),
+    _predicate('GreaterEqual', 'ge', ops.ge, np.greater_equal, small_integers),
+    _predicate('Less', 'lt', ops.lt, np.less, small_integers),
+    _predicate('LessEqual', 'le', ops.le, np.less_equal, small_integers),
+    _predicate('Equal', 'equal', ops.equal, np.equal, small_integers),
+    _predicate('NotEqual', 'ne', ops.ne, np.not_equal, small_integers),
 ]
+EXTREMES = [
+    _selection('Maximum', ops.maximum, np.maximum, (grid, offset_grid), BINARY_SHAPES),
+    _selection('Minimum', ops.minimum, np.minimum, (grid, offset_grid), BINARY_SHAPES),
+    _selection('Clamp', lambda x: ops.clamp(x, -0.5, 1.0), lambda x: np.clip(x, -0.5, 1.0),
+               (offset_grid,), UNARY_SHAPES, name='clamp_numbers'),
+    _selection('Clamp', lambda x: ops.clamp(x, min=0.0), lambda x: np.maximum(x, 0.0),
+               (offset_grid,), [((3, 4),)], name='clamp_min_only'),
+    _selection('Clamp', lambda x: ops.clamp(x, max=0.0), lambda x: np.minimum(x, 0.0),
+               (offset_grid,), [((3, 4),)], name='clamp_max_only'),
+    _selection('Clamp', lambda x: ops.clip_by_value(x, -1, 1), lambda x: np.clip(x, -1, 1),
+               (offset_grid,), [((3, 4),)], name='clip_by_value'),
+    _selection('Clamp', ops.clamp, np.clip, (offset_grid, lower_bounds, upper_bounds),
+               [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (4,)), ((4,), (3, 4), (3, 4)),
+                ((2, 3, 4), (), ())], name='clamp_tensors'),
+]
+LOGICAL_BINARY = [
+    _predicate('LogicalAnd', 'logical_and', ops.logical_and, np.logical_and, often_zero),
+    _predicate('LogicalOr', 'logical_or', ops.logical_or, np.logical_or, often_zero),
+]
+LOGICAL = LOGICAL_BINARY + [
+    _predicate('LogicalNot', 'logical_not', ops.logical_not, np.logical_not, often_zero,
+               UNARY_SHAPES),
+]
+NAN_INF = [
+    _predicate('IsNan', 'isnan', ops.isnan, np.isnan, special_values, [((2, 3),), ((4, 5),)]),
+    _predicate('IsInf', 'isinf', ops.isinf, np.isinf, special_values, [((2, 3),), ((4, 5),)]),
+    _predicate('IsFinite', 'isfinite', ops.isfinite, np.isfinite, special_values,
+               [((2, 3),), ((4, 5),)]),
+]
+CASES = COMPARISONS + EXTREMES + LOGICAL + NAN_INF
+
 ALIASES = [(ops.greater, ops.gt), (ops.greater_equal, ops.ge), (ops.less, ops.lt),
            (ops.less_equal, ops.le), (ops.not_equal, ops.ne), (ops.clip, ops.clamp)]
 
 
-@pytest.mark.parametrize('name,fn,ref', COMPARISONS, ids=[c[0] for c in COMPARISONS])
+@pytest.mark.parametrize('case,shapes', params(CASES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
+
+
+# ----------------------------------------------------------------------------- comparisons
+@pytest.mark.parametrize('case,shapes', params(COMPARISONS))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64, np.int64])
-@pytest.mark.parametrize('sa,sb', BINARY_SHAPES)
-def test_comparison_forward(name, fn, ref, dtype, sa, sb):
-    rng = np.random.default_rng(0)
-    a = rng.integers(-2, 3, size=sa).astype(dtype)      # small ints: plenty of ties
-    b = rng.integers(-2, 3, size=sb).astype(dtype)
-    y = fn(ms.Tensor(a), ms.Tensor(b))
+def test_comparison_gives_exact_bools_for_float_and_integer_inputs(case, shapes, dtype):
+    arrays = case.arrays(shapes, dtype)
+    y = case.fn(*[ms.Tensor(a) for a in arrays])
     assert y.dtype == ms.bool_
     assert not y.requires_grad
-    np.testing.assert_array_equal(y.asnumpy(), ref(a, b))
+    np.testing.assert_array_equal(y.asnumpy(), case.ref(*arrays))
 
 
-@pytest.mark.parametrize('name,fn,ref', COMPARISONS, ids=[c[0] for c in COMPARISONS])
-def test_comparison_with_python_scalars(name, fn, ref):
+@pytest.mark.parametrize('case', COMPARISONS, ids=lambda c: c.label)
+def test_comparison_with_python_scalars(case):
+    fn, ref = case.fn, case.ref
     a = np.array([-1.5, 0.0, 1.0, 2.5], np.float32)
     x = ms.Tensor(a)
     np.testing.assert_array_equal(fn(x, 1).asnumpy(), ref(a, 1))
@@ -79,11 +164,11 @@ def test_aliases_are_the_same_function(alias, original):
     assert alias is original
 
 
-@pytest.mark.parametrize('name,fn,ref', COMPARISONS, ids=[c[0] for c in COMPARISONS])
-def test_comparison_shape_error_names_op_and_shapes(name, fn, ref):
-    with pytest.raises(ValueError, match=rf"ops\.{name}: shapes \(2, 3\) and \(4,\) cannot be "
-                                         rf"broadcast"):
-        fn(ms.Tensor(np.zeros((2, 3))), ms.Tensor(np.zeros(4)))
+@pytest.mark.parametrize('case', COMPARISONS, ids=lambda c: c.label)
+def test_comparison_shape_error_names_op_and_shapes(case):
+    with pytest.raises(ValueError, match=rf"ops\.{case.label}: shapes \(2, 3\) and \(4,\) "
+                                         rf"cannot be broadcast"):
+        case.fn(ms.Tensor(np.zeros((2, 3))), ms.Tensor(np.zeros(4)))
 
 
 def test_comparison_rejects_non_numbers():
@@ -92,67 +177,6 @@ def test_comparison_rejects_non_numbers():
 
 
 # ----------------------------------------------------------------------------- differentiable ops
-def _two_grids(rng, sa, sb):
-    return grid(rng, sa), grid(rng, sb, 0.25)
-
-
-def _clamp_inputs(rng, sx, sb):
-    """x on the 0.25-offset grid; bounds on the plain grid with hi >= lo + 0.5."""
-    lo = grid(rng, sb)
-    return grid(rng, sx, 0.25), lo, lo + 0.5 * rng.integers(1, 4, size=sb)
-
-
-# name, function of Tensors, NumPy reference, input maker(rng, *shapes), shape tuples
-DIFF_CASES = [
-    ('maximum', ops.maximum, np.maximum, _two_grids, BINARY_SHAPES),
-    ('minimum', ops.minimum, np.minimum, _two_grids, BINARY_SHAPES),
-    ('clamp_numbers', lambda x: ops.clamp(x, -0.5, 1.0), lambda x: np.clip(x, -0.5, 1.0),
-     lambda rng, s: (grid(rng, s, 0.25),), [((5,),), ((3, 4),), ((),)]),
-    ('clamp_min_only', lambda x: ops.clamp(x, min=0.0), lambda x: np.maximum(x, 0.0),
-     lambda rng, s: (grid(rng, s, 0.25),), [((3, 4),)]),
-    ('clamp_max_only', lambda x: ops.clamp(x, max=0.0), lambda x: np.minimum(x, 0.0),
-     lambda rng, s: (grid(rng, s, 0.25),), [((3, 4),)]),
-    ('clip_by_value', lambda x: ops.clip_by_value(x, -1, 1), lambda x: np.clip(x, -1, 1),
-     lambda rng, s: (grid(rng, s, 0.25),), [((3, 4),)]),
-    ('clamp_tensors', ops.clamp, np.clip, _clamp_inputs,
-     [((3, 4), (3, 4)), ((3, 4), (4,)), ((4,), (3, 4)), ((2, 3, 4), ())]),
-]
-DIFF_IDS = [c[0] for c in DIFF_CASES]
-
-
-def _expand(cases):
-    for name, fn, ref, make, shape_list in cases:
-        for shapes in shape_list:
-            yield pytest.param(fn, ref, make, shapes, id=f"{name}-{shapes}")
-
-
-def _inputs(make, shapes, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    return [np.asarray(a, dtype) for a in make(rng, *shapes)]
-
-
-@pytest.mark.parametrize('fn,ref,make,shapes', list(_expand(DIFF_CASES)))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(fn, ref, make, shapes, dtype):
-    arrays = _inputs(make, shapes, dtype)
-    y = fn(*[ms.Tensor(a) for a in arrays])
-    want = ref(*arrays)
-    assert y.shape == want.shape
-    assert y.asnumpy().dtype == dtype
-    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-6)
-
-
-@pytest.mark.parametrize('fn,ref,make,shapes', list(_expand(DIFF_CASES)))
-def test_backward_matches_finite_differences(fn, ref, make, shapes):
-    check_grad(fn, *_inputs(make, shapes))
-
-
-@pytest.mark.parametrize('fn,ref,make,shapes', list(_expand(DIFF_CASES)))
-def test_double_backward_matches_finite_differences(fn, ref, make, shapes):
-    # the ops are piecewise linear, so square the output to give the VJP an input dependence
-    check_double_grad(lambda *xs: ops.square(fn(*xs)), *_inputs(make, shapes))
-
-
 @pytest.mark.parametrize('fn', [ops.maximum, ops.minimum])
 def test_ties_split_the_gradient_equally(fn):
     a = ms.Tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -239,22 +263,18 @@ def test_max_min_shape_errors(name, fn):
 
 
 # ----------------------------------------------------------------------------- logical, NaN/Inf
-LOGICAL_BINARY = [('logical_and', ops.logical_and, np.logical_and),
-                  ('logical_or', ops.logical_or, np.logical_or)]
-
-
-@pytest.mark.parametrize('name,fn,ref', LOGICAL_BINARY, ids=[c[0] for c in LOGICAL_BINARY])
-@pytest.mark.parametrize('sa,sb', BINARY_SHAPES)
-def test_logical_binary(name, fn, ref, sa, sb):
-    rng = np.random.default_rng(1)
-    a, b = rng.random(sa) > 0.5, rng.random(sb) > 0.5
-    y = fn(ms.Tensor(a), ms.Tensor(b))
+@pytest.mark.parametrize('case,shapes', params(LOGICAL))
+@pytest.mark.parametrize('dtype', [np.bool_, np.int64])
+def test_logical_ops_give_bools_for_bool_and_integer_inputs(case, shapes, dtype):
+    arrays = case.arrays(shapes, dtype, seed=1)
+    y = case.fn(*[ms.Tensor(a) for a in arrays])
     assert y.dtype == ms.bool_
-    np.testing.assert_array_equal(y.asnumpy(), ref(a, b))
+    np.testing.assert_array_equal(y.asnumpy(), case.ref(*arrays))
 
 
-@pytest.mark.parametrize('name,fn,ref', LOGICAL_BINARY, ids=[c[0] for c in LOGICAL_BINARY])
-def test_logical_binary_numbers_and_scalars(name, fn, ref):
+@pytest.mark.parametrize('case', LOGICAL_BINARY, ids=lambda c: c.label)
+def test_logical_binary_numbers_and_scalars(case):
+    name, fn, ref = case.label, case.fn, case.ref
     a = np.array([0.0, 1.5, -2.0, 0.0])
     np.testing.assert_array_equal(fn(ms.Tensor(a), True).asnumpy(), ref(a, True))
     np.testing.assert_array_equal(fn(False, ms.Tensor(a)).asnumpy(), ref(False, a))
@@ -276,11 +296,11 @@ def test_logical_not_and_tensor_operators():
     assert ops.logical_not(x).dtype == ms.bool_
 
 
-@pytest.mark.parametrize('fn,ref', [(ops.isnan, np.isnan), (ops.isinf, np.isinf),
-                                    (ops.isfinite, np.isfinite)])
+@pytest.mark.parametrize('case', NAN_INF, ids=lambda c: c.label)
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_nan_inf_tests(fn, ref, dtype):
-    a = np.array([[0.0, np.nan, np.inf], [-np.inf, 1.5, -0.0]], dtype)
+def test_nan_inf_tests(case, dtype):
+    fn, ref = case.fn, case.ref
+    a, = case.arrays(((2, 3),), dtype)
     x = ms.Tensor(a, requires_grad=True)
     y = fn(x)
     assert y.dtype == ms.bool_ and not y.requires_grad
@@ -288,7 +308,8 @@ def test_nan_inf_tests(fn, ref, dtype):
     np.testing.assert_array_equal(fn(ms.Tensor([1, 2])).asnumpy(), ref(np.array([1, 2])))
 
 
-def test_covered_ops_are_exactly_the_ops_this_family_defines():
+def test_rows_cover_exactly_the_ops_this_family_defines():
     defined = {name for name, op in OPS.items() if op.__module__ == comparison.__name__}
-    assert defined == COVERED_OPS
-    assert all(not OPS[n].differentiable for n in COVERED_OPS - {'Maximum', 'Minimum', 'Clamp'})
+    covered = {name for case in CASES for name in case.ops}
+    assert defined == covered
+    assert all(not OPS[n].differentiable for n in covered - {'Maximum', 'Minimum', 'Clamp'})

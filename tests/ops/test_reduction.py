@@ -4,11 +4,9 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
+from hookgrad.testing.cases import Case
 from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'ReduceSum', 'ReduceMean', 'ReduceProd', 'ReduceMax', 'ReduceMin',
-               'ExtremeAtIndex', 'Argmax', 'Argmin', 'CumSum', 'Var', 'Std',
-               'ReduceAll', 'ReduceAny'}
+from tests.ops.rows import params
 
 SHAPES = [(5,), (3, 4), (2, 3, 4)]
 
@@ -21,6 +19,13 @@ AXES = {
 # Ops reducing a single axis (or the flattened input when None).
 ONE_AXIS = {1: [None, 0, -1], 2: [None, 0, 1, -2], 3: [None, 0, 1, 2, -1]}
 
+# Representative subsets for double backward: all axes, one axis, a tuple of axes; both keeps.
+DOUBLE = [((5,), None, False), ((3, 4), 1, False), ((3, 4), -2, True), ((2, 3, 2), (0, 2), False),
+          ((2, 3, 2), (2, 1), True), ((2, 3, 2), None, True)]
+WITH_INDEX_DOUBLE = [((5,), None, False), ((3, 4), 1, False), ((2, 3, 2), -2, True),
+                     ((2, 3, 2), None, True)]
+CUMSUM_DOUBLE = [((5,), 0), ((3, 4), -1), ((2, 3, 2), 1)]
+
 
 def normal(rng, shape):
     return rng.standard_normal(shape)
@@ -32,8 +37,27 @@ def distinct(rng, shape):
     return (rng.permutation(n).reshape(shape) - n / 2) * 0.3 + rng.uniform(-0.05, 0.05, shape)
 
 
+def spread(rng, shape):
+    """``distinct`` times 10: still distinct when cast to an integer dtype."""
+    return distinct(rng, shape) * 10
+
+
 def nonzero(rng, shape):
     return rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def small_integers(rng, shape):
+    """Integers in [-5, 4], cast to each checked dtype: sums stay exact."""
+    return rng.integers(-5, 5, size=shape).astype(float)
+
+
+# Mostly-true inputs for all() and mostly-false for any(), so both results occur.
+def mostly_true(rng, shape):
+    return (rng.random(shape) < 0.8).astype(float)
+
+
+def mostly_false(rng, shape):
+    return (rng.random(shape) < 0.2).astype(float)
 
 
 def np_axis(axis):
@@ -44,153 +68,137 @@ def ref(fn, **kw):
     return lambda a, axis, keep: fn(a, axis=np_axis(axis), keepdims=keep, **kw)
 
 
-# name, hookgrad call (x, axis, keep), NumPy reference (a, axis, keep), values
+def with_index(pick, arg):
+    return lambda a, axis, keep: (pick(a, axis=axis, keepdims=keep),
+                                  arg(a, axis=axis, keepdims=keep))
+
+
+def configurations(table, extra=()):
+    """(shape, axis, keep) for every shape, axis spelling in ``table`` and keep, then the
+    ``extra`` ones not listed yet."""
+    listed = [(shape, axis, keep) for shape in SHAPES for axis in table[len(shape)]
+              for keep in (False, True)]
+    return listed + [c for c in extra if c not in listed]
+
+
+def _row(op, name, call, reference, domain, shape, axis, keep, **kw):
+    return Case(op, lambda x: call(x, axis, keep), ref=lambda a: reference(a, axis, keep),
+                name=f"{name}-axis={axis}-keep={keep}", shapes=[(shape,)], domains=(domain,),
+                **kw)
+
+
+def _rows(op, name, call, reference, domain, table, double=(), **kw):
+    """One row per configuration of ``table``; second order on the ``double`` ones."""
+    return [_row(op, name, call, reference, domain, shape, axis, keep,
+                 double=(shape, axis, keep) in double, **kw)
+            for shape, axis, keep in configurations(table, double)]
+
+
+def _reductions(op, name, call, reference, domain):
+    return _rows(op, name, call, reference, domain, AXES, DOUBLE, rtol=1e-12, atol=0)
+
+
+def _cumsum(shape, axis):
+    return Case('CumSum', lambda x: ops.cumsum(x, axis), ref=lambda a: np.cumsum(a, axis),
+                name=f"cumsum-axis={axis}", shapes=[(shape,)], domains=(small_integers,),
+                double=(shape, axis) in CUMSUM_DOUBLE, rtol=0, atol=0)
+
+
 REDUCTIONS = [
-    ('sum', lambda x, ax, k: ops.sum(x, ax, k), ref(np.sum), normal),
-    ('mean', lambda x, ax, k: ops.mean(x, ax, k), ref(np.mean), normal),
-    ('prod', lambda x, ax, k: ops.prod(x, ax, k), ref(np.prod), nonzero),
-    ('amax', lambda x, ax, k: ops.amax(x, ax, k), ref(np.max), distinct),
-    ('amin', lambda x, ax, k: ops.amin(x, ax, k), ref(np.min), distinct),
-    ('var', lambda x, ax, k: ops.var(x, ax, 0, k), ref(np.var), normal),
-    ('var_ddof1', lambda x, ax, k: ops.var(x, ax, 1, k), ref(np.var, ddof=1), normal),
-    ('std', lambda x, ax, k: ops.std(x, ax, 0, k), ref(np.std), normal),
-    ('std_ddof1', lambda x, ax, k: ops.std(x, ax, 1, k), ref(np.std, ddof=1), normal),
+    *_reductions('ReduceSum', 'sum', ops.sum, ref(np.sum), normal),
+    *_reductions('ReduceMean', 'mean', ops.mean, ref(np.mean), normal),
+    *_reductions('ReduceProd', 'prod', ops.prod, ref(np.prod), nonzero),
+    *_reductions('ReduceMax', 'amax', ops.amax, ref(np.max), distinct),
+    *_reductions('ReduceMin', 'amin', ops.amin, ref(np.min), distinct),
+    *_reductions('Var', 'var', lambda x, ax, k: ops.var(x, ax, 0, k), ref(np.var), normal),
+    *_reductions('Var', 'var_ddof1', lambda x, ax, k: ops.var(x, ax, 1, k), ref(np.var, ddof=1),
+                 normal),
+    *_reductions('Std', 'std', lambda x, ax, k: ops.std(x, ax, 0, k), ref(np.std), normal),
+    *_reductions('Std', 'std_ddof1', lambda x, ax, k: ops.std(x, ax, 1, k), ref(np.std, ddof=1),
+                 normal),
 ]
-RED_IDS = [r[0] for r in REDUCTIONS]
-
-
-def one_axis_ref(pick):
-    def run(a, axis, keep):
-        return pick(a, axis=axis, keepdims=keep)
-    return run
-
-
-# name, hookgrad call returning (values, indices), NumPy value and index references
+# values and indices: the values through ExtremeAtIndex, the indices through Argmax/Argmin
 WITH_INDEX = [
-    ('max', ops.max, np.max, np.argmax),
-    ('min', ops.min, np.min, np.argmin),
+    *_rows(('ExtremeAtIndex', 'Argmax'), 'max', ops.max, with_index(np.max, np.argmax), spread,
+           ONE_AXIS, WITH_INDEX_DOUBLE, rtol=0, atol=0),
+    *_rows(('ExtremeAtIndex', 'Argmin'), 'min', ops.min, with_index(np.min, np.argmin), spread,
+           ONE_AXIS, WITH_INDEX_DOUBLE, rtol=0, atol=0),
 ]
+ARG = [
+    *_rows('Argmax', 'argmax', ops.argmax, ref(np.argmax), distinct, ONE_AXIS, grad=False),
+    *_rows('Argmin', 'argmin', ops.argmin, ref(np.argmin), distinct, ONE_AXIS, grad=False),
+]
+ALL_ANY = [
+    *_rows('ReduceAll', 'all', ops.all, ref(np.all), mostly_true, AXES, grad=False),
+    *_rows('ReduceAny', 'any', ops.any, ref(np.any), mostly_false, AXES, grad=False),
+]
+CUMSUM_AXES = [(s, a) for s in SHAPES for a in range(-len(s), len(s))]
+CUMSUM = [_cumsum(shape, axis)
+          for shape, axis in CUMSUM_AXES + [c for c in CUMSUM_DOUBLE if c not in CUMSUM_AXES]]
+CASES = REDUCTIONS + WITH_INDEX + ARG + ALL_ANY + CUMSUM
 
 
-def all_cases(table):
-    for shape in SHAPES:
-        for axis in table[len(shape)]:
-            for keep in (False, True):
-                yield shape, axis, keep
+@pytest.mark.parametrize('case,shapes', params(CASES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
-CASES = list(all_cases(AXES))
-CASES_ONE = list(all_cases(ONE_AXIS))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
 
 
-def case_id(case):
-    shape, axis, keep = case
-    return f"{shape}-axis={axis}-keep={keep}"
+@pytest.mark.parametrize('case,shapes', params([c for c in CASES if c.double], grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
 # ----------------------------------------------------------------------------- forward
-@pytest.mark.parametrize('name,fn,reference,values', REDUCTIONS, ids=RED_IDS)
-@pytest.mark.parametrize('shape,axis,keep', CASES, ids=map(case_id, CASES))
-def test_reduction_forward(name, fn, reference, values, shape, axis, keep):
-    for dtype, rtol in ((np.float32, 1e-5), (np.float64, 1e-12)):
-        a = values(np.random.default_rng(0), shape).astype(dtype)
-        y = fn(ms.Tensor(a), axis, keep)
-        want = np.asarray(reference(a, axis, keep))
-        assert type(y._data) is np.ndarray
-        assert y.shape == want.shape
-        assert y._data.dtype == dtype
-        np.testing.assert_allclose(y.asnumpy(), want, rtol=rtol)
+@pytest.mark.parametrize('case,shapes', params(CASES))
+def test_results_are_arrays_not_numpy_scalars(case, shapes):
+    for dtype in (np.float32, np.float64):
+        y = case.fn(*[ms.Tensor(a) for a in case.arrays(shapes, dtype)])
+        assert all(type(t._data) is np.ndarray for t in (y if isinstance(y, tuple) else (y,)))
 
 
-@pytest.mark.parametrize('name,fn,pick,arg', WITH_INDEX, ids=[w[0] for w in WITH_INDEX])
-@pytest.mark.parametrize('shape,axis,keep', CASES_ONE, ids=map(case_id, CASES_ONE))
-def test_max_min_with_indices_forward(name, fn, pick, arg, shape, axis, keep):
+@pytest.mark.parametrize('case,shapes', params(WITH_INDEX))
+def test_max_min_with_indices_forward(case, shapes):
     for dtype in (np.float32, np.float64, np.int32):
-        a = (distinct(np.random.default_rng(1), shape) * 10).astype(dtype)
-        values, indices = fn(ms.Tensor(a), axis, keep)
-        np.testing.assert_array_equal(values.asnumpy(), pick(a, axis=axis, keepdims=keep))
-        np.testing.assert_array_equal(indices.asnumpy(), arg(a, axis=axis, keepdims=keep))
+        a, = case.arrays(shapes, dtype, seed=1)
+        values, indices = case.fn(ms.Tensor(a))
+        want_values, want_indices = case.ref(a)
+        np.testing.assert_array_equal(values.asnumpy(), want_values)
+        np.testing.assert_array_equal(indices.asnumpy(), want_indices)
         assert values._data.dtype == dtype and type(values._data) is np.ndarray
         assert indices.dtype == ms.int64
 
 
-@pytest.mark.parametrize('fn,arg', [(ops.argmax, np.argmax), (ops.argmin, np.argmin)],
-                         ids=['argmax', 'argmin'])
-@pytest.mark.parametrize('shape,axis,keep', CASES_ONE, ids=map(case_id, CASES_ONE))
-def test_argmax_argmin(fn, arg, shape, axis, keep):
-    a = distinct(np.random.default_rng(2), shape)
+@pytest.mark.parametrize('case,shapes', params(ARG))
+def test_argmax_argmin(case, shapes):
+    a, = case.arrays(shapes, seed=2)
     x = ms.Tensor(a, requires_grad=True)
-    y = fn(x, axis, keep)
+    y = case.fn(x)
     assert y.dtype == ms.int64 and not y.requires_grad and y.grad_fn is None
-    np.testing.assert_array_equal(y.asnumpy(), arg(a, axis=axis, keepdims=keep))
+    np.testing.assert_array_equal(y.asnumpy(), case.ref(a))
 
 
-# Mostly-true inputs for all() and mostly-false for any(), so both results occur.
-@pytest.mark.parametrize('fn,ref_fn,p', [(ops.all, np.all, 0.8), (ops.any, np.any, 0.2)],
-                         ids=['all', 'any'])
-@pytest.mark.parametrize('shape,axis,keep', CASES, ids=map(case_id, CASES))
-def test_all_any(fn, ref_fn, p, shape, axis, keep):
-    bits = np.random.default_rng(3).random(shape) < p
+@pytest.mark.parametrize('case,shapes', params(ALL_ANY))
+def test_all_any(case, shapes):
     for dtype in (np.bool_, np.float32, np.int64):
-        a = bits.astype(dtype)
-        y = fn(ms.Tensor(a), axis, keep)
+        a, = case.arrays(shapes, dtype, seed=3)
+        y = case.fn(ms.Tensor(a))
         assert y.dtype == ms.bool_ and type(y._data) is np.ndarray
-        np.testing.assert_array_equal(y.asnumpy(), ref_fn(a, axis=np_axis(axis), keepdims=keep))
+        np.testing.assert_array_equal(y.asnumpy(), case.ref(a))
 
 
+@pytest.mark.parametrize('case,shapes', params(CUMSUM))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64, np.int32, np.int64])
-@pytest.mark.parametrize('shape,axis', [(s, a) for s in SHAPES for a in range(-len(s), len(s))])
-def test_cumsum_forward(dtype, shape, axis):
-    a = np.random.default_rng(4).integers(-5, 5, size=shape).astype(dtype)
-    y = ops.cumsum(ms.Tensor(a), axis)
-    want = np.cumsum(a, axis)
-    np.testing.assert_array_equal(y.asnumpy(), want)
+def test_cumsum_forward(case, shapes, dtype):
+    a, = case.arrays(shapes, dtype, seed=4)
+    y = case.fn(ms.Tensor(a))
+    np.testing.assert_array_equal(y.asnumpy(), case.ref(a))
     assert y._data.dtype == (np.int64 if dtype in (np.int32, np.int64) else dtype)
-
-
-# ----------------------------------------------------------------------------- backward
-@pytest.mark.parametrize('name,fn,reference,values', REDUCTIONS, ids=RED_IDS)
-@pytest.mark.parametrize('shape,axis,keep', CASES, ids=map(case_id, CASES))
-def test_reduction_grad(name, fn, reference, values, shape, axis, keep):
-    a = values(np.random.default_rng(5), shape)
-    check_grad(lambda x: fn(x, axis, keep), a)
-
-
-@pytest.mark.parametrize('name,fn,pick,arg', WITH_INDEX, ids=[w[0] for w in WITH_INDEX])
-@pytest.mark.parametrize('shape,axis,keep', CASES_ONE, ids=map(case_id, CASES_ONE))
-def test_max_min_with_indices_grad(name, fn, pick, arg, shape, axis, keep):
-    a = distinct(np.random.default_rng(6), shape)
-    check_grad(lambda x: fn(x, axis, keep), a)
-
-
-@pytest.mark.parametrize('shape,axis', [(s, a) for s in SHAPES for a in range(-len(s), len(s))])
-def test_cumsum_grad(shape, axis):
-    check_grad(lambda x: ops.cumsum(x, axis), normal(np.random.default_rng(7), shape))
-
-
-# A representative subset for double backward: all axes, one axis, a tuple of axes; both keeps.
-DOUBLE = [((5,), None, False), ((3, 4), 1, False), ((3, 4), -2, True), ((2, 3, 2), (0, 2), False),
-          ((2, 3, 2), (2, 1), True), ((2, 3, 2), None, True)]
-
-
-@pytest.mark.parametrize('name,fn,reference,values', REDUCTIONS, ids=RED_IDS)
-@pytest.mark.parametrize('shape,axis,keep', DOUBLE, ids=map(case_id, DOUBLE))
-def test_reduction_double_grad(name, fn, reference, values, shape, axis, keep):
-    a = values(np.random.default_rng(8), shape)
-    check_double_grad(lambda x: fn(x, axis, keep) ** 2, a)
-
-
-@pytest.mark.parametrize('name,fn,pick,arg', WITH_INDEX, ids=[w[0] for w in WITH_INDEX])
-@pytest.mark.parametrize('shape,axis,keep', [((5,), None, False), ((3, 4), 1, False),
-                                             ((2, 3, 2), -2, True), ((2, 3, 2), None, True)])
-def test_max_min_with_indices_double_grad(name, fn, pick, arg, shape, axis, keep):
-    a = distinct(np.random.default_rng(9), shape)
-    check_double_grad(lambda x: fn(x, axis, keep)[0] ** 2, a)
-
-
-@pytest.mark.parametrize('shape,axis', [((5,), 0), ((3, 4), -1), ((2, 3, 2), 1)])
-def test_cumsum_double_grad(shape, axis):
-    check_double_grad(lambda x: ops.cumsum(x, axis) ** 2, normal(np.random.default_rng(10), shape))
 
 
 # ----------------------------------------------------------------------------- 0-d inputs
