@@ -7,13 +7,10 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
-COVERED_OPS = {'Sigmoid', 'ReLU', 'ReLU6', 'LeakyReLU', 'SiLU', 'Softplus', 'GeLU', 'Softmax',
-               'LogSoftmax'}
-
-SHAPES = [(), (5,), (3, 4), (2, 3, 2)]
-GRAD_SHAPES = [(), (4,), (2, 3)]
+SHAPES = [((),), ((5,),), ((3, 4),), ((2, 3, 2),)]
 
 _math_erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -24,7 +21,7 @@ def anywhere(rng, shape):
 
 def off_kinks(rng, shape):
     """|x| in [0.2, 3] and |x - 6| >= 0.2 once scaled by 2.5: clear of the kinks of relu and
-    relu6 (the relu6 case stretches these values over (-7.5, 7.5))."""
+    relu6 (the relu6 row stretches these values over (-7.5, 7.5))."""
     x = rng.choice([-1.0, 1.0], size=shape) * rng.uniform(0.2, 3.0, size=shape)
     x = np.where(np.abs(np.abs(x) * 2.5 - 6) < 0.5, x * 0.7, x)
     return np.asarray(x)
@@ -56,87 +53,76 @@ def _log_softmax(x, axis):
     return np.log(_softmax(x, axis))
 
 
-# name, function of a Tensor, NumPy reference, input domain
+def _row(op, name, fn, ref, domain, shapes=SHAPES):
+    return Case(op, fn, ref=ref, shapes=shapes, domains=(domain,), name=name,
+                rtol=1e-12, atol=1e-12)
+
+
 ELEMENTWISE = [
-    ('sigmoid', ops.sigmoid, _sigmoid, anywhere),
-    ('relu', ops.relu, lambda x: np.maximum(x, 0), off_kinks),
-    ('relu6', lambda x: ops.relu6(x * 2.5), lambda x: np.clip(x * 2.5, 0, 6), off_kinks),
-    ('leaky_relu', ops.leaky_relu, lambda x: np.where(x > 0, x, 0.2 * x), off_kinks),
-    ('leaky_relu_alpha', lambda x: ops.leaky_relu(x, alpha=0.01),
-     lambda x: np.where(x > 0, x, 0.01 * x), off_kinks),
-    ('silu', ops.silu, lambda x: x * _sigmoid(x), anywhere),
-    ('softplus', ops.softplus, _softplus, anywhere),
-    ('softplus_beta', lambda x: ops.softplus(x, beta=2, threshold=4),
-     lambda x: _softplus(x, 2.0, 4.0), off_kinks),
-    ('gelu', ops.gelu, _gelu, anywhere),
-    ('gelu_tanh', lambda x: ops.gelu(x, approximate='tanh'), _gelu_tanh, anywhere),
+    _row('Sigmoid', 'sigmoid', ops.sigmoid, _sigmoid, anywhere),
+    _row('ReLU', 'relu', ops.relu, lambda x: np.maximum(x, 0), off_kinks),
+    _row('ReLU6', 'relu6', lambda x: ops.relu6(x * 2.5), lambda x: np.clip(x * 2.5, 0, 6),
+         off_kinks),
+    _row('LeakyReLU', 'leaky_relu', ops.leaky_relu, lambda x: np.where(x > 0, x, 0.2 * x),
+         off_kinks),
+    _row('LeakyReLU', 'leaky_relu_alpha', lambda x: ops.leaky_relu(x, alpha=0.01),
+         lambda x: np.where(x > 0, x, 0.01 * x), off_kinks),
+    _row('SiLU', 'silu', ops.silu, lambda x: x * _sigmoid(x), anywhere),
+    _row('Softplus', 'softplus', ops.softplus, _softplus, anywhere),
+    _row('Softplus', 'softplus_beta', lambda x: ops.softplus(x, beta=2, threshold=4),
+         lambda x: _softplus(x, 2.0, 4.0), off_kinks),
+    _row('GeLU', 'gelu', ops.gelu, _gelu, anywhere),
+    _row('GeLU', 'gelu_tanh', lambda x: ops.gelu(x, approximate='tanh'), _gelu_tanh, anywhere),
 ]
 
-
-def _params(shapes):
-    return [pytest.param(fn, ref, dom, shape, id=f"{name}-{shape}")
-            for name, fn, ref, dom in ELEMENTWISE for shape in shapes]
-
-
-def _axis_params():
-    """Every axis of every shape, negative spellings and tuples included."""
-    cases = [((), -1), ((), 0), ((5,), 0), ((5,), -1)]
-    cases += [((3, 4), a) for a in (0, 1, -1, -2, (0, 1))]
-    cases += [((2, 3, 2), a) for a in (0, 1, 2, -1, (0, 2), (-1, 1))]
-    return [pytest.param(fn, ref, shape, axis, id=f"{name}-{shape}-{axis}")
-            for name, fn, ref in [('softmax', ops.softmax, _softmax),
-                                  ('log_softmax', ops.log_softmax, _log_softmax)]
-            for shape, axis in cases]
+# every axis of every shape, negative spellings and tuples included
+AXES = {
+    -1: [(), (5,), (3, 4), (2, 3, 2)],
+    0: [(), (5,), (3, 4), (2, 3, 2)],
+    1: [(3, 4), (2, 3, 2)],
+    -2: [(3, 4)],
+    (0, 1): [(3, 4)],
+    2: [(2, 3, 2)],
+    (0, 2): [(2, 3, 2)],
+    (-1, 1): [(2, 3, 2)],
+}
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(SHAPES))
+def _axis_row(op, name, fn, ref, axis):
+    return _row(op, f"{name}-axis={axis}", lambda x: fn(x, axis),
+                lambda x: ref(x, axis if x.ndim else None),
+                anywhere, [(shape,) for shape in AXES[axis]])
+
+
+SOFTMAX = [_axis_row(op, name, fn, ref, axis)
+           for op, name, fn, ref in [('Softmax', 'softmax', ops.softmax, _softmax),
+                                     ('LogSoftmax', 'log_softmax', ops.log_softmax,
+                                      _log_softmax)]
+           for axis in AXES]
+CASES = ELEMENTWISE + SOFTMAX
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(fn, ref, dom, shape, dtype):
-    x = dom(np.random.default_rng(0), shape).astype(dtype)
-    y = fn(ms.Tensor(x))
-    assert y.shape == shape
-    assert y.asnumpy().dtype == dtype
-    tol = 2e-6 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(y.asnumpy(), ref(x), rtol=tol, atol=tol)
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(GRAD_SHAPES))
-def test_backward_matches_finite_differences(fn, ref, dom, shape):
-    check_grad(fn, dom(np.random.default_rng(1), shape))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params(GRAD_SHAPES))
-def test_double_backward_matches_finite_differences(fn, ref, dom, shape):
-    # times x, so the incoming gradient depends on x (relu and friends are piecewise linear)
-    check_double_grad(lambda x: fn(x) * x, dom(np.random.default_rng(2), shape))
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
-@pytest.mark.parametrize('fn,ref,dom,shape', _params([(3,)]))
-def test_float32_gradient_stays_float32(fn, ref, dom, shape):
-    x = ms.Tensor(dom(np.random.default_rng(3), shape).astype(np.float32), requires_grad=True)
-    fn(x).backward()
+@pytest.mark.parametrize('case', ELEMENTWISE, ids=lambda c: c.label)
+def test_float32_gradient_stays_float32(case):
+    x = ms.Tensor(case.arrays([(3,)], np.float32, seed=3)[0], requires_grad=True)
+    case.fn(x).backward()
     assert x.grad.dtype == ms.float32
-
-
-@pytest.mark.parametrize('fn,ref,shape,axis', _axis_params())
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_softmax_forward_matches_numpy(fn, ref, shape, axis, dtype):
-    x = anywhere(np.random.default_rng(4), shape).astype(dtype)
-    y = fn(ms.Tensor(x), axis)
-    assert y.shape == shape and y.asnumpy().dtype == dtype
-    norm = None if x.ndim == 0 else axis
-    tol = 2e-6 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(y.asnumpy(), ref(x, norm), rtol=tol, atol=tol)
-
-
-@pytest.mark.parametrize('fn,ref,shape,axis', _axis_params())
-def test_softmax_backward_matches_finite_differences(fn, ref, shape, axis):
-    check_grad(lambda x: fn(x, axis), anywhere(np.random.default_rng(5), shape))
-
-
-@pytest.mark.parametrize('fn,ref,shape,axis', _axis_params())
-def test_softmax_double_backward_matches_finite_differences(fn, ref, shape, axis):
-    check_double_grad(lambda x: fn(x, axis) * x, anywhere(np.random.default_rng(6), shape))
 
 
 # ------------------------------------------------------------------------------ behaviour

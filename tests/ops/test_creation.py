@@ -6,8 +6,8 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.ops import creation
-
-COVERED_OPS = {'OneHot'}
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
 DTYPE_SPELLINGS = [ms.float64, np.float64, np.dtype(np.float64), 'float64']
 
@@ -131,15 +131,34 @@ def _one_hot_ref(indices, depth, on, off, axis):
     return np.moveaxis(y, -1, axis)
 
 
-@pytest.mark.parametrize('shape', [(5,), (2, 3), ()])
-@pytest.mark.parametrize('axis', [-1, 0, 'last'])
-def test_one_hot_matches_reference(shape, axis):
-    rng = np.random.default_rng(0)
-    idx = rng.integers(-1, 5, size=shape)     # includes out-of-range -1 and 4 (depth 4)
-    ax = len(shape) if axis == 'last' else axis
-    y = ops.one_hot(ms.Tensor(idx), 4, ms.Tensor(2.0), ms.Tensor(-1.0), ax)
-    assert y.dtype == ms.float32
-    np.testing.assert_array_equal(y.asnumpy(), _one_hot_ref(idx, 4, 2.0, -1.0, ax))
+def _indices(rng, shape):
+    """Indices in [-1, 4], with -1 and 4 out of range for depth 4."""
+    return rng.integers(-1, 5, size=shape)
+
+
+def _constant(value):
+    return lambda rng, shape: np.full(shape, value)
+
+
+def _one_hot_row(axis):
+    """one_hot at depth 4 with Tensor on/off values; axis 'last' is the rank of the indices."""
+    def place(indices):
+        return indices.ndim if axis == 'last' else axis
+
+    return Case('OneHot', lambda idx, on, off: ops.one_hot(idx, 4, on, off, place(idx)),
+                ref=lambda idx, on, off: _one_hot_ref(idx, 4, on, off, place(idx)),
+                shapes=[((5,), (), ()), ((2, 3), (), ()), ((), (), ())],
+                domains=(_indices, _constant(2.0), _constant(-1.0)), name=f"one_hot-axis={axis}",
+                grad=False, rtol=0, atol=0)
+
+
+CASES = [_one_hot_row(axis) for axis in (-1, 0, 'last')]
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
 def test_one_hot_dtypes_and_defaults():
@@ -260,6 +279,6 @@ def test_failed_assign_leaves_the_variable_unchanged():
     np.testing.assert_array_equal(v.asnumpy(), [1.0, 2.0])
 
 
-def test_covered_ops_are_exactly_the_ops_this_family_defines():
+def test_rows_cover_exactly_the_ops_this_family_defines():
     defined = {name for name, op in OPS.items() if op.__module__ == creation.__name__}
-    assert defined == COVERED_OPS
+    assert defined == {name for case in CASES for name in case.ops}

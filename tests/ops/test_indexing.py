@@ -5,9 +5,8 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'GetItem', 'Unindex', 'SetItem', 'Take', 'Untake', 'Where'}
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
 MASK = np.random.default_rng(7).random((4, 5, 3)) > 0.5
 ROWS = np.array([True, False, True, True])
@@ -34,7 +33,6 @@ KEYS = [
     ('bool_mask_tensor', ms.Tensor(MASK)),
     ('empty_list', []),
 ]
-KEY_IDS = [k[0] for k in KEYS]
 
 
 def np_key(index):
@@ -44,40 +42,18 @@ def np_key(index):
     return index.asnumpy() if isinstance(index, ms.Tensor) else index
 
 
-def _x(dtype=np.float64, seed=0, shape=(4, 5, 3)):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+def _row(op, name, fn, ref, *shapes):
+    """Indexing and selection copy values (or add them as NumPy does): the forward must match
+    exactly."""
+    return Case(op, fn, ref=ref, shapes=[shapes], name=name, rtol=0, atol=0)
 
 
-@pytest.mark.parametrize('name,key', KEYS, ids=KEY_IDS)
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_getitem_forward_matches_numpy(name, key, dtype):
-    a = _x(dtype)
-    y = ms.Tensor(a)[key]
-    want = a[np_key(key)]
-    assert y.shape == want.shape
-    assert y.asnumpy().dtype == dtype
-    np.testing.assert_array_equal(y.asnumpy(), want)
+def _getitem_row(name, key):
+    return _row('GetItem', f"getitem-{name}", lambda t: t[key], lambda a: a[np_key(key)],
+                (4, 5, 3))
 
 
-@pytest.mark.parametrize('name,key', [k for k in KEYS if k[0] != 'empty_list'],
-                         ids=[i for i in KEY_IDS if i != 'empty_list'])
-def test_getitem_backward(name, key):
-    check_grad(lambda t: t[key], _x())
-    check_double_grad(lambda t: t[key] * t[key], _x(seed=1))
-
-
-def test_getitem_repeated_indices_accumulate():
-    x = ms.Tensor([1.0, 2.0, 3.0], requires_grad=True)
-    y = x[[0, 0, 2, 0]]
-    y.backward(ms.Tensor([1.0, 10.0, 100.0, 1000.0]))
-    np.testing.assert_array_equal(x.grad.asnumpy(), [1011.0, 0.0, 100.0])
-
-
-def test_getitem_of_a_constant_records_nothing_and_iteration_uses_it():
-    x = ms.Tensor([[1, 2], [3, 4]])
-    assert x[0].grad_fn is None and not x[0].requires_grad
-    assert [r.tolist() for r in x] == [[1, 2], [3, 4]]
-    assert isinstance(x[1, 1].asnumpy(), np.ndarray) and x[1, 1].shape == ()
+GETITEM = [_getitem_row(name, key) for name, key in KEYS]
 
 
 # ----------------------------------------------------------------------------- selection ops
@@ -85,52 +61,6 @@ def _batched_gather_ref(p, idx, axis, batch_dims):
     """gather with batch_dims by a loop over the batch (the definition)."""
     out = [np.take(p[b], idx[b], axis - batch_dims) for b in range(p.shape[0])]
     return np.stack(out)
-
-
-IDX = np.array([[2, 0], [2, 2], [1, 0]])
-SELECT_CASES = [
-    ('gather_axis0', lambda x: ops.gather(x, ms.Tensor([3, 0, 3, 3]), 0),
-     lambda a: a[[3, 0, 3, 3]], [(4, 3)]),
-    ('gather_nd_indices', lambda x: ops.gather(x, ms.Tensor(IDX), 1),
-     lambda a: np.take(a, IDX, 1), [(2, 3, 4)]),
-    ('gather_negative_axis', lambda x: ops.gather(x, ms.Tensor([1, 1]), -1),
-     lambda a: a[..., [1, 1]], [(2, 3)]),
-    ('gather_0d_index', lambda x: ops.gather(x, ms.Tensor(2), 1), lambda a: a[:, 2], [(2, 3)]),
-    ('gather_batch_dims', lambda x: ops.gather(x, ms.Tensor(IDX), 1, batch_dims=1),
-     lambda a: _batched_gather_ref(a, IDX, 1, 1), [(3, 4, 2)]),
-    ('gather_batch_dims_inner_axis', lambda x: ops.gather(x, ms.Tensor(IDX), 2, batch_dims=1),
-     lambda a: _batched_gather_ref(a, IDX, 2, 1), [(3, 2, 3, 2)]),
-    ('gather_batch_dims_negative', lambda x: ops.gather(x, ms.Tensor(IDX), 1, batch_dims=-1),
-     lambda a: _batched_gather_ref(a, IDX, 1, 1), [(3, 4)]),
-    ('index_select', lambda x: ops.index_select(x, 1, ms.Tensor([2, 0, 2])),
-     lambda a: a[:, [2, 0, 2]], [(2, 3, 2)]),
-    ('take_flat', lambda x: ops.take(x, ms.Tensor([5, -1, 0, 5])),
-     lambda a: np.take(a, [5, -1, 0, 5]), [(2, 3)]),
-    ('take_axis', lambda x: ops.take(x, [[0, 1], [1, 1]], axis=-1),
-     lambda a: np.take(a, [[0, 1], [1, 1]], -1), [(3, 2)]),
-    ('unindex', lambda g: ops.unindex(g, (4, 3), ([0, 0, 2], slice(1, None))),
-     lambda a: _unindex_ref(a, (4, 3), ([0, 0, 2], slice(1, None))), [(3, 2)]),
-    ('untake', lambda g: ops.untake(g, (3, 4), ms.Tensor([[3, 3], [0, 1]]), 1),
-     lambda a: _untake_ref(a, (3, 4), [[3, 3], [0, 1]], 1), [(3, 2, 2)]),
-    ('where', lambda a, b: ops.where(ms.Tensor(MASK[0]), a, b),
-     lambda a, b: np.where(MASK[0], a, b), [(5, 3), (5, 3)]),
-    ('where_broadcast', lambda a, b: ops.where(ms.Tensor(MASK[:, :, 0]), a, b),
-     lambda a, b: np.where(MASK[:, :, 0], a, b), [(4, 1), (5,)]),
-    ('where_condition_broadcasts', lambda a, b: ops.where(ms.Tensor(MASK[0, :, :1]), a, b),
-     lambda a, b: np.where(MASK[0, :, :1], a, b), [(3,), ()]),
-    ('where_number_y', lambda a: ops.where(ms.Tensor(MASK[0]), a, 2.5),
-     lambda a: np.where(MASK[0], a, 2.5), [(5, 3)]),
-    ('where_number_x', lambda b: ops.where(ms.Tensor(MASK[0]), -1, b),
-     lambda b: np.where(MASK[0], -1, b), [(3,)]),
-    ('select', lambda a, b: ops.select(ms.Tensor(MASK[1]), a, b),
-     lambda a, b: np.where(MASK[1], a, b), [(5, 3), (5, 3)]),
-    ('masked_fill_number', lambda a: ops.masked_fill(a, ms.Tensor(MASK[0]), 0.5),
-     lambda a: np.where(MASK[0], 0.5, a), [(5, 3)]),
-    ('masked_fill_tensor', lambda a, v: ops.masked_fill(a, ms.Tensor(MASK[0]), v),
-     lambda a, v: np.where(MASK[0], v, a), [(5, 3), ()]),
-    ('masked_fill_broadcast_mask', lambda a, v: ops.masked_fill(a, ms.Tensor(MASK[0, 0]), v),
-     lambda a, v: np.where(MASK[0, 0], v, a), [(2, 3), ()]),
-]
 
 
 def _unindex_ref(g, shape, key):
@@ -148,25 +78,123 @@ def _untake_ref(g, shape, indices, axis):
     return out
 
 
-@pytest.mark.parametrize('name,fn,ref,shapes', SELECT_CASES, ids=[c[0] for c in SELECT_CASES])
+IDX = np.array([[2, 0], [2, 2], [1, 0]])
+SELECTION = [
+    _row('Take', 'gather_axis0', lambda x: ops.gather(x, ms.Tensor([3, 0, 3, 3]), 0),
+         lambda a: a[[3, 0, 3, 3]], (4, 3)),
+    _row('Take', 'gather_nd_indices', lambda x: ops.gather(x, ms.Tensor(IDX), 1),
+         lambda a: np.take(a, IDX, 1), (2, 3, 4)),
+    _row('Take', 'gather_negative_axis', lambda x: ops.gather(x, ms.Tensor([1, 1]), -1),
+         lambda a: a[..., [1, 1]], (2, 3)),
+    _row('Take', 'gather_0d_index', lambda x: ops.gather(x, ms.Tensor(2), 1),
+         lambda a: a[:, 2], (2, 3)),
+    _row('GetItem', 'gather_batch_dims', lambda x: ops.gather(x, ms.Tensor(IDX), 1, batch_dims=1),
+         lambda a: _batched_gather_ref(a, IDX, 1, 1), (3, 4, 2)),
+    _row(('GetItem', 'Transpose'), 'gather_batch_dims_inner_axis',
+         lambda x: ops.gather(x, ms.Tensor(IDX), 2, batch_dims=1),
+         lambda a: _batched_gather_ref(a, IDX, 2, 1), (3, 2, 3, 2)),
+    _row('GetItem', 'gather_batch_dims_negative',
+         lambda x: ops.gather(x, ms.Tensor(IDX), 1, batch_dims=-1),
+         lambda a: _batched_gather_ref(a, IDX, 1, 1), (3, 4)),
+    _row('Take', 'index_select', lambda x: ops.index_select(x, 1, ms.Tensor([2, 0, 2])),
+         lambda a: a[:, [2, 0, 2]], (2, 3, 2)),
+    _row(('Reshape', 'Take'), 'take_flat', lambda x: ops.take(x, ms.Tensor([5, -1, 0, 5])),
+         lambda a: np.take(a, [5, -1, 0, 5]), (2, 3)),
+    _row('Take', 'take_axis', lambda x: ops.take(x, [[0, 1], [1, 1]], axis=-1),
+         lambda a: np.take(a, [[0, 1], [1, 1]], -1), (3, 2)),
+    _row('Unindex', 'unindex', lambda g: ops.unindex(g, (4, 3), ([0, 0, 2], slice(1, None))),
+         lambda a: _unindex_ref(a, (4, 3), ([0, 0, 2], slice(1, None))), (3, 2)),
+    _row('Untake', 'untake', lambda g: ops.untake(g, (3, 4), ms.Tensor([[3, 3], [0, 1]]), 1),
+         lambda a: _untake_ref(a, (3, 4), [[3, 3], [0, 1]], 1), (3, 2, 2)),
+    _row('Where', 'where', lambda a, b: ops.where(ms.Tensor(MASK[0]), a, b),
+         lambda a, b: np.where(MASK[0], a, b), (5, 3), (5, 3)),
+    _row('Where', 'where_broadcast', lambda a, b: ops.where(ms.Tensor(MASK[:, :, 0]), a, b),
+         lambda a, b: np.where(MASK[:, :, 0], a, b), (4, 1), (5,)),
+    _row('Where', 'where_condition_broadcasts',
+         lambda a, b: ops.where(ms.Tensor(MASK[0, :, :1]), a, b),
+         lambda a, b: np.where(MASK[0, :, :1], a, b), (3,), ()),
+    _row('Where', 'where_number_y', lambda a: ops.where(ms.Tensor(MASK[0]), a, 2.5),
+         lambda a: np.where(MASK[0], a, 2.5), (5, 3)),
+    _row('Where', 'where_number_x', lambda b: ops.where(ms.Tensor(MASK[0]), -1, b),
+         lambda b: np.where(MASK[0], -1, b), (3,)),
+    _row('Where', 'select', lambda a, b: ops.select(ms.Tensor(MASK[1]), a, b),
+         lambda a, b: np.where(MASK[1], a, b), (5, 3), (5, 3)),
+    _row('Where', 'masked_fill_number', lambda a: ops.masked_fill(a, ms.Tensor(MASK[0]), 0.5),
+         lambda a: np.where(MASK[0], 0.5, a), (5, 3)),
+    _row('Where', 'masked_fill_tensor', lambda a, v: ops.masked_fill(a, ms.Tensor(MASK[0]), v),
+         lambda a, v: np.where(MASK[0], v, a), (5, 3), ()),
+    _row('Where', 'masked_fill_broadcast_mask',
+         lambda a, v: ops.masked_fill(a, ms.Tensor(MASK[0, 0]), v),
+         lambda a, v: np.where(MASK[0, 0], v, a), (2, 3), ()),
+]
+
+
+# ----------------------------------------------------------------------------- setitem
+def _assign(y, key, value):
+    y[key] = value
+    return y
+
+
+def _setitem_into_non_leaf(a, b):
+    y = a * 2.0
+    y[1:, [0, 2]] = b       # b (1, 2) broadcasts over the (3, 2) region
+    return y * a
+
+
+def _setitem_row(name, key, vshape, op='SetItem'):
+    def fn(a, v):
+        return _assign(a * a, key, v) * 3.0
+    return _row(op, f"setitem-{name}", fn, fn, (4, 3), vshape)
+
+
+SETITEM = [
+    _row('SetItem', 'setitem-non_leaf', _setitem_into_non_leaf, _setitem_into_non_leaf,
+         (4, 3), (1, 2)),
+    _setitem_row('int', 0, ()),
+    _setitem_row('column', (slice(None), 1), (4,)),
+    _setitem_row('bool_rows', ROWS, (1, 3)),
+    _setitem_row('bool_mask', MASK[:, :, 0][:, :3], ()),
+    _setitem_row('leading_ones', (Ellipsis, -1), (1, 1, 4), op=('SetItem', 'Reshape')),
+    _setitem_row('list', [2, 0], (3,)),
+]
+CASES = GETITEM + SELECTION + SETITEM
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_selection_forward_matches_numpy(name, fn, ref, shapes, dtype):
-    arrays = [_x(dtype, i, s) for i, s in enumerate(shapes)]
-    y = fn(*[ms.Tensor(a) for a in arrays])
-    want = ref(*arrays)
-    assert y.shape == want.shape
-    assert y.asnumpy().dtype == dtype
-    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-6)
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
-@pytest.mark.parametrize('name,fn,ref,shapes', SELECT_CASES, ids=[c[0] for c in SELECT_CASES])
-def test_selection_backward(name, fn, ref, shapes):
-    check_grad(fn, *[_x(np.float64, i, s) for i, s in enumerate(shapes)])
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
 
-    def squared(*xs):
-        y = fn(*xs)
-        return y * y
-    check_double_grad(squared, *[_x(np.float64, i + 5, s) for i, s in enumerate(shapes)])
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
+def test_float32_outputs_are_exact(case, shapes):
+    arrays = case.arrays(shapes, np.float32)
+    got = case.fn(*[ms.Tensor(a) for a in arrays])
+    np.testing.assert_array_equal(got.asnumpy(), case.ref(*arrays))
+
+
+def test_getitem_repeated_indices_accumulate():
+    x = ms.Tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x[[0, 0, 2, 0]]
+    y.backward(ms.Tensor([1.0, 10.0, 100.0, 1000.0]))
+    np.testing.assert_array_equal(x.grad.asnumpy(), [1011.0, 0.0, 100.0])
+
+
+def test_getitem_of_a_constant_records_nothing_and_iteration_uses_it():
+    x = ms.Tensor([[1, 2], [3, 4]])
+    assert x[0].grad_fn is None and not x[0].requires_grad
+    assert [r.tolist() for r in x] == [[1, 2], [3, 4]]
+    assert isinstance(x[1, 1].asnumpy(), np.ndarray) and x[1, 1].shape == ()
 
 
 def test_gather_repeated_indices_accumulate():
@@ -198,29 +226,6 @@ def test_masked_fill_keeps_the_input_dtype():
     z = ms.Tensor([1.0, 2.0]).masked_fill(ms.Tensor([False, True]), ms.Tensor(5, ms.int32))
     assert z.dtype == ms.float32
     np.testing.assert_array_equal(z.asnumpy(), [1.0, 5.0])
-
-
-# ----------------------------------------------------------------------------- setitem
-def test_setitem_on_a_non_leaf_records_and_matches_finite_differences():
-    def fn(a, b):
-        y = a * 2.0
-        y[1:, [0, 2]] = b       # b (1, 2) broadcasts over the (3, 2) region
-        return y * a
-    check_grad(fn, _x(shape=(4, 3)), _x(seed=1, shape=(1, 2)))
-    check_double_grad(fn, _x(seed=2, shape=(4, 3)), _x(seed=3, shape=(1, 2)))
-
-
-@pytest.mark.parametrize('key,vshape', [
-    (0, ()), ((slice(None), 1), (4,)), (ROWS, (1, 3)), (MASK[:, :, 0][:, :3], ()),
-    ((Ellipsis, -1), (1, 1, 4)), ([2, 0], (3,)),
-], ids=['int', 'column', 'bool_rows', 'bool_mask', 'leading_ones', 'list'])
-def test_setitem_gradient_for_each_kind_of_index(key, vshape):
-    def fn(a, v):
-        y = a * a
-        y[key] = v
-        return y * 3.0
-    check_grad(fn, _x(shape=(4, 3)), _x(seed=1, shape=vshape))
-    check_double_grad(fn, _x(seed=2, shape=(4, 3)), _x(seed=3, shape=vshape))
 
 
 def test_setitem_on_a_non_leaf_rebinds_the_tensor_and_keeps_the_old_value_intact():

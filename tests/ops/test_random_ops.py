@@ -4,9 +4,8 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import _random, ops
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'Dropout', 'Dropout2D'}
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
 
 def _dropout2d_seeded(p, seed=11):
@@ -24,21 +23,41 @@ def _channel_dropout_primitive(keep_prob, seed=12):
     return fn
 
 
-# name, function of a Tensor with a fixed mask, drop probability, shapes, whether channel-wise
-CASES = [
-    ('dropout', lambda x: ops.dropout(x, 0.5, seed=3), 0.5, [(), (7,), (3, 4), (2, 3, 4)], False),
-    ('dropout-p0.2', lambda x: ops.dropout(x, p=0.2, seed=4), 0.2, [(5,), (4, 5)], False),
-    ('dropout-p0.9', lambda x: ops.dropout(x, p=0.9, seed=5), 0.9, [(3, 6)], False),
-    ('Dropout-prim', lambda x: ops.Dropout(0.6, 7, 8)(x)[0], 0.4, [(2, 5)], False),
-    ('dropout2d', _dropout2d_seeded(0.5), 0.5, [(2, 3, 2, 2), (1, 4, 1, 3), (3, 2, 2, 1)], True),
-    ('dropout2d-p0.3', _dropout2d_seeded(0.3), 0.3, [(2, 4, 2, 3)], True),
-    ('Dropout2D-prim', _channel_dropout_primitive(0.75), 0.25, [(2, 3, 2, 2)], True),
+def _masked_ref(generator_seed, p, channels):
+    """x times the scaled mask the op draws from a generator seeded with ``generator_seed``:
+    float32 uniforms below the keep probability, one per element or per (n, c) channel."""
+    keep_prob = 1 - p
+
+    def ref(x):
+        shape = x.shape[:2] + (1, 1) if channels else x.shape
+        mask = np.random.default_rng(generator_seed).random(shape, dtype=np.float32) < keep_prob
+        return x * (mask * x.dtype.type(1 / keep_prob))
+    return ref
+
+
+def _rated(op, name, fn, p, generator_seed, shapes):
+    """A row whose call draws one fixed mask, with its drop probability."""
+    row = Case(op, fn, ref=_masked_ref(generator_seed, p, op == 'Dropout2D'),
+               shapes=[(shape,) for shape in shapes], name=name, rtol=1e-12, atol=1e-12)
+    return row, p
+
+
+RATED = [
+    _rated('Dropout', 'dropout', lambda x: ops.dropout(x, 0.5, seed=3), 0.5, 3,
+           [(), (7,), (3, 4), (2, 3, 4)]),
+    _rated('Dropout', 'dropout-p0.2', lambda x: ops.dropout(x, p=0.2, seed=4), 0.2, 4,
+           [(5,), (4, 5)]),
+    _rated('Dropout', 'dropout-p0.9', lambda x: ops.dropout(x, p=0.9, seed=5), 0.9, 5, [(3, 6)]),
+    _rated('Dropout', 'Dropout-prim', lambda x: ops.Dropout(0.6, 7, 8)(x)[0], 0.4, [7, 8],
+           [(2, 5)]),
+    _rated('Dropout2D', 'dropout2d', _dropout2d_seeded(0.5), 0.5, 11,
+           [(2, 3, 2, 2), (1, 4, 1, 3), (3, 2, 2, 1)]),
+    _rated('Dropout2D', 'dropout2d-p0.3', _dropout2d_seeded(0.3), 0.3, 11, [(2, 4, 2, 3)]),
+    _rated('Dropout2D', 'Dropout2D-prim', _channel_dropout_primitive(0.75), 0.25, 12,
+           [(2, 3, 2, 2)]),
 ]
-
-
-def _params():
-    return [pytest.param(fn, p, shape, channel, id=f"{name}-{shape}")
-            for name, fn, p, shapes, channel in CASES for shape in shapes]
+CASES = [row for row, _ in RATED]
+DROP_PROBABILITY = {row.label: p for row, p in RATED}
 
 
 def _away_from_zero(rng, shape):
@@ -46,34 +65,42 @@ def _away_from_zero(rng, shape):
     return np.asarray(rng.choice([-1.0, 1.0], size=shape) * rng.uniform(0.5, 2.0, size=shape))
 
 
-@pytest.mark.parametrize('fn,p,shape,channel', _params())
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_zeroes_or_scales_each_element(fn, p, shape, channel, dtype):
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_forward_zeroes_or_scales_each_element(case, shapes, dtype):
+    (shape,), p = shapes, DROP_PROBABILITY[case.label]
     x = _away_from_zero(np.random.default_rng(0), shape).astype(dtype)
-    y = fn(ms.Tensor(x)).asnumpy()
+    y = case.fn(ms.Tensor(x)).asnumpy()
     assert y.shape == shape and y.dtype == dtype
     kept = y != 0
     want = np.where(kept, x * dtype(1 / (1 - p)), 0)
     np.testing.assert_allclose(y, want, rtol=1e-6 if dtype == np.float32 else 1e-12)
-    if channel:     # one decision per (n, c) feature map
+    if 'Dropout2D' in case.ops:     # one decision per (n, c) feature map
         assert np.all(kept == kept[:, :, :1, :1])
 
 
-@pytest.mark.parametrize('fn,p,shape,channel', _params())
-def test_backward_matches_finite_differences(fn, p, shape, channel):
-    check_grad(fn, np.random.default_rng(1).standard_normal(shape))
-
-
-@pytest.mark.parametrize('fn,p,shape,channel', _params())
-def test_double_backward_matches_finite_differences(fn, p, shape, channel):
-    check_double_grad(lambda x: fn(x) * x * x, np.random.default_rng(2).standard_normal(shape))
-
-
-@pytest.mark.parametrize('fn,p,shape,channel', _params())
-def test_gradient_is_the_scaled_mask(fn, p, shape, channel):
+@pytest.mark.parametrize('case,shapes', params(CASES))
+def test_gradient_is_the_scaled_mask(case, shapes):
+    (shape,), p = shapes, DROP_PROBABILITY[case.label]
     x = ms.Tensor(_away_from_zero(np.random.default_rng(3), shape).astype(np.float32))
     x.requires_grad_(True)
-    y = fn(x)
+    y = case.fn(x)
     y.backward(ms.ops.ones(shape))
     kept = y.asnumpy() != 0
     assert x.grad.dtype == ms.float32

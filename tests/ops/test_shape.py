@@ -5,115 +5,118 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'Reshape', 'Transpose', 'Tile', 'Concat', 'Stack', 'Flip'}
+from hookgrad.testing.cases import Case
+from hookgrad.testing.gradcheck import check_grad
+from tests.ops.rows import params
 
 
 def _split_ref(a, bounds, axis):
     return tuple(np.split(a, bounds, axis))
 
 
-# (id, fn on Tensors, reference on arrays, input shapes)
+def _row(op, name, fn, ref, *shapes):
+    """Shape ops move values without arithmetic: the forward must match exactly."""
+    return Case(op, fn, ref=ref, shapes=[shapes], name=name, rtol=0, atol=0)
+
+
 CASES = [
-    ('reshape', lambda x: ops.reshape(x, (4, -1)), lambda a: a.reshape(4, -1), [(2, 3, 2)]),
-    ('reshape_list', lambda x: ops.reshape(x, [3, 2]), lambda a: a.reshape(3, 2), [(6,)]),
-    ('reshape_0d', lambda x: ops.reshape(x, (1, 1)), lambda a: a.reshape(1, 1), [()]),
-    ('reshape_to_0d', lambda x: ops.reshape(x, ()), lambda a: a.reshape(()), [(1, 1)]),
-    ('transpose', lambda x: ops.transpose(x, (2, 0, 1)), lambda a: a.transpose(2, 0, 1),
-     [(2, 3, 4)]),
-    ('transpose_negative', lambda x: ops.transpose(x, (-1, 0, 1)),
-     lambda a: a.transpose(2, 0, 1), [(2, 3, 4)]),
-    ('permute', lambda x: ops.permute(x, (1, 0)), lambda a: a.T, [(3, 5)]),
-    ('squeeze_all', lambda x: ops.squeeze(x), lambda a: a.squeeze(), [(1, 3, 1, 2)]),
-    ('squeeze_axis', lambda x: ops.squeeze(x, 2), lambda a: a.squeeze(2), [(1, 3, 1, 2)]),
-    ('squeeze_tuple', lambda x: ops.squeeze(x, (0, -2)), lambda a: a.squeeze((0, 2)),
-     [(1, 3, 1, 2)]),
-    ('expand_dims', lambda x: ops.expand_dims(x, 1), lambda a: a[:, None], [(2, 3)]),
-    ('expand_dims_negative', lambda x: ops.expand_dims(x, -1), lambda a: a[..., None], [(2, 3)]),
-    ('expand_dims_tuple', lambda x: ops.expand_dims(x, (0, 3)),
-     lambda a: np.expand_dims(a, (0, 3)), [(2, 3)]),
-    ('unsqueeze', lambda x: ops.unsqueeze(x, 0), lambda a: a[None], [(4,)]),
-    ('flatten', lambda x: ops.flatten(x), lambda a: a.reshape(2, -1), [(2, 3, 4)]),
-    ('flatten_dims', lambda x: ops.flatten(x, start_dim=0, end_dim=1),
-     lambda a: a.reshape(6, 4), [(2, 3, 4)]),
-    ('flatten_middle', lambda x: ops.flatten(x, start_dim=1, end_dim=2),
-     lambda a: a.reshape(2, 12, 5), [(2, 3, 4, 5)]),
-    ('flatten_F', lambda x: ops.flatten(x, 'F'), lambda a: a.T.reshape(4, -1), [(2, 3, 4)]),
-    ('flatten_1d', lambda x: ops.flatten(x), lambda a: a.reshape(-1), [(5,)]),
-    ('flatten_0d', lambda x: ops.flatten(x), lambda a: a.reshape(-1), [()]),
-    ('tile', lambda x: ops.tile(x, (2, 1, 3)), lambda a: np.tile(a, (2, 1, 3)), [(2, 3, 2)]),
-    ('tile_fewer_dims', lambda x: ops.tile(x, (2,)), lambda a: np.tile(a, 2), [(2, 3)]),
-    ('tile_more_dims', lambda x: ops.tile(x, (2, 3, 1)), lambda a: np.tile(a, (2, 3, 1)),
-     [(3, 2)]),
-    ('tile_ones', lambda x: ops.tile(x, (1, 1)), lambda a: np.tile(a, (1, 1)), [(3, 2)]),
-    ('tile_0d', lambda x: ops.tile(x, (3,)), lambda a: np.tile(a, 3), [()]),
-    ('concat', lambda a, b, c: ops.concat([a, b, c]),
-     lambda a, b, c: np.concatenate([a, b, c]), [(1, 3), (2, 3), (4, 3)]),
-    ('concat_last_axis', lambda a, b: ops.concat((a, b), -1),
-     lambda a, b: np.concatenate([a, b], -1), [(2, 3, 1), (2, 3, 4)]),
-    ('cat', lambda a, b: ops.cat([a, b], 1), lambda a, b: np.concatenate([a, b], 1),
-     [(2, 2), (2, 3)]),
-    ('stack', lambda a, b: ops.stack([a, b]), lambda a, b: np.stack([a, b]), [(2, 3), (2, 3)]),
-    ('stack_last_axis', lambda a, b, c: ops.stack((a, b, c), -1),
-     lambda a, b, c: np.stack([a, b, c], -1), [(2, 3), (2, 3), (2, 3)]),
-    ('stack_middle', lambda a, b: ops.stack([a, b], 1), lambda a, b: np.stack([a, b], 1),
-     [(4,), (4,)]),
-    ('split_size', lambda x: ops.split(x, 2, 1), lambda a: _split_ref(a, [2, 4], 1), [(3, 5)]),
-    ('split_sections', lambda x: ops.split(x, [1, 3], 0), lambda a: _split_ref(a, [1], 0),
-     [(4, 2)]),
-    ('split_one_output_used', lambda x: ops.split(x, [2, 1, 2], -1)[1],
-     lambda a: a[:, 2:3], [(3, 5)]),
-    ('chunk', lambda x: ops.chunk(x, 3, -1), lambda a: _split_ref(a, [3, 6], -1), [(2, 7)]),
-    ('chunk_some_outputs_used', lambda x: ops.chunk(x, 3)[::2],
-     lambda a: (a[:2], a[4:]), [(6, 2)]),
-    ('flip', lambda x: ops.flip(x, (0, 2)), lambda a: a[::-1, :, ::-1], [(2, 3, 4)]),
-    ('flip_int', lambda x: ops.flip(x, -1), lambda a: a[..., ::-1], [(2, 3)]),
+    _row('Reshape', 'reshape', lambda x: ops.reshape(x, (4, -1)), lambda a: a.reshape(4, -1),
+         (2, 3, 2)),
+    _row('Reshape', 'reshape_list', lambda x: ops.reshape(x, [3, 2]), lambda a: a.reshape(3, 2),
+         (6,)),
+    _row('Reshape', 'reshape_0d', lambda x: ops.reshape(x, (1, 1)), lambda a: a.reshape(1, 1),
+         ()),
+    _row('Reshape', 'reshape_to_0d', lambda x: ops.reshape(x, ()), lambda a: a.reshape(()),
+         (1, 1)),
+    _row('Transpose', 'transpose', lambda x: ops.transpose(x, (2, 0, 1)),
+         lambda a: a.transpose(2, 0, 1), (2, 3, 4)),
+    _row('Transpose', 'transpose_negative', lambda x: ops.transpose(x, (-1, 0, 1)),
+         lambda a: a.transpose(2, 0, 1), (2, 3, 4)),
+    _row('Transpose', 'permute', lambda x: ops.permute(x, (1, 0)), lambda a: a.T, (3, 5)),
+    _row('Reshape', 'squeeze_all', lambda x: ops.squeeze(x), lambda a: a.squeeze(),
+         (1, 3, 1, 2)),
+    _row('Reshape', 'squeeze_axis', lambda x: ops.squeeze(x, 2), lambda a: a.squeeze(2),
+         (1, 3, 1, 2)),
+    _row('Reshape', 'squeeze_tuple', lambda x: ops.squeeze(x, (0, -2)),
+         lambda a: a.squeeze((0, 2)), (1, 3, 1, 2)),
+    _row('Reshape', 'expand_dims', lambda x: ops.expand_dims(x, 1), lambda a: a[:, None], (2, 3)),
+    _row('Reshape', 'expand_dims_negative', lambda x: ops.expand_dims(x, -1),
+         lambda a: a[..., None], (2, 3)),
+    _row('Reshape', 'expand_dims_tuple', lambda x: ops.expand_dims(x, (0, 3)),
+         lambda a: np.expand_dims(a, (0, 3)), (2, 3)),
+    _row('Reshape', 'unsqueeze', lambda x: ops.unsqueeze(x, 0), lambda a: a[None], (4,)),
+    _row('Reshape', 'flatten', lambda x: ops.flatten(x), lambda a: a.reshape(2, -1), (2, 3, 4)),
+    _row('Reshape', 'flatten_dims', lambda x: ops.flatten(x, start_dim=0, end_dim=1),
+         lambda a: a.reshape(6, 4), (2, 3, 4)),
+    _row('Reshape', 'flatten_middle', lambda x: ops.flatten(x, start_dim=1, end_dim=2),
+         lambda a: a.reshape(2, 12, 5), (2, 3, 4, 5)),
+    _row(('Transpose', 'Reshape'), 'flatten_F', lambda x: ops.flatten(x, 'F'),
+         lambda a: a.T.reshape(4, -1), (2, 3, 4)),
+    _row('Reshape', 'flatten_1d', lambda x: ops.flatten(x), lambda a: a.reshape(-1), (5,)),
+    _row('Reshape', 'flatten_0d', lambda x: ops.flatten(x), lambda a: a.reshape(-1), ()),
+    _row('Tile', 'tile', lambda x: ops.tile(x, (2, 1, 3)), lambda a: np.tile(a, (2, 1, 3)),
+         (2, 3, 2)),
+    _row('Tile', 'tile_fewer_dims', lambda x: ops.tile(x, (2,)), lambda a: np.tile(a, 2), (2, 3)),
+    _row('Tile', 'tile_more_dims', lambda x: ops.tile(x, (2, 3, 1)),
+         lambda a: np.tile(a, (2, 3, 1)), (3, 2)),
+    _row('Tile', 'tile_ones', lambda x: ops.tile(x, (1, 1)), lambda a: np.tile(a, (1, 1)),
+         (3, 2)),
+    _row('Tile', 'tile_0d', lambda x: ops.tile(x, (3,)), lambda a: np.tile(a, 3), ()),
+    _row('Concat', 'concat', lambda a, b, c: ops.concat([a, b, c]),
+         lambda a, b, c: np.concatenate([a, b, c]), (1, 3), (2, 3), (4, 3)),
+    _row('Concat', 'concat_last_axis', lambda a, b: ops.concat((a, b), -1),
+         lambda a, b: np.concatenate([a, b], -1), (2, 3, 1), (2, 3, 4)),
+    _row('Concat', 'cat', lambda a, b: ops.cat([a, b], 1), lambda a, b: np.concatenate([a, b], 1),
+         (2, 2), (2, 3)),
+    _row('Stack', 'stack', lambda a, b: ops.stack([a, b]), lambda a, b: np.stack([a, b]),
+         (2, 3), (2, 3)),
+    _row('Stack', 'stack_last_axis', lambda a, b, c: ops.stack((a, b, c), -1),
+         lambda a, b, c: np.stack([a, b, c], -1), (2, 3), (2, 3), (2, 3)),
+    _row('Stack', 'stack_middle', lambda a, b: ops.stack([a, b], 1),
+         lambda a, b: np.stack([a, b], 1), (4,), (4,)),
+    _row('GetItem', 'split_size', lambda x: ops.split(x, 2, 1),
+         lambda a: _split_ref(a, [2, 4], 1), (3, 5)),
+    _row('GetItem', 'split_sections', lambda x: ops.split(x, [1, 3], 0),
+         lambda a: _split_ref(a, [1], 0), (4, 2)),
+    _row('GetItem', 'split_one_output_used', lambda x: ops.split(x, [2, 1, 2], -1)[1],
+         lambda a: a[:, 2:3], (3, 5)),
+    _row('GetItem', 'chunk', lambda x: ops.chunk(x, 3, -1), lambda a: _split_ref(a, [3, 6], -1),
+         (2, 7)),
+    _row('GetItem', 'chunk_some_outputs_used', lambda x: ops.chunk(x, 3)[::2],
+         lambda a: (a[:2], a[4:]), (6, 2)),
+    _row('Flip', 'flip', lambda x: ops.flip(x, (0, 2)), lambda a: a[::-1, :, ::-1], (2, 3, 4)),
+    _row('Flip', 'flip_int', lambda x: ops.flip(x, -1), lambda a: a[..., ::-1], (2, 3)),
 ]
-IDS = [c[0] for c in CASES]
 
 
-def _inputs(shapes, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    return [rng.standard_normal(s).astype(dtype) for s in shapes]
-
-
-def _squared(fn):
-    """fn with each output squared, so that its gradient depends on the inputs and the
-    double-backward check exercises every backward rule on Tensors."""
-    def wrapped(*xs):
-        y = fn(*xs)
-        if isinstance(y, tuple):
-            return tuple(t * t for t in y)
-        return y * y
-    return wrapped
-
-
-@pytest.mark.parametrize('name,fn,ref,shapes', CASES, ids=IDS)
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(name, fn, ref, shapes, dtype):
-    arrays = _inputs(shapes, dtype)
-    got = fn(*[ms.Tensor(a) for a in arrays])
-    want = ref(*arrays)
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
+def test_float32_outputs_are_tensors_with_exact_values(case, shapes):
+    arrays = case.arrays(shapes, np.float32)
+    got = case.fn(*[ms.Tensor(a) for a in arrays])
+    want = case.ref(*arrays)
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want)
     else:
         got, want = (got,), (want,)
     for g, w in zip(got, want):
         assert isinstance(g, ms.Tensor)
-        assert g.shape == w.shape
-        assert g.asnumpy().dtype == dtype
         np.testing.assert_array_equal(g.asnumpy(), w)
-
-
-@pytest.mark.parametrize('name,fn,ref,shapes', CASES, ids=IDS)
-def test_backward_matches_finite_differences(name, fn, ref, shapes):
-    check_grad(fn, *_inputs(shapes, np.float64))
-
-
-@pytest.mark.parametrize('name,fn,ref,shapes', CASES, ids=IDS)
-def test_double_backward_matches_finite_differences(name, fn, ref, shapes):
-    check_double_grad(_squared(fn), *_inputs(shapes, np.float64, seed=1))
 
 
 def test_split_gradient_fills_unused_pieces_with_zeros():
