@@ -43,7 +43,7 @@ class Node:
     __slots__ = ('op', 'next', 'reduce_to', 'saved', 'ids', '__dict__', '__weakref__')
 
     hooks = None        # {output index: OutputHooks} for tensor hooks / retain_grad on outputs
-    cell = None         # the executing cell frame (cell, parent) at creation, while observed
+    cell = None         # the executing cell call (observer.CellFrame) at creation, if observed
     source = None       # (file, line) of the user code that created it, when an observer asks
     n_out = 1
     m = array_math

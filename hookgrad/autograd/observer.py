@@ -80,15 +80,15 @@ class OpCall:
     def cell(self):
         """The innermost Cell executing the op (for a backward rule: that created its node),
         or None outside every cell."""
-        return None if self._frame is None else self._frame[0]
+        return None if self._frame is None else self._frame.cell
 
     def cells(self):
         """The executing cells, innermost first."""
         frame = self._frame
         out = []
         while frame is not None:
-            out.append(frame[0])
-            frame = frame[1]
+            out.append(frame.cell)
+            frame = frame.parent
         return out
 
     @property
@@ -101,7 +101,8 @@ class OpCall:
     def source(self):
         """``(file, line)`` of the user code that ran the op (for a backward rule: that created
         its node, when an observer with ``record_source`` was on then); None if unknown.
-        In ``on_forward`` it is found on first use: read it inside the callback."""
+        In ``on_forward`` it is known at once when an observer with ``record_source`` is on;
+        otherwise it is found on first use, so read it inside the callback."""
         if self._source is False:
             self._source = user_frame()
         return self._source
@@ -199,8 +200,11 @@ def dispatch(op, xs, params, s):
         node = None
     seconds = _clock() - t0
     outs = out if type(out) is tuple else (out,)
+    source = False              # found when first read
+    if s.sources:
+        source = node.source if node is not None else user_frame()
     call = OpCall(op, 'backward' if s.backward else 'forward', tuple(x._data for x in xs),
-                  tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, False)
+                  tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, source)
     for observer in s.observers:
         observer.on_forward(call)
     return out
@@ -236,30 +240,44 @@ def _array(g):
 
 
 # ------------------------------------------------------------------------ cells
+class CellFrame:
+    """One executing cell call, linked to the call it runs inside; ``path`` is computed once."""
+
+    __slots__ = ('cell', 'parent', '_path')
+
+    def __init__(self, cell, parent):
+        self.cell = cell
+        self.parent = parent
+        self._path = None
+
+    @property
+    def path(self):
+        """The dotted attribute path from the outermost cell of the chain."""
+        if self._path is None:
+            parent = self.parent
+            if parent is None:
+                self._path = type(self.cell).__name__
+            else:
+                self._path = f"{parent.path}.{_child_name(parent.cell, self.cell)}"
+        return self._path
+
+
 def enter_cell(cell):
     """Push ``cell`` as the executing cell of this thread; returns the frame to pass to
     ``exit_cell``."""
-    frame = (cell, _state().cell)
+    frame = CellFrame(cell, _state().cell)
     _update(cell=frame)
     return frame
 
 
 def exit_cell(frame):
     if _state().cell is frame:
-        _update(cell=frame[1])
+        _update(cell=frame.parent)
 
 
 def frame_path(frame):
-    """The dotted attribute path of a frame's cell from the outermost cell of the chain."""
-    if frame is None:
-        return None
-    names = []
-    while frame[1] is not None:
-        cell, parent = frame[0], frame[1][0]
-        names.append(_child_name(parent, cell))
-        frame = frame[1]
-    names.append(type(frame[0]).__name__)
-    return '.'.join(reversed(names))
+    """The path of a frame's cell (None for no frame)."""
+    return None if frame is None else frame.path
 
 
 def _child_name(parent, cell):

@@ -21,7 +21,7 @@ class State:
         depth: how many functional grad transforms are evaluating their function.
         observers: the active op observers, outermost first (see autograd/observer.py).
         sources: whether an active observer wants the source line of each recorded node.
-        cell: the innermost executing Cell as ``(cell, parent)`` links while observers are on.
+        cell: the innermost executing cell call (observer.CellFrame) while observers are on.
         backward: whether a backward pass is running.
         rule: the node whose backward rule is running, while observers are on.
     """

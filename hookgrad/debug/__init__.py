@@ -1,5 +1,7 @@
-"""Debugging tools built on hooks."""
+"""Debugging tools built on hooks and op observers."""
+from ..autograd.observer import OpObserver, OpCall
 from .anomaly import nan_guard, AnomalyReport, AnomalyError, AnomalyWarning
+from .profile import profile, ProfileTable, ProfileRow
 from .dump import dump, dump_step, compare, Comparison, DumpRow, dump_format
 from .summary import summary, Summary
 from .trace import trace, Trace, CellTrace

@@ -19,7 +19,6 @@ the hooks are removed afterwards, even when the forward raises. Counting rules:
 - Memory: the bytes of a cell's output tensors. The total counts each distinct buffer once
   (a container returning its last child's output, or a view such as Flatten's, adds nothing).
 """
-import io
 import math
 import numbers
 import weakref
@@ -30,6 +29,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..nn import layers
 from ..nn.cell import Cell
+from .tables import TextTable
 
 __all__ = ['summary', 'Summary', 'Row']
 
@@ -81,7 +81,7 @@ class Row:
         return ', '.join(parts)
 
 
-class Summary:
+class Summary(TextTable):
     """The result of ``summary``: ``rows`` and the totals; ``str()`` gives the table.
 
     Attributes: ``rows`` (list of ``Row``), ``total_params``, ``trainable_params``,
@@ -91,6 +91,7 @@ class Summary:
 
     __slots__ = ('rows', 'total_params', 'trainable_params', 'total_macs', 'activation_bytes',
                  'param_bytes', '_by_path')
+    right = frozenset({'Params', 'MACs', 'Memory', 'Calls'})
 
     def __init__(self, rows, total_params, trainable_params, total_macs, activation_bytes,
                  param_bytes):
@@ -130,35 +131,8 @@ class Summary:
                 f"({self.activation_bytes:,} bytes, distinct output buffers)",
                 f"Parameter memory: {_bytes(self.param_bytes)} ({self.param_bytes:,} bytes)"]
 
-    def __str__(self):
-        rich = _rich()
-        if rich is None:
-            return _plain(*self.table()) + '\n' + '\n'.join(self.footer())
-        console_cls, _ = rich
-        buf = io.StringIO()
-        console_cls(file=buf, width=_WIDE, color_system=None, force_terminal=False).print(
-            _rich_table(self, rich))
-        return buf.getvalue() + '\n'.join(self.footer())
-
-    __repr__ = __str__
-
-    def print(self, file=None):
-        """Print the table to ``file`` (default standard output), with rich's styles when
-        rich is installed."""
-        rich = _rich()
-        if rich is None:
-            print(str(self), file=file)
-            return
-        console = rich[0](file=file)
-        if not console.is_terminal:     # a file or a pipe: the table at its natural width
-            console = rich[0](file=file, width=_WIDE, color_system=None)
-        console.print(_rich_table(self, rich))
-        console.print('\n'.join(self.footer()))
-
 
 _COLUMNS = ('Layer', 'Type', 'Input shape', 'Output shape', 'Params', 'MACs', 'Memory', 'Calls')
-_RIGHT = {'Params', 'MACs', 'Memory', 'Calls'}
-_WIDE = 1000
 
 
 def summary(net, *inputs, set_train=False, verbose=True, **kwargs):
@@ -407,37 +381,3 @@ def _si(n):
         if n >= value:
             return f"{n / value:.2f} {unit}"
     return str(n)
-
-
-def _rich():
-    """rich's Console and Table classes, or None when rich is not installed."""
-    try:
-        import rich  # noqa: F401  (first: a loaded rich.console would hide a blocked rich)
-        from rich.console import Console
-        from rich.table import Table
-    except ImportError:
-        return None
-    return Console, Table
-
-
-def _rich_table(result, rich):
-    columns, body, total = result.table()
-    table = rich[1]()
-    for name in columns:
-        table.add_column(name, justify='right' if name in _RIGHT else 'left', overflow='fold')
-    for i, cells in enumerate(body):
-        table.add_row(*cells, end_section=i == len(body) - 1)
-    table.add_row(*total)
-    return table
-
-
-def _plain(columns, body, total):
-    """The table as aligned plain text (used without rich)."""
-    lines = [list(columns)] + body + [total]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(columns))]
-
-    def fmt(cells):
-        return '  '.join(c.rjust(w) if name in _RIGHT else c.ljust(w)
-                         for c, w, name in zip(cells, widths, columns)).rstrip()
-    rule = '  '.join('-' * w for w in widths)
-    return '\n'.join([fmt(columns), rule] + [fmt(c) for c in body] + [rule, fmt(total)])
