@@ -112,6 +112,40 @@ class Cast(Op):
         return ctx.m.cast(gy, ctx.src)
 
 
+class CastDiscrete(Op):
+    """y = x converted to an integer or bool dtype: no gradient flows through it."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        return x.astype(dtype)
+
+
+class FloorDiv(Op):
+    """y = a // b (NumPy's floor_divide); no gradient."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.floor_divide(a, b)
+
+
+class RoundedDiv(Op):
+    """y = a / b rounded down ('floor') or towards zero ('trunc'); integers stay integers (the
+    exact integer quotient), floats round the true quotient. No gradient."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b, mode):
+        if a.dtype.kind in 'iu':
+            q = np.floor_divide(a, b)
+            if mode == 'trunc':
+                q = q + ((q < 0) & (q * b != a))
+            return q
+        q = a / b
+        return np.floor(q) if mode == 'floor' else np.trunc(q)
+
+
 def add(input, other):
     """Element-wise ``input + other`` with broadcasting; either side may be a Python number.
 
@@ -147,14 +181,7 @@ def div(input, other, *, rounding_mode=None):
         np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
         raise broadcast_error('div', a, b) from None
-    x, y = a._data, b._data
-    if x.dtype.kind in 'iu':        # integers stay integers, as MindSpore
-        q = np.floor_divide(x, y)
-        if rounding_mode == 'trunc':
-            q = q + ((q < 0) & (q * y != x))
-        return Tensor._wrap(q)
-    q = x / y
-    return Tensor._wrap(np.floor(q) if rounding_mode == 'floor' else np.trunc(q))
+    return RoundedDiv.apply(a, b, mode=rounding_mode)       # integers stay integers, as MindSpore
 
 
 def neg(input):
@@ -188,7 +215,7 @@ def cast(input, dtype):
     if x._data.dtype == dt:
         return x
     if dt.kind != 'f':
-        return Tensor._wrap(x._data.astype(dt))
+        return CastDiscrete.apply(x, dtype=dt)
     return Cast.apply(x, dtype=dt)
 
 
@@ -231,7 +258,7 @@ def identity(input, copy=False):
 def floor_divide(input, other):
     """Element-wise floor of ``input / other`` (no gradient)."""
     a, b = _operands(input, other)
-    return Tensor._wrap(np.floor_divide(a._data, b._data))
+    return binary(FloorDiv, a, b, 'floor_divide')
 
 
 def remainder(input, other):

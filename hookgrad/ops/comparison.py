@@ -3,7 +3,7 @@ import numpy as np
 
 from .._dtype import promote
 from .._tensor import Tensor
-from ..autograd.function import NO_CTX, Op
+from ..autograd.function import Op, apply2
 from ._base import as_tensor, binary, broadcast_error, check_broadcast, operands, scalar_like
 
 
@@ -174,11 +174,11 @@ class IsFinite(Op):
 
 # ----------------------------------------------------------------------------- comparisons
 def _compare(op, a, b, name):
-    """A comparison with MindSpore promotion; it never records (what Op.apply does for it)."""
+    """A comparison with MindSpore promotion (it never records: the op is not differentiable)."""
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or a._data.dtype is not b._data.dtype:
         a, b = operands(a, b)
     try:
-        return Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
+        return apply2(op, a, b)
     except ValueError:
         check_broadcast(name, a, b)
         raise

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._dtype import to_numpy
 from .._tensor import Tensor
-from ..autograd.function import NO_CTX, Op
+from ..autograd.function import Op
 from ._base import as_tensor
 
 _F32 = np.dtype(np.float32)
@@ -19,7 +19,7 @@ class OneHot(Op):
     differentiable = False
 
     @staticmethod
-    def forward(ctx, indices, on, off, depth, axis):
+    def forward(ctx, indices, *, on, off, depth, axis):
         shape = indices.shape
         classes = np.arange(depth).reshape((depth,) + (1,) * (len(shape) - axis))
         hot = indices.reshape(shape[:axis] + (1,) + shape[axis:]) == classes
@@ -227,8 +227,8 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
                          f"{ndim} (expected {-ndim - 1}..{ndim})")
     on = _one_hot_value(on_value, None, 'on_value')
     off = _one_hot_value(off_value, on.dtype, 'off_value')
-    # no gradient ever flows (to the indices nor to on/off), so nothing is recorded
-    return Tensor._wrap(OneHot.forward(NO_CTX, x._data, on, off, depth, int(axis) % (ndim + 1)))
+    # no gradient ever flows (to the indices nor to on/off): the op is not differentiable
+    return OneHot.apply(x, on=on, off=off, depth=depth, axis=int(axis) % (ndim + 1))
 
 
 # ----------------------------------------------------------------------------- graph control

@@ -11,6 +11,7 @@ from ..autograd.function import Op
 from ..autograd.state import current as _state
 from ..autograd.math import array_math
 from ._base import as_tensor, operands, scalar_like
+from .arithmetic import cast
 
 _BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
 
@@ -236,7 +237,6 @@ def _value_error(x, index, key, value):
 
 def _record_setitem(x, index, key, value):
     """Record ``x[key] = value`` as a SetItem node and rebind ``x`` to its output."""
-    from .arithmetic import cast
     from .shape import reshape
     if isinstance(value, Tensor):
         v = value
@@ -364,7 +364,7 @@ def index_select(input, axis, index):
 def _condition(condition):
     c = as_tensor(condition, 'condition')
     if c._data.dtype != np.bool_:
-        c = Tensor._wrap(c._data.astype(np.bool_))
+        c = cast(c, np.bool_)
     return c
 
 

@@ -500,8 +500,7 @@ def _pair(input, target, name):
         raise ValueError(f"ops.{name}: input of shape {x.shape} and target of shape {t.shape} "
                          f"cannot be broadcast together") from None
     if t._data.dtype != x._data.dtype:
-        t = cast(t, x.dtype) if t._data.dtype.kind == 'f' else Tensor._wrap(
-            t._data.astype(x._data.dtype))
+        t = cast(t, x.dtype)
     return x, t
 
 
@@ -562,8 +561,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
         if value is not None:
             v = _tensor(value, name, arg)
             if v._data.dtype != x._data.dtype:
-                v = cast(v, x.dtype) if v._data.dtype.kind == 'f' else Tensor._wrap(
-                    v._data.astype(x._data.dtype))
+                v = cast(v, x.dtype)
             shapes.append(v.shape)
             try:
                 np.broadcast_shapes(*shapes)

@@ -15,6 +15,7 @@ from .._dtype import from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ._base import as_tensor
+from .arithmetic import cast
 
 
 def _keep_mask(rng, shape, keep_prob):
@@ -191,7 +192,7 @@ def dropout_with_mask(input, keep_prob, rng=None):
     x = _float_input(input, 'Dropout')
     keep_prob = _probability(keep_prob, 'Dropout', 'keep_prob', low_open=True)
     y, mask = Dropout.apply(x, keep_prob=keep_prob, rng=rng)
-    return y, Tensor._wrap(mask._data.astype(x._data.dtype))
+    return y, cast(mask.detach(), x._data.dtype)
 
 
 def dropout2d_with_mask(input, keep_prob):

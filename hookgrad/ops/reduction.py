@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ..autograd.function import NO_CTX, Op
+from ..autograd.function import Op
 from ._base import as_tensor, normalize_axis
 from .arithmetic import cast
 
@@ -125,7 +125,7 @@ class ReduceProd(Op):
         _remember(ctx, x, axis, keepdims)
         dtype = _INT64 if x.dtype.kind in 'biu' else None
         y = np.asarray(x.prod(axis=axis, keepdims=keepdims, dtype=dtype))
-        if ctx is NO_CTX:
+        if not ctx.recording:
             return y
         zero = x == 0
         if not zero.any():
@@ -200,7 +200,7 @@ class ExtremeAtIndex(Op):
         _remember(ctx, x, axis, keepdims)
         pick = x.max if largest else x.min
         y = np.asarray(pick(axis=axis, keepdims=keepdims))
-        if ctx is not NO_CTX:
+        if ctx.recording:
             # positions along the axis, compared with the index in backward to route gy
             if axis is None:
                 grid = np.arange(x.size).reshape(x.shape)

@@ -10,6 +10,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor
+from .arithmetic import cast
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -252,7 +253,7 @@ def _floating(input):
     """``input`` as a Tensor; integer and bool tensors become Float32 (MindSpore's rule)."""
     x = input if type(input) is Tensor else as_tensor(input)
     if x._data.dtype.kind != 'f':
-        return Tensor._wrap(x._data.astype(np.float32))
+        return cast(x, np.float32)
     return x
 
 

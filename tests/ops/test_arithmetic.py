@@ -103,7 +103,22 @@ CASTS = [
 CAST_STEPS = {'f64_to_f32_and_back': (1e-2, 1e-4), 'f64_to_f16_and_back': (0.25, 1e-2),
               'tensor_astype': (1e-2, 1e-4)}
 
-CASES = ARITHMETIC + CASTS
+# the ops without a gradient: integer casts and rounded division
+DISCRETE = [
+    _unary('CastDiscrete', lambda x: ops.cast(x * 4, ms.int32),
+           lambda x: (x * 4).astype(np.int32), grad=False, name='cast_to_int32'),
+    _unary('CastDiscrete', lambda x: ops.cast(x, ms.bool_), lambda x: x.astype(bool),
+           grad=False, name='cast_to_bool'),
+    _binary('FloorDiv', ops.floor_divide, np.floor_divide, (normal, away_from_zero), grad=False),
+    _binary('RoundedDiv', lambda a, b: ops.div(a, b, rounding_mode='floor'),
+            lambda a, b: np.floor(a / b), (normal, away_from_zero), grad=False,
+            name='div_floor'),
+    _binary('RoundedDiv', lambda a, b: ops.div(a, b, rounding_mode='trunc'),
+            lambda a, b: np.trunc(a / b), (normal, away_from_zero), grad=False,
+            name='div_trunc'),
+]
+
+CASES = ARITHMETIC + CASTS + DISCRETE
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

@@ -16,8 +16,6 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.testing.gradcheck import check_grad
 
-COVERED_OPS = set()     # the ops here have their table-driven cases in their family modules
-
 FAST = settings(max_examples=20, deadline=None, derandomize=True)
 CHEAP = settings(max_examples=40, deadline=None, derandomize=True)
 

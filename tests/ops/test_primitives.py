@@ -9,8 +9,6 @@ from hookgrad import ops
 from hookgrad.autograd.engine import run_backward
 from hookgrad.ops import primitives as P
 
-COVERED_OPS = set()     # the classes here are callables over ops tested in their own families
-
 _rng = np.random.default_rng(0)
 X34 = _rng.standard_normal((3, 4))
 Y34 = _rng.standard_normal((3, 4))
@@ -45,7 +43,7 @@ def _dropout2d_pair(x, p):
 
 
 # name, primitive factory, call arguments (ndarrays become Tensors), the functional equivalent
-CASES = [
+PRIMITIVES = [
     ('ReduceSum', lambda: P.ReduceSum(), (X34,), lambda x: ops.reduce_sum(x)),
     ('ReduceSum-axis-keep', lambda: P.ReduceSum(keep_dims=True), (X234, 1),
      lambda x, a: ops.reduce_sum(x, a, True)),
@@ -177,7 +175,7 @@ def _run(fn, args):
 
 
 @pytest.mark.parametrize('make,args,functional', [pytest.param(m, a, f, id=n)
-                                                   for n, m, a, f in CASES])
+                                                   for n, m, a, f in PRIMITIVES])
 def test_primitive_matches_functional_forward_and_backward(make, args, functional):
     got, got_grads = _run(make(), args)
     want, want_grads = _run(functional, args)
@@ -199,7 +197,7 @@ def test_every_primitive_class_has_a_case_and_is_exported():
                if inspect.isclass(obj) and issubclass(obj, P.Primitive) and obj.__module__ ==
                P.__name__ and not name.startswith('_')}
     assert classes == set(P.__all__)
-    tested = {n.split('-')[0] for n, *_ in CASES} | {'Assign', 'Primitive'}
+    tested = {n.split('-')[0] for n, *_ in PRIMITIVES} | {'Assign', 'Primitive'}
     assert classes == tested
     for name in P.__all__:
         assert getattr(ops, name) is getattr(P, name)

@@ -1,39 +1,76 @@
-"""Every registered primitive has gradient-check cases somewhere in tests/ops."""
+"""Every registered op has a test row, and every row really applies the ops it names."""
 import importlib
 import pkgutil
 
+import numpy as np
+import pytest
+
 import tests.ops as op_tests
+from hookgrad._tensor import Tensor
+from hookgrad.autograd.engine import run_backward
 from hookgrad.autograd.function import OPS
+from hookgrad.autograd.observer import OpObserver
 from hookgrad.testing.cases import Case
 
-# primitives whose checks live outside tests/ops
-COVERED_ELSEWHERE = {
-    'HookBackward',                                     # tests/hooks/test_hook_backward.py
-    'CellBoundary',                                     # tests/hooks/test_cell_hooks.py
-    'CellBprop',                                        # tests/nn/test_bprop.py
-}
 
-
-def covered_ops():
-    names = set(COVERED_ELSEWHERE)
+def row_tables():
+    """``{module name: CASES}`` for every test module of tests/ops that has rows."""
+    tables = {}
     for info in pkgutil.iter_modules(op_tests.__path__):
-        if info.name.startswith('test_') and info.name != 'test_registry':
+        if info.name.startswith('test_'):
             module = importlib.import_module(f"tests.ops.{info.name}")
-            names |= set(getattr(module, 'COVERED_OPS', ()))
-            for case in getattr(module, 'CASES', ()):
-                if isinstance(case, Case):
-                    names |= set(case.ops)
-    return names
+            if hasattr(module, 'CASES'):
+                tables[info.name] = module.CASES
+    return tables
 
 
-def test_every_registered_op_has_cases():
-    missing = sorted(set(OPS) - covered_ops())
-    assert not missing, f"registered ops without test cases: {missing}"
+ROWS = [(name, case) for name, cases in row_tables().items() for case in cases if isinstance(case, Case)]
 
 
-def test_registry_names_are_op_classes_with_both_rules():
-    for name, op in OPS.items():
-        assert op.name == name
-        assert callable(getattr(op, 'forward', None)), name
-        if op.differentiable:
-            assert callable(getattr(op, 'backward', None)), name
+def test_every_table_holds_case_rows():
+    for name, case in ROWS:
+        assert isinstance(case, Case), f"{name}.CASES holds {type(case).__name__}, not a Case"
+
+
+def test_every_registered_op_has_a_row():
+    covered = {op for _, case in ROWS for op in case.ops}
+    missing = sorted(set(OPS) - covered)
+    assert not missing, f"registered ops without a test row: {missing}"
+    unknown = sorted(covered - set(OPS))
+    assert not unknown, f"rows name ops that are not registered: {unknown}"
+
+
+class Applied(OpObserver):
+    def __init__(self):
+        self.names = set()
+
+    def on_forward(self, call):
+        self.names.add(call.name)
+
+    def on_backward(self, call):
+        self.names.add(call.name)
+
+
+@pytest.mark.parametrize('case', [c for _, c in ROWS],
+                         ids=[f"{n}:{c.label}" for n, c in ROWS])
+def test_a_row_applies_the_ops_it_names(case):
+    """Forward, and a recorded first-order backward where the row has gradients: the ops a row
+    reaches only through higher-order gradients (the adjoint ops) are applied there."""
+    seen = set()
+    for shapes in case.shapes:
+        arrays = case.arrays(shapes)
+        wrt = case.wrt if case.wrt is not None else \
+            [i for i, a in enumerate(arrays) if a.dtype.kind == 'f']
+        tensors = [Tensor(a) for a in arrays]
+        for i in wrt:
+            tensors[i].requires_grad = True
+        with Applied() as applied:
+            out = case.fn(*tensors)
+            outs = [o for o in (out if isinstance(out, (tuple, list)) else (out,))
+                    if o.requires_grad]
+            if case.grad and outs:
+                run_backward(outs, [Tensor(np.ones(o.shape, o._data.dtype)) for o in outs],
+                             targets=[tensors[i] for i in wrt], create_graph=True)
+        seen |= applied.names
+    missing = sorted(set(case.ops) - seen)
+    assert not missing, f"row {case.label!r} names {missing} but never applies them"
