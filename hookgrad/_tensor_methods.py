@@ -39,6 +39,12 @@ class TensorMethods:
     def log(self):
         return _ops.log(self)
 
+    def expm1(self):
+        return _ops.expm1(self)
+
+    def log1p(self):
+        return _ops.log1p(self)
+
     def sqrt(self):
         return _ops.sqrt(self)
 

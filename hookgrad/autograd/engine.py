@@ -105,7 +105,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                         target = e[0]
                         if gx is not None:
                             if shapes is not None and gx.shape != shapes[i]:
-                                gx = (tensor_math if create_graph else array_math).sum_to(gx, shapes[i])
+                                m = tensor_math if create_graph else array_math
+                                gx = m.sum_to(gx, shapes[i])
                             if type(target) is Node and target.n_out > 1:
                                 slots = buf.get(target)
                                 if slots is None:

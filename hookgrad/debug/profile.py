@@ -184,7 +184,8 @@ class ProfileTable(TextTable):
                      str(sum(r.calls['backward'] for r in self.rows)),
                      _ms(sum(r.seconds['backward'] for r in self.rows)),
                      _ms(self.total_seconds), '100.0']
-        return (self.key, 'Fwd calls', 'Fwd ms', 'Bwd calls', 'Bwd ms', 'Total ms', '%'), body, total
+        columns = (self.key, 'Fwd calls', 'Fwd ms', 'Bwd calls', 'Bwd ms', 'Total ms', '%')
+        return columns, body, total
 
 
 def _ms(seconds):

@@ -6,8 +6,8 @@ Each family module defines its primitives (``Op`` subclasses, registered in
 from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, floor_divide,
                          remainder, subtract, multiply, divide, negative)
 from .broadcast import broadcast_to, sum_to
-from .unary import (exp, log, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf, reciprocal,
-                    floor, ceil, absolute)
+from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf,
+                    reciprocal, floor, ceil, absolute)
 from .activation import (sigmoid, relu, gelu, softmax, log_softmax, relu6, leaky_relu, silu,
                          softplus)
 from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, reduce_sum,

@@ -100,6 +100,33 @@ class Exp(Op):
         return gy * y
 
 
+class Expm1(Op):
+    """y = exp(x) - 1, exact near 0; dy/dx = exp(x) = y + 1, so keep y rather than x."""
+    @staticmethod
+    def forward(ctx, x):
+        y = np.expm1(x)
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return gy * (y + 1)
+
+
+class Log1p(Op):
+    """y = log(1 + x), exact near 0; dy/dx = 1 / (1 + x)."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return np.log1p(x)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        return gy / (x + 1)
+
+
 class Log(Op):
     """y = log(x); dy/dx = 1 / x."""
     @staticmethod
@@ -267,9 +294,25 @@ def exp(input):
     return apply1(Exp, _floating(input))
 
 
+def expm1(input):
+    """Element-wise ``e ** input - 1``, exact for inputs near 0 where ``exp(x) - 1`` loses
+    every digit.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.expm1(ms.Tensor([1e-10], ms.float64)).item()
+    1.00000000005e-10
+    """
+    return apply1(Expm1, _floating(input))
+
+
 def log(input):
     """Element-wise natural logarithm (NaN for negative values, -inf at 0)."""
     return apply1(Log, _floating(input))
+
+
+def log1p(input):
+    """Element-wise ``log(1 + input)``, exact for inputs near 0 (NaN below -1, -inf at -1)."""
+    return apply1(Log1p, _floating(input))
 
 
 def sqrt(input):

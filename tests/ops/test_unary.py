@@ -41,7 +41,9 @@ def _row(op, fn, ref, domain, **kw):
 
 SMOOTH = [
     _row('Exp', ops.exp, np.exp, anywhere),
+    _row('Expm1', ops.expm1, np.expm1, anywhere),
     _row('Log', ops.log, np.log, positive),
+    _row('Log1p', ops.log1p, np.log1p, positive),
     _row('Sqrt', ops.sqrt, np.sqrt, positive),
     _row('Rsqrt', ops.rsqrt, lambda x: 1 / np.sqrt(x), positive),
     _row('Abs', ops.abs, np.abs, away_from_zero),
@@ -93,6 +95,14 @@ def test_flat_ops_pass_no_gradient(case):
     np.testing.assert_array_equal(x.grad.asnumpy(), ref(x.asnumpy()))
 
 
+def test_expm1_and_log1p_keep_the_digits_exp_and_log_lose_near_zero():
+    x = ms.Tensor(np.array([1e-12, -3e-9]), requires_grad=True)
+    np.testing.assert_allclose(ops.expm1(x).asnumpy(), [1e-12, -3e-9], rtol=1e-8)
+    np.testing.assert_allclose(ops.log1p(x).asnumpy(), [1e-12, -3e-9], rtol=1e-8)
+    ops.sum(ops.log1p(ops.expm1(x))).backward()         # log1p(expm1(x)) = x
+    np.testing.assert_allclose(x.grad.asnumpy(), [1.0, 1.0], rtol=1e-12)
+
+
 def test_known_gradients():
     x = ms.Tensor([0.0, 1.0, 4.0], requires_grad=True)
     ops.exp(x).backward(ms.Tensor([1.0, 1.0, 1.0]))
@@ -106,8 +116,8 @@ def test_known_gradients():
 
 
 # --------------------------------------------------------------------------------- dtypes
-@pytest.mark.parametrize('fn', [ops.exp, ops.log, ops.sqrt, ops.rsqrt, ops.sin, ops.cos,
-                                ops.tanh, ops.erf, ops.reciprocal])
+@pytest.mark.parametrize('fn', [ops.exp, ops.expm1, ops.log, ops.log1p, ops.sqrt, ops.rsqrt,
+                                ops.sin, ops.cos, ops.tanh, ops.erf, ops.reciprocal])
 def test_integer_inputs_give_float32(fn):
     x = np.array([1, 2, 3])
     y = fn(ms.Tensor(x))
@@ -152,8 +162,8 @@ def test_special_values_follow_numpy():
 def test_alias_and_tensor_methods():
     assert ops.absolute is ops.abs
     x = ms.Tensor([0.5, 2.0])
-    for name in ('exp', 'log', 'sqrt', 'rsqrt', 'abs', 'sin', 'cos', 'tanh', 'sign',
-                 'reciprocal'):
+    for name in ('exp', 'expm1', 'log', 'log1p', 'sqrt', 'rsqrt', 'abs', 'sin', 'cos', 'tanh',
+                 'sign', 'reciprocal'):
         np.testing.assert_array_equal(getattr(x, name)().asnumpy(),
                                       getattr(ops, name)(x).asnumpy())
 
