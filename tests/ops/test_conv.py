@@ -1,14 +1,14 @@
 """conv2d, conv1d and the Conv2D Primitive against a loop-based NumPy reference and finite
-differences (first and second order)."""
+differences (first and second order), and the two gradient ops Conv2DBackpropInput and
+Conv2DBackpropFilter against their own references."""
 import numpy as np
 import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.ops.conv import BufferPool, Conv2DBackpropFilter, Conv2DBackpropInput
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'Convolution2D', 'Conv2DBackpropInput', 'Conv2DBackpropFilter'}
+from hookgrad.ops.conv import BufferPool
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
 
 # ------------------------------------------------------------------------------ reference
@@ -35,116 +35,197 @@ def pair(v):
     return (v, v) if isinstance(v, int) else tuple(v)
 
 
-def conv2d_ref(x, w, b, stride, pads, dilation, groups):
-    """Direct loops over output positions, channels and kernel taps."""
-    n, c, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    (sh, sw), (dh, dw) = stride, dilation
-    pt, pb, pl, pr = pads
-    xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), x.dtype)
-    xp[:, :, pt:pt + h, pl:pl + wd] = x
-    ho = (xp.shape[2] - dh * (kh - 1) - 1) // sh + 1
-    wo = (xp.shape[3] - dw * (kw - 1) - 1) // sw + 1
-    og = o // groups
-    y = np.zeros((n, o, ho, wo), np.float64)
+def out_size(padded, kernel, stride, dilation):
+    return tuple((p - d * (k - 1) - 1) // s + 1
+                 for p, k, s, d in zip(padded, kernel, stride, dilation))
+
+
+def taps(w_shape, out_hw, stride, dilation, groups):
+    """(output channel, its input channels, i, j, a, e, row, col) for every output position
+    (i, j) and kernel tap (a, e): the padded input element (row, col) that tap reads."""
+    o, cg, kh, kw = w_shape
     for oc in range(o):
-        g = oc // og
-        for i in range(ho):
-            for j in range(wo):
+        g = oc // (o // groups)
+        chans = slice(g * cg, (g + 1) * cg)
+        for i in range(out_hw[0]):
+            for j in range(out_hw[1]):
                 for a in range(kh):
                     for e in range(kw):
-                        patch = xp[:, g * cg:(g + 1) * cg, i * sh + a * dh, j * sw + e * dw]
-                        y[:, oc, i, j] += patch @ w[oc, :, a, e]
+                        yield (oc, chans, i, j, a, e, i * stride[0] + a * dilation[0],
+                               j * stride[1] + e * dilation[1])
+
+
+def padded(x, pads):
+    n, c, h, wd = x.shape
+    pt, pb, pl, pr = pads
+    xp = np.zeros((n, c, h + pt + pb, wd + pl + pr))
+    xp[:, :, pt:pt + h, pl:pl + wd] = x
+    return xp
+
+
+def conv2d_ref(x, w, b, stride, pads, dilation, groups):
+    """Direct loops over output positions, channels and kernel taps (in float64)."""
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    xp = padded(x, pads)
+    out_hw = out_size(xp.shape[2:], w.shape[2:], stride, dilation)
+    y = np.zeros((x.shape[0], w.shape[0]) + out_hw)
+    for oc, chans, i, j, a, e, r, q in taps(w.shape, out_hw, stride, dilation, groups):
+        y[:, oc, i, j] += xp[:, chans, r, q] @ w[oc, :, a, e]
     if b is not None:
         y += b[:, None, None]
     return y
 
 
-# name, x shape, weight shape, stride, pad_mode, padding, dilation, groups, bias
-CASES = [
-    ('valid', (2, 3, 6, 5), (4, 3, 3, 3), 1, 'valid', 0, 1, 1, True),
-    ('same', (2, 3, 5, 6), (4, 3, 3, 3), 1, 'same', 0, 1, 1, True),
-    ('same-stride2-even-kernel', (2, 2, 7, 6), (3, 2, 2, 2), 2, 'same', 0, 1, 1, False),
-    ('pad-int', (1, 3, 5, 5), (2, 3, 3, 3), 1, 'pad', 1, 1, 1, True),
-    ('pad-pair', (2, 2, 5, 4), (3, 2, 3, 2), 1, 'pad', (2, 1), 1, 1, False),
-    ('pad-four-stride2', (2, 2, 7, 6), (3, 2, 3, 3), 2, 'pad', (1, 2, 0, 1), 1, 1, True),
-    ('pad-beyond-kernel', (1, 2, 4, 4), (2, 2, 3, 3), 1, 'pad', 3, 1, 1, False),
-    ('stride-2-1', (2, 2, 7, 5), (3, 2, 3, 2), (2, 1), 'valid', 0, 1, 1, True),
-    ('stride3-leftover', (1, 2, 8, 8), (2, 2, 2, 2), 3, 'valid', 0, 1, 1, False),
-    ('dilation2', (2, 2, 7, 7), (3, 2, 3, 3), 1, 'pad', 2, 2, 1, True),
-    ('dilation-2-1-stride2', (1, 2, 9, 7), (2, 2, 2, 3), 2, 'same', 0, (2, 1), 1, False),
-    ('groups2', (2, 4, 5, 5), (6, 2, 3, 3), 1, 'same', 0, 1, 2, True),
-    ('groups2-stride2', (2, 4, 6, 6), (4, 2, 3, 3), 2, 'pad', 1, 1, 2, False),
-    ('depthwise', (2, 3, 5, 5), (6, 1, 3, 3), 1, 'same', 0, 1, 3, True),
-    ('pointwise-stride2', (2, 3, 5, 5), (4, 3, 1, 1), 2, 'valid', 0, 1, 1, True),
-    ('kernel-1x3', (1, 2, 4, 6), (2, 2, 1, 3), 1, 'pad', (0, 0, 1, 1), 1, 1, False),
-]
-_IDS = [c[0] for c in CASES]
+def input_grad_ref(gy, w, input_hw, stride, pads, dilation, groups):
+    """The adjoint of conv2d_ref in x: every tap sends gy * w back to the element it read."""
+    gy, w = gy.astype(np.float64), w.astype(np.float64)
+    n, c = gy.shape[0], w.shape[1] * groups
+    gxp = padded(np.zeros((n, c) + tuple(input_hw)), pads)
+    for oc, chans, i, j, a, e, r, q in taps(w.shape, gy.shape[2:], stride, dilation, groups):
+        gxp[:, chans, r, q] += np.outer(gy[:, oc, i, j], w[oc, :, a, e])
+    h, wd = input_hw
+    return gxp[:, :, pads[0]:pads[0] + h, pads[2]:pads[2] + wd]
+
+
+def filter_grad_ref(gy, x, kernel, stride, pads, dilation, groups):
+    """The adjoint of conv2d_ref in w: every tap collects gy times the element it read."""
+    gy, x = gy.astype(np.float64), x.astype(np.float64)
+    xp = padded(x, pads)
+    w_shape = (gy.shape[1], x.shape[1] // groups) + tuple(kernel)
+    gw = np.zeros(w_shape)
+    for oc, chans, i, j, a, e, r, q in taps(w_shape, gy.shape[2:], stride, dilation, groups):
+        gw[oc, :, a, e] += gy[:, oc, i, j] @ xp[:, chans, r, q]
+    return gw
+
+
+# ------------------------------------------------------------------------------ rows
+class Conv:
+    """One conv2d configuration: input, weight and output shapes, the call's arguments and
+    the reference's explicit geometry."""
+
+    def __init__(self, name, xs, ws, stride, pad_mode, padding, dilation, groups, bias):
+        self.name, self.xs, self.ws, self.bias = name, xs, ws, bias
+        self.kwargs = dict(stride=stride, pad_mode=pad_mode, padding=padding,
+                           dilation=dilation, groups=groups)
+        stride, dilation = pair(stride), pair(dilation)
+        pads = pads_of(pad_mode, padding, xs[2:], ws[2:], stride, dilation)
+        self.geometry = dict(stride=stride, pads=pads, dilation=dilation, groups=groups)
+        padded_hw = (xs[2] + pads[0] + pads[1], xs[3] + pads[2] + pads[3])
+        self.ys = (xs[0], ws[0]) + out_size(padded_hw, ws[2:], stride, dilation)
+
+    def conv(self, x, w, b=None):
+        return ops.conv2d(x, w, b, **self.kwargs)
+
+    def ref(self, x, w, b=None):
+        return conv2d_ref(x, w, b, **self.geometry)
+
+
+CONVS = {c.name: c for c in [
+    Conv('valid', (2, 3, 6, 5), (4, 3, 3, 3), 1, 'valid', 0, 1, 1, True),
+    Conv('same', (2, 3, 5, 6), (4, 3, 3, 3), 1, 'same', 0, 1, 1, True),
+    Conv('same-stride2-even-kernel', (2, 2, 7, 6), (3, 2, 2, 2), 2, 'same', 0, 1, 1, False),
+    Conv('pad-int', (1, 3, 5, 5), (2, 3, 3, 3), 1, 'pad', 1, 1, 1, True),
+    Conv('pad-pair', (2, 2, 5, 4), (3, 2, 3, 2), 1, 'pad', (2, 1), 1, 1, False),
+    Conv('pad-four-stride2', (2, 2, 7, 6), (3, 2, 3, 3), 2, 'pad', (1, 2, 0, 1), 1, 1, True),
+    Conv('pad-beyond-kernel', (1, 2, 4, 4), (2, 2, 3, 3), 1, 'pad', 3, 1, 1, False),
+    Conv('stride-2-1', (2, 2, 7, 5), (3, 2, 3, 2), (2, 1), 'valid', 0, 1, 1, True),
+    Conv('stride3-leftover', (1, 2, 8, 8), (2, 2, 2, 2), 3, 'valid', 0, 1, 1, False),
+    Conv('dilation2', (2, 2, 7, 7), (3, 2, 3, 3), 1, 'pad', 2, 2, 1, True),
+    Conv('dilation-2-1-stride2', (1, 2, 9, 7), (2, 2, 2, 3), 2, 'same', 0, (2, 1), 1, False),
+    Conv('groups2', (2, 4, 5, 5), (6, 2, 3, 3), 1, 'same', 0, 1, 2, True),
+    Conv('groups2-stride2', (2, 4, 6, 6), (4, 2, 3, 3), 2, 'pad', 1, 1, 2, False),
+    Conv('depthwise', (2, 3, 5, 5), (6, 1, 3, 3), 1, 'same', 0, 1, 3, True),
+    Conv('pointwise-stride2', (2, 3, 5, 5), (4, 3, 1, 1), 2, 'valid', 0, 1, 1, True),
+    Conv('kernel-1x3', (1, 2, 4, 6), (2, 2, 1, 3), 1, 'pad', (0, 0, 1, 1), 1, 1, False),
+]}
 DOUBLE = {'same', 'pad-four-stride2', 'dilation2', 'groups2-stride2', 'depthwise'}
+# configurations whose input and filter gradients (Conv2DBackpropInput, Conv2DBackpropFilter)
+# are rows of their own
+BACKPROP_CONFIGS = ['pad-four-stride2', 'dilation2', 'depthwise']
+BACKPROP_DOUBLE = {'pad-four-stride2'}
 
 
-def _data(case, dtype=np.float64, seed=0):
-    _, xs, ws, *_, bias = case
-    rng = np.random.default_rng(seed)
-    b = rng.standard_normal(ws[0]).astype(dtype) if bias else None
-    return rng.standard_normal(xs).astype(dtype), rng.standard_normal(ws).astype(dtype), b
+def conv2d_row(c):
+    shapes = (c.xs, c.ws, (c.ws[0],)) if c.bias else (c.xs, c.ws)
+    return Case('Convolution2D', c.conv, ref=c.ref, name=c.name, shapes=[shapes],
+                double=c.name in DOUBLE, rtol=1e-12, atol=1e-12)
 
 
-def _fn(case):
-    _, _, _, stride, pad_mode, padding, dilation, groups, _ = case
-    return lambda x, w, b=None: ops.conv2d(x, w, b, stride, pad_mode, padding, dilation, groups)
+def gradient_for(f, shape):
+    """``(gy, *args) -> d<f(z, *args), gy>/dz`` at z = zeros of ``shape``, recorded so that
+    it can be differentiated again (MindSpore's GradOperation with a sensitivity)."""
+    grad_with_sens = ops.GradOperation(sens_param=True)
+
+    def fn(gy, *args):
+        z = ops.zeros(shape, gy.dtype).requires_grad_()
+        return grad_with_sens(lambda z: f(z, *args))(z, gy)
+    return fn
 
 
-def _reference(case, x, w, b):
-    _, _, ws, stride, pad_mode, padding, dilation, groups, _ = case
-    stride, dilation = pair(stride), pair(dilation)
-    pads = pads_of(pad_mode, padding, x.shape[2:], ws[2:], stride, dilation)
-    return conv2d_ref(x, w, b, stride, pads, dilation, groups)
+def input_grad_row(c):
+    g = c.geometry
+    return Case('Conv2DBackpropInput', gradient_for(c.conv, c.xs),
+                ref=lambda gy, w: input_grad_ref(gy, w, c.xs[2:], **g),
+                name=f"input-grad-{c.name}", shapes=[(c.ys, c.ws)],
+                double=c.name in BACKPROP_DOUBLE, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize('case', CASES, ids=_IDS)
+def filter_grad_row(c):
+    g = c.geometry
+    return Case('Conv2DBackpropFilter', gradient_for(lambda w, x: c.conv(x, w), c.ws),
+                ref=lambda gy, x: filter_grad_ref(gy, x, c.ws[2:], **g),
+                name=f"filter-grad-{c.name}", shapes=[(c.ys, c.xs)],
+                double=c.name in BACKPROP_DOUBLE, rtol=1e-12, atol=1e-12)
+
+
+def conv1d_row(stride, pad_mode, padding, dilation, groups, pads):
+    def conv1d(x, w, b):
+        return ops.conv1d(x, w, b, stride, pad_mode, padding, dilation, groups)
+
+    def ref(x, w, b):
+        y = conv2d_ref(x[:, :, None], w[:, :, None], b, (1, stride), (0, 0) + pads,
+                       (1, dilation), groups)
+        return y[:, :, 0]
+    return Case(('Convolution2D', 'Reshape'), conv1d, ref=ref,
+                name=f"conv1d-{stride}-{pad_mode}-{padding}-{dilation}-{groups}",
+                shapes=[((2, 4, 7), (2, 4 // groups, 3), (2,))], double=False,
+                rtol=1e-12, atol=1e-12)
+
+
+CONV2D = [conv2d_row(c) for c in CONVS.values()]
+BACKPROP = [row(CONVS[name]) for name in BACKPROP_CONFIGS
+            for row in (input_grad_row, filter_grad_row)]
+CONV1D = [
+    conv1d_row(1, 'valid', 0, 1, 1, (0, 0)),
+    conv1d_row(2, 'same', 0, 1, 1, (1, 1)),
+    conv1d_row(1, 'pad', (2, 1), 2, 2, (2, 1)),
+    conv1d_row(1, 'pad', 1, 1, 1, (1, 1)),
+]
+CASES = CONV2D + BACKPROP + CONV1D
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_reference(case, dtype):
-    x, w, b = _data(case, dtype)
-    args = (ms.Tensor(x), ms.Tensor(w)) + ((ms.Tensor(b),) if b is not None else ())
-    y = _fn(case)(*args)
-    want = _reference(case, x, w, b)
-    assert y.shape == want.shape and y.asnumpy().dtype == dtype
-    tol = 1e-4 if dtype == np.float32 else 1e-12
-    np.testing.assert_allclose(y.asnumpy(), want, rtol=tol, atol=tol)
+def test_forward_matches_reference(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
 
-@pytest.mark.parametrize('case', CASES, ids=_IDS)
-def test_backward_matches_finite_differences(case):
-    check_grad(_fn(case), *[a for a in _data(case, seed=1) if a is not None])
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
 
 
-@pytest.mark.parametrize('case', [c for c in CASES if c[0] in DOUBLE], ids=sorted(DOUBLE))
-def test_double_backward_matches_finite_differences(case):
-    x, w, b = _data(case, seed=2)
-    x, f = x[:1], _fn(case)
-    args = [a for a in (x, w, b) if a is not None]
-    check_double_grad(lambda *t: f(*t) * f(*t), *args, atol=1e-4)
-
-
-@pytest.mark.parametrize('case', [CASES[5], CASES[9], CASES[13]], ids=lambda c: c[0])
-def test_backprop_ops_against_finite_differences(case):
-    # the two gradient ops' own (array) backward rules, applied directly
-    _, xs, ws, stride, pad_mode, padding, dilation, groups, _ = case
-    stride, dilation = pair(stride), pair(dilation)
-    pads = pads_of(pad_mode, padding, xs[2:], ws[2:], stride, dilation)
-    x, w, _ = _data(case, seed=3)
-    gy = np.random.default_rng(4).standard_normal(_reference(case, x, w, None).shape)
-    p = dict(stride=stride, padding=pads, dilation=dilation, groups=groups)
-    check_grad(lambda g, w: Conv2DBackpropInput.apply(g, w, input_size=xs[2:], **p), gy, w)
-    check_grad(lambda g, x: Conv2DBackpropFilter.apply(g, x, kernel_size=ws[2:], **p), gy, x)
+@pytest.mark.parametrize('case,shapes', params([c for c in CASES if c.double]))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
 def test_input_gradient_is_the_adjoint_of_the_convolution():
-    case = CASES[5]
-    x, w, _ = _data(case, seed=5)
+    c = CONVS['pad-four-stride2']
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal(c.xs), rng.standard_normal(c.ws)
     xt, wt = ms.Tensor(x, requires_grad=True), ms.Tensor(w)
-    y = _fn(case)(xt, wt)
+    y = c.conv(xt, wt)
     gy = np.random.default_rng(6).standard_normal(y.shape)
     y.backward(ms.Tensor(gy))
     # <conv(x), gy> == <x, conv_input_grad(gy)>
@@ -205,33 +286,6 @@ def test_second_derivative_of_a_squared_convolution_with_respect_to_the_weight()
     cols = np.stack([x[0, 0, a:a + 3, e:e + 3].ravel() for a in range(2) for e in range(2)])
     want = 2 * (cols @ cols.T).sum(axis=1)
     np.testing.assert_allclose(w.grad.asnumpy().ravel(), want, rtol=1e-10)
-
-
-# ------------------------------------------------------------------------------ conv1d
-def conv1d_ref(x, w, b, stride, pads, dilation, groups):
-    y = conv2d_ref(x[:, :, None], w[:, :, None], b, (1, stride), (0, 0) + pads, (1, dilation),
-                   groups)
-    return y[:, :, 0]
-
-
-@pytest.mark.parametrize('stride,pad_mode,padding,dilation,groups,pads', [
-    (1, 'valid', 0, 1, 1, (0, 0)),
-    (2, 'same', 0, 1, 1, (1, 1)),
-    (1, 'pad', (2, 1), 2, 2, (2, 1)),
-    (1, 'pad', 1, 1, 1, (1, 1)),
-])
-def test_conv1d_matches_reference_and_finite_differences(stride, pad_mode, padding, dilation,
-                                                        groups, pads):
-    rng = np.random.default_rng(9)
-    x, w, b = rng.standard_normal((2, 4, 7)), rng.standard_normal((2, 4 // groups, 3)), \
-        rng.standard_normal(2)
-
-    def f(x, w, b):
-        return ops.conv1d(x, w, b, stride, pad_mode, padding, dilation, groups)
-    y = f(ms.Tensor(x), ms.Tensor(w), ms.Tensor(b))
-    np.testing.assert_allclose(y.asnumpy(), conv1d_ref(x, w, b, stride, pads, dilation, groups),
-                               rtol=1e-12, atol=1e-12)
-    check_grad(f, x, w, b)
 
 
 # ------------------------------------------------------------------------------ Conv2D

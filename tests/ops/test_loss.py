@@ -7,9 +7,8 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.ops.loss import sparse_softmax_cross_entropy
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'CrossEntropyIndex', 'CrossEntropyProb', 'NLLIndex', 'MSE', 'L1', 'BCEWithLogits'}
+from hookgrad.testing.cases import Case, normal
+from tests.ops.rows import params
 
 REDUCTIONS = ['none', 'mean', 'sum']
 
@@ -60,124 +59,139 @@ def _bce_ref(x, t, w, pw):
     return loss if w is None else loss * w
 
 
-# ------------------------------------------------------------------------------ cases
+# ------------------------------------------------------------------------------ domains
+def logits(rng, shape):
+    return rng.standard_normal(shape) * 2
+
+
+def class_indices(n_classes):
+    """Class indices in [0, n_classes), the second one ignored (-100) when there are more
+    than two targets."""
+    def domain(rng, shape):
+        y = rng.integers(0, n_classes, size=shape)
+        if y.size > 2:
+            y.reshape(-1)[1] = -100
+        return y
+    return domain
+
+
+def probabilities(rng, shape):
+    """Class probabilities along the class axis (1, or 0 for a 1-d input)."""
+    t = rng.uniform(0.0, 1.0, shape)
+    return t / t.sum(axis=1 if len(shape) >= 2 else 0, keepdims=True)
+
+
+def unit(rng, shape):
+    return rng.uniform(0.0, 1.0, shape)
+
+
+def weights(rng, shape):
+    return rng.uniform(0.5, 2.0, shape)
+
+
+# ------------------------------------------------------------------------------ rows
 # (input shape, class-index target shape)
 INDEX_SHAPES = [((5, 4), (5,)), ((4,), ()), ((2, 3, 2, 2), (2, 2, 2))]
+PROB_SHAPES = [(5, 4), (4,), (2, 3, 2)]
+REGRESSION_SHAPES = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1), (2, 3))]
 
 
-def _labels(rng, shape, n_classes, ignore=True):
-    y = rng.integers(0, n_classes, size=shape)
-    if ignore and y.size > 2:
-        y.reshape(-1)[1] = -100
-    return y
+def _class_axis(xs):
+    return 1 if len(xs) >= 2 else 0
 
 
-def _index_params():
-    cases = []
-    for xs, ys in INDEX_SHAPES:
-        for red in REDUCTIONS:
-            for eps in (0.0, 0.2):
-                for weighted in (False, True):
-                    cases.append(pytest.param(xs, ys, red, eps, weighted,
-                                              id=f"{xs}-{red}-eps{eps}-w{int(weighted)}"))
-    return cases
+def index_row(op, xs, ys, reduction, eps, weighted):
+    """cross_entropy (on logits) or nll_loss (on log-probabilities) with class indices:
+    inputs x, target and, when ``weighted``, the class weights."""
+    n_classes = xs[_class_axis(xs)]
+    loss = ops.cross_entropy if op == 'CrossEntropyIndex' else ops.nll_loss
+
+    def fn(x, y, w=None):
+        return loss(x, y, w, reduction=reduction, label_smoothing=eps)
+
+    def ref(x, y, w=None):
+        logp = _log_softmax(x, _class_axis(xs)) if op == 'CrossEntropyIndex' else x
+        return _index_ref(logp, y, w, -100, reduction, eps)
+    return Case(op, fn, ref=ref, name=f"{loss.__name__}-{reduction}-eps{eps}-w{int(weighted)}",
+                shapes=[(xs, ys) + (((n_classes,),) if weighted else ())],
+                domains=(logits, class_indices(n_classes), weights), wrt=(0,),
+                rtol=1e-12, atol=1e-12)
 
 
-def _index_case(xs, ys, weighted, seed):
-    rng = np.random.default_rng(seed)
-    axis = 1 if len(xs) >= 2 else 0
-    x = rng.standard_normal(xs) * 2
-    y = _labels(rng, ys, xs[axis])
-    w = rng.uniform(0.5, 2.0, xs[axis]) if weighted else None
-    return x, y, w
+def prob_row(reduction, eps, weighted):
+    """cross_entropy with class probabilities: inputs x, target and, when ``weighted``, the
+    class weights (which are not differentiated)."""
+    def fn(x, t, w=None):
+        return ops.cross_entropy(x, t, w, reduction=reduction, label_smoothing=eps)
+
+    def ref(x, t, w=None):
+        return _prob_ref(x, t, w, reduction, eps)
+    shapes = [(xs, xs) + (((xs[_class_axis(xs)],),) if weighted else ()) for xs in PROB_SHAPES]
+    return Case('CrossEntropyProb', fn, ref=ref,
+                name=f"cross_entropy-prob-{reduction}-eps{eps}-w{int(weighted)}",
+                shapes=shapes, domains=(normal, probabilities, weights), wrt=(0, 1),
+                rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize('xs,ys,red,eps,weighted', _index_params())
-def test_cross_entropy_with_class_indices(xs, ys, red, eps, weighted):
-    x, y, w = _index_case(xs, ys, weighted, 0)
-    axis = 1 if len(xs) >= 2 else 0
-    wt = None if w is None else ms.Tensor(w)
+def regression_row(op, reduction):
+    loss, elementwise = {'MSE': (ops.mse_loss, lambda d: d * d), 'L1': (ops.l1_loss, np.abs)}[op]
 
-    def f(x):
-        return ops.cross_entropy(x, ms.Tensor(y), wt, reduction=red, label_smoothing=eps)
-
-    want = _index_ref(_log_softmax(x, axis), y, w, -100, red, eps)
-    got = f(ms.Tensor(x))
-    assert got.shape == np.shape(want)
-    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12, atol=1e-12)
-    check_grad(f, x)
-    check_double_grad(f, x)
+    def ref(x, t):
+        return _reduced(elementwise(x - t), reduction, np.broadcast(x, t).size)
+    return Case(op, lambda x, t: loss(x, t, reduction), ref=ref,
+                name=f"{loss.__name__}-{reduction}", shapes=REGRESSION_SHAPES,
+                rtol=1e-12, atol=0)
 
 
-@pytest.mark.parametrize('xs,ys,red,eps,weighted', _index_params())
-def test_nll_loss(xs, ys, red, eps, weighted):
-    x, y, w = _index_case(xs, ys, weighted, 1)
-    wt = None if w is None else ms.Tensor(w)
+def bce_row(reduction, weighted, pos_weighted):
+    """binary_cross_entropy_with_logits: inputs x, target, then weight (3, 1) and pos_weight
+    (4,) when asked for; all are differentiated."""
+    names = ['weight'] * weighted + ['pos_weight'] * pos_weighted
 
-    def f(x):
-        return ops.nll_loss(x, ms.Tensor(y), wt, reduction=red, label_smoothing=eps)
+    def fn(x, t, *extra):
+        return ops.binary_cross_entropy_with_logits(x, t, reduction=reduction,
+                                                    **dict(zip(names, extra)))
 
-    got = f(ms.Tensor(x))
-    np.testing.assert_allclose(got.asnumpy(), _index_ref(x, y, w, -100, red, eps), rtol=1e-12,
-                               atol=1e-12)
-    check_grad(f, x)
-    check_double_grad(lambda x: f(x) * ops.sum(x * x), x)    # nll is linear in its input
-
-
-@pytest.mark.parametrize('xs', [(5, 4), (4,), (2, 3, 2)])
-@pytest.mark.parametrize('red', REDUCTIONS)
-@pytest.mark.parametrize('eps,weighted', [(0.0, False), (0.3, True)])
-def test_cross_entropy_with_class_probabilities(xs, red, eps, weighted):
-    rng = np.random.default_rng(2)
-    axis = 1 if len(xs) >= 2 else 0
-    x = rng.standard_normal(xs)
-    t = rng.uniform(0.0, 1.0, xs)
-    t /= t.sum(axis=axis, keepdims=True)
-    w = rng.uniform(0.5, 2.0, xs[axis]) if weighted else None
-    wt = None if w is None else ms.Tensor(w)
-
-    def f(x, t):
-        return ops.cross_entropy(x, t, wt, reduction=red, label_smoothing=eps)
-
-    np.testing.assert_allclose(f(ms.Tensor(x), ms.Tensor(t)).asnumpy(),
-                               _prob_ref(x, t, w, red, eps), rtol=1e-12, atol=1e-12)
-    check_grad(f, x, t)
-    check_double_grad(f, x, t)
+    def ref(x, t, *extra):
+        given = dict(zip(names, extra))
+        return _reduced(_bce_ref(x, t, given.get('weight'), given.get('pos_weight')),
+                        reduction, x.size)
+    extra = {'weight': (3, 1), 'pos_weight': (4,)}
+    return Case('BCEWithLogits', fn, ref=ref,
+                name=f"bce_with_logits-{reduction}-w{int(weighted)}-pw{int(pos_weighted)}",
+                shapes=[((3, 4), (3, 4)) + tuple(extra[n] for n in names)],
+                domains=(logits, unit, weights, weights), rtol=1e-12, atol=0)
 
 
-@pytest.mark.parametrize('red', REDUCTIONS)
-@pytest.mark.parametrize('fn,ref', [(ops.mse_loss, lambda d: d * d), (ops.l1_loss, np.abs)])
-@pytest.mark.parametrize('xs,ts', [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1), (2, 3))])
-def test_mse_and_l1(red, fn, ref, xs, ts):
-    rng = np.random.default_rng(3)
-    x, t = rng.standard_normal(xs), rng.standard_normal(ts)
-    np.testing.assert_allclose(fn(ms.Tensor(x), ms.Tensor(t), red).asnumpy(),
-                               _reduced(ref(x - t), red, np.broadcast(x, t).size), rtol=1e-12)
-    check_grad(lambda x, t: fn(x, t, red), x, t)
-    check_double_grad(lambda x, t: fn(x, t, red) * ops.sum(x * t), x, t)
+CROSS_ENTROPY_INDEX = [index_row('CrossEntropyIndex', xs, ys, red, eps, weighted)
+                       for xs, ys in INDEX_SHAPES for red in REDUCTIONS for eps in (0.0, 0.2)
+                       for weighted in (False, True)]
+NLL = [index_row('NLLIndex', xs, ys, red, eps, weighted)
+       for xs, ys in INDEX_SHAPES for red in REDUCTIONS for eps in (0.0, 0.2)
+       for weighted in (False, True)]
+CROSS_ENTROPY_PROB = [prob_row(red, eps, weighted) for red in REDUCTIONS
+                      for eps, weighted in [(0.0, False), (0.3, True)]]
+REGRESSION = [regression_row(op, red) for op in ('MSE', 'L1') for red in REDUCTIONS]
+BCE = [bce_row(red, weighted, pos_weighted) for red in REDUCTIONS
+       for weighted, pos_weighted in [(False, False), (True, False), (False, True),
+                                      (True, True)]]
+CASES = CROSS_ENTROPY_INDEX + NLL + CROSS_ENTROPY_PROB + REGRESSION + BCE
 
 
-@pytest.mark.parametrize('red', REDUCTIONS)
-@pytest.mark.parametrize('with_weight,with_pos', [(False, False), (True, False), (False, True),
-                                                  (True, True)])
-def test_binary_cross_entropy_with_logits(red, with_weight, with_pos):
-    rng = np.random.default_rng(4)
-    x = rng.standard_normal((3, 4)) * 2
-    t = rng.uniform(0.0, 1.0, (3, 4))
-    w = rng.uniform(0.5, 2.0, (3, 1)) if with_weight else None
-    pw = rng.uniform(0.5, 2.0, (4,)) if with_pos else None
-    extra = [a for a in (w, pw) if a is not None]
+@pytest.mark.parametrize('case,shapes', params(CASES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
 
-    def f(x, t, *extra):
-        it = iter(extra)
-        return ops.binary_cross_entropy_with_logits(
-            x, t, next(it) if with_weight else None, next(it) if with_pos else None, red)
 
-    got = f(ms.Tensor(x), ms.Tensor(t), *map(ms.Tensor, extra))
-    np.testing.assert_allclose(got.asnumpy(), _reduced(_bce_ref(x, t, w, pw), red, x.size),
-                               rtol=1e-12)
-    check_grad(f, x, t, *extra)
-    check_double_grad(f, x, t, *extra)
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params([c for c in CASES if c.double]))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
 # ------------------------------------------------------------------------------ behaviour

@@ -6,11 +6,13 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'BatchNormTrain', 'BatchNormPredict', 'LayerNorm'}
+from hookgrad.testing.cases import Case, normal
+from tests.ops.rows import params
 
 BN_SHAPES = [(4, 3), (3, 2, 5), (4, 3, 2, 2), (2, 3, 2, 1, 2)]
+# input shape, normalized_shape
+LN_CASES = [((3, 4), (4,)), ((2, 3, 4), (3, 4)), ((5,), (5,)), ((2, 2, 3), 3),
+            ((2, 1, 3, 2), (1, 3, 2))]
 
 
 def _bn_ref(x, mean, var, w, b, eps):
@@ -37,6 +39,103 @@ def _ln_ref(x, k, w=None, b=None, eps=1e-5):
 def _channel_arrays(rng, c):
     return (rng.standard_normal(c), rng.uniform(0.5, 2.0, c), rng.standard_normal(c),
             rng.standard_normal(c))
+
+
+def positive(rng, shape):
+    return rng.uniform(0.5, 2.0, shape)
+
+
+def shifted(scale, offset):
+    """Normal values times ``scale`` plus ``offset``: statistics away from 0 and 1."""
+    return lambda rng, shape: rng.standard_normal(shape) * scale + offset
+
+
+# ------------------------------------------------------------------------------ rows
+def bn_train_row(shapes, wrt=(0, 1, 2), double=True):
+    """batch_norm in training (x, weight, bias) on fresh running statistics."""
+    def bn_train(x, w, b):
+        c = x.shape[1]
+        return ops.batch_norm(x, ops.zeros(c, x.dtype), ops.ones(c, x.dtype), w, b,
+                              training=True)
+
+    def ref(x, w, b):
+        mean, var, _ = _batch_stats(x.astype(np.float64))
+        return _bn_ref(x, mean, var, w, b, 1e-5)
+    wrt_name = '' if wrt == (0, 1, 2) else f"-wrt{wrt}"
+    return Case('BatchNormTrain', bn_train, ref=ref, name=f"batch_norm-train{wrt_name}",
+                shapes=[(s, (s[1],), (s[1],)) for s in shapes], wrt=wrt, double=double,
+                rtol=1e-12, atol=1e-12)
+
+
+def bn_predict_row(shapes, wrt=(0, 3, 4), double=True):
+    """batch_norm with running statistics (x, mean, var, weight, bias); the statistics get
+    no gradient."""
+    def bn_predict(x, mean, var, w, b):
+        return ops.batch_norm(x, mean, var, w, b)
+
+    def ref(x, mean, var, w, b):
+        return _bn_ref(x, mean, var, w, b, 1e-5)
+    wrt_name = '' if wrt == (0, 3, 4) else f"-wrt{wrt}"
+    return Case('BatchNormPredict', bn_predict, ref=ref, name=f"batch_norm-predict{wrt_name}",
+                shapes=[(s,) + ((s[1],),) * 4 for s in shapes],
+                domains=(normal, normal, positive, normal, normal), wrt=wrt, double=double,
+                rtol=1e-12, atol=0)
+
+
+def ln_row(shape, normalized, weight, bias, wrt=None, double=True):
+    """layer_norm(x, normalized, weight, bias, eps=1e-4) with the affine parameters that
+    ``weight`` and ``bias`` ask for, as inputs after x."""
+    k = 1 if isinstance(normalized, int) else len(normalized)
+    param_shape = (normalized,) if isinstance(normalized, int) else normalized
+
+    def split(params):
+        it = iter(params)
+        return next(it) if weight else None, next(it) if bias else None
+
+    def layer_norm(x, *params):
+        return ops.layer_norm(x, normalized, *split(params), eps=1e-4)
+
+    def ref(x, *params):
+        return _ln_ref(x.astype(np.float64), k, *split(params), eps=1e-4)
+    affine = {(True, True): '-affine', (True, False): '-weight', (False, True): '-bias',
+              (False, False): ''}[weight, bias]
+    name = f"layer_norm{affine}{'' if wrt is None else f'-wrt{wrt}'}-{normalized}"
+    return Case('LayerNorm', layer_norm, ref=ref, name=name,
+                shapes=[(shape,) + (param_shape,) * (weight + bias)], domains=(shifted(3, -2),),
+                wrt=wrt, double=double, rtol=1e-12, atol=1e-12)
+
+
+BATCH_NORM = [
+    bn_train_row(BN_SHAPES),
+    bn_train_row(BN_SHAPES[:3], wrt=(0,), double=False),
+    bn_train_row(BN_SHAPES[:3], wrt=(1, 2), double=False),
+    bn_predict_row(BN_SHAPES),
+    bn_predict_row(BN_SHAPES[:3], wrt=(4,), double=False),
+]
+LAYER_NORM = [row for shape, normalized in LN_CASES for row in [
+    ln_row(shape, normalized, True, True),
+    ln_row(shape, normalized, False, False),
+    ln_row(shape, normalized, True, False),
+    ln_row(shape, normalized, False, True),
+    ln_row(shape, normalized, True, True, wrt=(1, 2), double=False),
+]]
+CASES = BATCH_NORM + LAYER_NORM
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_forward_matches_numpy(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params([c for c in CASES if c.double]))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
 
 
 # ------------------------------------------------------------------------------ batch norm
@@ -68,36 +167,6 @@ def test_batch_norm_predict_uses_running_statistics_and_leaves_them(shape):
     np.testing.assert_allclose(y.asnumpy(), _bn_ref(x, rm0, rv0, w, b, 1e-5), rtol=1e-12)
     np.testing.assert_array_equal(rm.asnumpy(), rm0)
     np.testing.assert_array_equal(rv.asnumpy(), rv0)
-
-
-@pytest.mark.parametrize('shape', BN_SHAPES[:3])
-def test_batch_norm_training_gradients(shape):
-    rng = np.random.default_rng(2)
-    x = rng.standard_normal(shape)
-    rm, rv, w, b = _channel_arrays(rng, shape[1])
-
-    def f(x, w, b):
-        return ops.batch_norm(x, ms.Tensor(rm), ms.Tensor(rv), w, b, training=True)
-
-    check_grad(f, x, w, b)
-    check_double_grad(f, x, w, b)
-    check_grad(f, x, w, b, wrt=[0])          # only some inputs require grad
-    check_grad(f, x, w, b, wrt=[1, 2])
-
-
-@pytest.mark.parametrize('shape', BN_SHAPES[:3])
-def test_batch_norm_predict_gradients(shape):
-    rng = np.random.default_rng(3)
-    x = rng.standard_normal(shape)
-    rm, rv, w, b = _channel_arrays(rng, shape[1])
-
-    def f(x, w, b):
-        return ops.batch_norm(x, ms.Tensor(rm), ms.Tensor(rv), w, b)
-
-    check_grad(f, x, w, b)
-    check_grad(f, x, w, b, wrt=[2])
-    # the map is affine in x: multiply by x so the second derivative is not zero
-    check_double_grad(lambda x, w, b: f(x, w, b) * x, x, w, b)
 
 
 def test_batch_norm_predict_gradient_is_a_per_channel_scale():
@@ -194,49 +263,6 @@ def test_batch_norm_rejects_bad_arguments_before_changing_anything(call, error, 
 
 
 # ------------------------------------------------------------------------------ layer norm
-LN_CASES = [((3, 4), (4,)), ((2, 3, 4), (3, 4)), ((5,), (5,)), ((2, 2, 3), 3),
-            ((2, 1, 3, 2), (1, 3, 2))]
-
-
-def _ln_params(rng, shape):
-    shape = (shape,) if isinstance(shape, int) else shape
-    return rng.standard_normal(shape), rng.standard_normal(shape)
-
-
-@pytest.mark.parametrize('shape,normalized', LN_CASES)
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_layer_norm_forward_matches_numpy(shape, normalized, dtype):
-    rng = np.random.default_rng(7)
-    x = (rng.standard_normal(shape) * 3 - 2).astype(dtype)
-    w, b = (a.astype(dtype) for a in _ln_params(rng, normalized))
-    k = 1 if isinstance(normalized, int) else len(normalized)
-    tol = 2e-5 if dtype == np.float32 else 1e-12
-    for wt, bt in [(w, b), (None, None), (w, None), (None, b)]:
-        y = ops.layer_norm(ms.Tensor(x), normalized, None if wt is None else ms.Tensor(wt),
-                           None if bt is None else ms.Tensor(bt), eps=1e-4)
-        assert y.shape == shape and y.asnumpy().dtype == dtype
-        np.testing.assert_allclose(y.asnumpy(), _ln_ref(x.astype(np.float64), k, wt, bt, 1e-4),
-                                   rtol=tol, atol=tol)
-
-
-@pytest.mark.parametrize('shape,normalized', LN_CASES)
-def test_layer_norm_gradients(shape, normalized):
-    rng = np.random.default_rng(8)
-    x = rng.standard_normal(shape)
-    w, b = _ln_params(rng, normalized)
-
-    def affine(x, w, b):
-        return ops.layer_norm(x, normalized, w, b)
-
-    check_grad(affine, x, w, b)
-    check_double_grad(affine, x, w, b)
-    check_grad(affine, x, w, b, wrt=[1, 2])
-    check_grad(lambda x: ops.layer_norm(x, normalized), x)
-    check_double_grad(lambda x: ops.layer_norm(x, normalized), x)
-    check_grad(lambda x, b: ops.layer_norm(x, normalized, bias=b), x, b)
-    check_double_grad(lambda x, w: ops.layer_norm(x, normalized, weight=w), x, w)
-
-
 def test_layer_norm_is_stable_for_a_large_offset_in_float32():
     rng = np.random.default_rng(9)
     x = (5e3 + rng.standard_normal((4, 16))).astype(np.float32)

@@ -1,5 +1,6 @@
 """max_pool2d, avg_pool2d and adaptive_avg_pool2d against loop-based NumPy references and
-finite differences (first and second order)."""
+finite differences (first and second order), and the average pooling gradient op AvgPool2DGrad
+against its own reference."""
 import math
 
 import numpy as np
@@ -7,10 +8,8 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.ops.pooling import AvgPool2DGrad
-from hookgrad.testing.gradcheck import check_double_grad, check_grad
-
-COVERED_OPS = {'MaxPool2D', 'AvgPool2D', 'AvgPool2DGrad'}
+from hookgrad.testing.cases import Case
+from tests.ops.rows import params
 
 
 def pair(v):
@@ -44,29 +43,116 @@ def max_pool_ref(x, k, s, pads, d, ceil_mode):
     return y, idx
 
 
-def avg_pool_ref(x, k, s, pads, ceil_mode, count_include_pad, divisor_override):
-    n, c, h, w = x.shape
+def avg_windows(hw, k, s, pads, ceil_mode, count_include_pad, divisor_override):
+    """(i, j, rows, cols, divisor) for every output (i, j) of average pooling: the input
+    rows and columns its window covers and what their sum is divided by."""
+    h, w = hw
     ho = out_len(h, k[0], s[0], pads[0], pads[1], 1, ceil_mode)
     wo = out_len(w, k[1], s[1], pads[2], pads[3], 1, ceil_mode)
-    y = np.zeros((n, c, ho, wo))
     for i in range(ho):
         for j in range(wo):
             r0, q0 = i * s[0] - pads[0], j * s[1] - pads[2]
             r1, q1 = min(r0 + k[0], h + pads[1]), min(q0 + k[1], w + pads[3])
-            window = x[:, :, max(r0, 0):min(r1, h), max(q0, 0):min(q1, w)]
+            rows, cols = slice(max(r0, 0), min(r1, h)), slice(max(q0, 0), min(q1, w))
             if divisor_override:
                 div = divisor_override
             elif count_include_pad:
                 div = (r1 - r0) * (q1 - q0)
             else:
-                div = window.shape[2] * window.shape[3]
-            y[:, :, i, j] = window.sum(axis=(2, 3)) / div
+                div = (rows.stop - rows.start) * (cols.stop - cols.start)
+            yield i, j, rows, cols, div
+
+
+def avg_pool_ref(x, *geometry):
+    windows = list(avg_windows(x.shape[2:], *geometry))
+    y = np.zeros(x.shape[:2] + (windows[-1][0] + 1, windows[-1][1] + 1))
+    for i, j, rows, cols, div in windows:
+        y[:, :, i, j] = x[:, :, rows, cols].sum(axis=(2, 3)) / div
     return y
 
 
-# ------------------------------------------------------------------------------ max_pool2d
+def avg_pool_grad_ref(gy, input_hw, *geometry):
+    """The adjoint of avg_pool_ref: each output's gradient, divided, back over its window."""
+    gx = np.zeros(gy.shape[:2] + tuple(input_hw))
+    for i, j, rows, cols, div in avg_windows(input_hw, *geometry):
+        gx[:, :, rows, cols] += gy[:, :, i, j, None, None] / div
+    return gx
+
+
+def adaptive_ref(x, out):
+    h, w = x.shape[-2:]
+    y = np.zeros(x.shape[:-2] + out)
+    for i in range(out[0]):
+        for j in range(out[1]):
+            r0, r1 = i * h // out[0], -(-(i + 1) * h // out[0])
+            q0, q1 = j * w // out[1], -(-(j + 1) * w // out[1])
+            y[..., i, j] = x[..., r0:r1, q0:q1].mean(axis=(-2, -1))
+    return y
+
+
+def four_pads(p):
+    if isinstance(p, int):
+        return (p,) * 4
+    return (p[0], p[0], p[1], p[1]) if len(p) == 2 else tuple(p)
+
+
+# ------------------------------------------------------------------------------ rows
+def max_pool_row(kernel, stride, padding, dilation, ceil_mode, indices, double=False):
+    """max_pool2d, returning (output, indices) with ``indices``, else the output."""
+    k = pair(kernel)
+    geometry = (k, k if stride is None else pair(stride), four_pads(padding), pair(dilation),
+                ceil_mode)
+
+    def max_pool(x):
+        return ops.max_pool2d(x, kernel, stride, padding, dilation, indices, ceil_mode)
+
+    def ref(x):
+        y, i = max_pool_ref(x, *geometry)
+        return (y, i) if indices else y
+    name = f"max_pool2d{'-indices' if indices else ''}-{(kernel, stride, padding, dilation)}"
+    return Case('MaxPool2D', max_pool, ref=ref, name=f"{name}-ceil={ceil_mode}",
+                shapes=[((2, 3, 7, 6),) if indices else ((2, 2, 7, 6),)], double=double,
+                rtol=0, atol=0)
+
+
+def avg_geometry(kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    k = pair(kernel)
+    return (k, k if stride is None else pair(stride), four_pads(padding), ceil_mode,
+            count_include_pad, divisor_override)
+
+
+def avg_pool_row(args, double=False):
+    """avg_pool2d(x, *args)."""
+    geometry = avg_geometry(*args)
+    return Case('AvgPool2D', lambda x: ops.avg_pool2d(x, *args),
+                ref=lambda x: avg_pool_ref(x, *geometry), name=f"avg_pool2d-{args}",
+                shapes=[((2, 3, 7, 6),)], double=double, rtol=1e-14, atol=1e-14)
+
+
+def avg_pool_grad_row(args, xs):
+    """The input gradient of avg_pool2d(x, *args) at x of shape xs for a sensitivity gy,
+    recorded (MindSpore's GradOperation) so that it can be differentiated again."""
+    geometry = avg_geometry(*args)
+    grad_with_sens = ops.GradOperation(sens_param=True)
+
+    def avg_pool_grad(gy):
+        x = ops.zeros(xs, gy.dtype).requires_grad_()
+        return grad_with_sens(lambda x: ops.avg_pool2d(x, *args))(x, gy)
+    ys = avg_pool_ref(np.zeros(xs), *geometry).shape
+    return Case('AvgPool2DGrad', avg_pool_grad,
+                ref=lambda gy: avg_pool_grad_ref(gy, xs[2:], *geometry),
+                name=f"avg_pool2d-grad-{args}", shapes=[(ys,)], rtol=1e-14, atol=1e-14)
+
+
+def adaptive_row(op, output_size, want, shapes=((2, 3, 7, 6), (3, 7, 6)), double=False):
+    """adaptive_avg_pool2d, composed of the ops ``op``, to the output size ``want``."""
+    return Case(op, lambda x: ops.adaptive_avg_pool2d(x, output_size),
+                ref=lambda x: adaptive_ref(x, want), name=f"adaptive_avg_pool2d-{output_size}",
+                shapes=[(s,) for s in shapes], double=double, rtol=1e-12, atol=1e-12)
+
+
 # kernel, stride, padding, dilation, ceil_mode
-MAX_CASES = [
+MAX_ARGS = [
     (2, None, 0, 1, False),
     (3, 2, 1, 1, False),
     (3, 2, 1, 1, True),
@@ -74,42 +160,60 @@ MAX_CASES = [
     (2, 2, 1, 1, True),
     ((2, 3), 1, (1, 1), 1, False),
 ]
+MAX_DOUBLE = MAX_ARGS[1:4]
+# kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
+AVG_ARGS = [
+    (2, 2, 0, False, True, 0),
+    (3, 2, 1, True, True, 0),
+    (3, 2, (1, 1, 0, 1), True, False, 0),
+    ((3, 2), (1, 2), 1, False, True, 5),
+    (2, None, (1, 0), False, False, None),
+]
+AVG_DOUBLE = AVG_ARGS[1:3]
+
+MAX_POOL_INDICES = [max_pool_row(*args, indices=True) for args in MAX_ARGS]
+MAX_POOL = [max_pool_row(*args, indices=False, double=args in MAX_DOUBLE) for args in MAX_ARGS]
+AVG_POOL = [avg_pool_row(args, double=args in AVG_DOUBLE) for args in AVG_ARGS]
+AVG_POOL_GRAD = [avg_pool_grad_row((3, 2, 1, False, True, 0), (1, 2, 7, 6)),
+                 avg_pool_grad_row(AVG_ARGS[2], (1, 2, 7, 6))]
+ADAPTIVE = [
+    adaptive_row('ReduceMean', 1, (1, 1)),
+    adaptive_row(('MatMul', 'Transpose'), (2, 3), (2, 3)),
+    adaptive_row(('MatMul', 'Transpose'), (3, None), (3, 6)),
+    adaptive_row(('MatMul', 'Transpose'), 4, (4, 4)),
+    adaptive_row(('Reshape', 'ReduceMean'), (7, 6), (7, 6)),
+    adaptive_row(('MatMul', 'Transpose'), (5, 4), (5, 4)),
+    adaptive_row(('MatMul', 'Transpose'), (2, 3), (2, 3), shapes=[(1, 2, 5, 4)], double=True),
+]
+CASES = MAX_POOL_INDICES + MAX_POOL + AVG_POOL + AVG_POOL_GRAD + ADAPTIVE
 
 
-def _max_args(case):
-    k, s, p, d, ceil = case
-    kk = pair(k)
-    ss = kk if s is None else pair(s)
-    pp = pair(p)
-    return kk, ss, (pp[0], pp[0], pp[1], pp[1]), pair(d), ceil
-
-
-@pytest.mark.parametrize('case', MAX_CASES, ids=str)
+@pytest.mark.parametrize('case,shapes', params(CASES))
 @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_max_pool_forward_and_indices_match_reference(case, dtype):
-    x = np.random.default_rng(0).standard_normal((2, 3, 7, 6)).astype(dtype)
-    k, s, p, d, ceil = case
-    y, i = ops.max_pool2d(ms.Tensor(x), k, s, p, d, True, ceil)
-    want, want_i = max_pool_ref(x, *_max_args(case))
+def test_forward_matches_reference(case, shapes, dtype):
+    case.check_forward(shapes, dtype)
+
+
+@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+def test_backward_matches_finite_differences(case, shapes):
+    case.check_backward(shapes)
+
+
+@pytest.mark.parametrize('case,shapes', params([c for c in CASES if c.double]))
+def test_double_backward_matches_finite_differences(case, shapes):
+    case.check_double_backward(shapes)
+
+
+# ------------------------------------------------------------------------------ max_pool2d
+@pytest.mark.parametrize('case,shapes', params(MAX_POOL_INDICES))
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_max_pool_values_and_int64_indices_are_exact(case, shapes, dtype):
+    x, = case.arrays(shapes, dtype)
+    y, i = case.fn(ms.Tensor(x))
+    want, want_i = case.ref(x)
     assert y.asnumpy().dtype == dtype and i.dtype == ms.int64 and not i.requires_grad
     np.testing.assert_array_equal(y.asnumpy(), want)
     np.testing.assert_array_equal(i.asnumpy(), want_i)
-
-
-@pytest.mark.parametrize('case', MAX_CASES, ids=str)
-def test_max_pool_backward_matches_finite_differences(case):
-    x = np.random.default_rng(1).standard_normal((2, 2, 7, 6))
-    k, s, p, d, ceil = case
-    check_grad(lambda x: ops.max_pool2d(x, k, s, p, d, False, ceil), x)
-    # through the two-output form the indices carry no gradient
-    check_grad(lambda x: ops.max_pool2d(x, k, s, p, d, True, ceil)[0], x)
-
-
-@pytest.mark.parametrize('case', MAX_CASES[1:4], ids=str)
-def test_max_pool_double_backward_matches_finite_differences(case):
-    x = np.random.default_rng(2).standard_normal((1, 2, 7, 6))
-    k, s, p, d, ceil = case
-    check_double_grad(lambda x: ops.max_pool2d(x, k, s, p, d, False, ceil) ** 2, x)
 
 
 def test_max_pool_gradient_goes_to_the_first_of_tied_maxima():
@@ -123,84 +227,6 @@ def test_max_pool_keeps_integer_dtypes():
     y = ops.max_pool2d(x, 2, 2, padding=1)
     assert y.dtype == ms.int32
     np.testing.assert_array_equal(y.asnumpy()[0, 0], [[0, 2, 3], [8, 10, 11], [12, 14, 15]])
-
-
-# ------------------------------------------------------------------------------ avg_pool2d
-# kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
-AVG_CASES = [
-    (2, 2, 0, False, True, 0),
-    (3, 2, 1, True, True, 0),
-    (3, 2, (1, 1, 0, 1), True, False, 0),
-    ((3, 2), (1, 2), 1, False, True, 5),
-    (2, None, (1, 0), False, False, None),
-]
-
-
-def _avg_pads(p):
-    if isinstance(p, int):
-        return (p,) * 4
-    return (p[0], p[0], p[1], p[1]) if len(p) == 2 else tuple(p)
-
-
-@pytest.mark.parametrize('case', AVG_CASES, ids=str)
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_avg_pool_forward_matches_reference(case, dtype):
-    x = np.random.default_rng(3).standard_normal((2, 3, 7, 6)).astype(dtype)
-    k, s, p, ceil, cip, dov = case
-    y = ops.avg_pool2d(ms.Tensor(x), k, s, p, ceil, cip, dov)
-    kk = pair(k)
-    want = avg_pool_ref(x, kk, kk if s is None else pair(s), _avg_pads(p), ceil, cip, dov)
-    assert y.asnumpy().dtype == dtype
-    tol = 1e-6 if dtype == np.float32 else 1e-14
-    np.testing.assert_allclose(y.asnumpy(), want, rtol=tol, atol=tol)
-
-
-@pytest.mark.parametrize('case', AVG_CASES, ids=str)
-def test_avg_pool_backward_matches_finite_differences(case):
-    x = np.random.default_rng(4).standard_normal((2, 2, 7, 6))
-    check_grad(lambda x: ops.avg_pool2d(x, *case), x)
-
-
-@pytest.mark.parametrize('case', AVG_CASES[1:3], ids=str)
-def test_avg_pool_double_backward_matches_finite_differences(case):
-    x = np.random.default_rng(5).standard_normal((1, 2, 7, 6))
-    check_double_grad(lambda x: ops.avg_pool2d(x, *case) ** 2, x)
-
-
-def test_avg_pool_grad_op_against_finite_differences():
-    p = dict(kernel_size=(3, 3), stride=(2, 2), padding=(1, 1, 1, 1), out_size=(4, 3),
-             divisor=np.full((4, 3), 9.0))
-    gy = np.random.default_rng(6).standard_normal((1, 2, 4, 3))
-    check_grad(lambda g: AvgPool2DGrad.apply(g, input_size=(7, 6), **p), gy)
-
-
-# ------------------------------------------------------------------------------ adaptive
-def adaptive_ref(x, out):
-    h, w = x.shape[-2:]
-    y = np.zeros(x.shape[:-2] + out)
-    for i in range(out[0]):
-        for j in range(out[1]):
-            r0, r1 = i * h // out[0], -(-(i + 1) * h // out[0])
-            q0, q1 = j * w // out[1], -(-(j + 1) * w // out[1])
-            y[..., i, j] = x[..., r0:r1, q0:q1].mean(axis=(-2, -1))
-    return y
-
-
-@pytest.mark.parametrize('output_size,want', [
-    (1, (1, 1)), ((2, 3), (2, 3)), ((3, None), (3, 6)), (4, (4, 4)), ((7, 6), (7, 6)),
-    ((5, 4), (5, 4)),
-])
-@pytest.mark.parametrize('shape', [(2, 3, 7, 6), (3, 7, 6)])
-def test_adaptive_avg_pool_matches_reference_and_finite_differences(output_size, want, shape):
-    x = np.random.default_rng(7).standard_normal(shape)
-    y = ops.adaptive_avg_pool2d(ms.Tensor(x), output_size)
-    np.testing.assert_allclose(y.asnumpy(), adaptive_ref(x, want), rtol=1e-12, atol=1e-12)
-    check_grad(lambda x: ops.adaptive_avg_pool2d(x, output_size), x[..., :1, :, :])
-
-
-def test_adaptive_avg_pool_double_backward():
-    x = np.random.default_rng(8).standard_normal((1, 2, 5, 4))
-    check_double_grad(lambda x: ops.adaptive_avg_pool2d(x, (2, 3)) ** 2, x)
 
 
 # ------------------------------------------------------------------------------ errors
