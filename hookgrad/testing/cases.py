@@ -44,8 +44,11 @@ class Case:
         double: also check second-order gradients (the backward rule run on Tensors).
         wrt: input positions to differentiate (default: the floating ones).
         dtypes: dtypes of the forward check, which also asserts the output keeps the dtype.
-        rtol, atol: forward tolerances in float64; float32 uses at least 1e-5 and 1e-6.
+        rtol, atol: forward tolerances in float64.
+        rtol32, atol32: forward tolerances in float32 (default: at least 1e-5 and 1e-6).
         grad_atol, grad_rtol: tolerances of both gradient checks.
+        eps: the finite-difference step (a row whose output rounds, such as a cast through a
+            narrow type, needs a wider one).
     """
 
     op: object
@@ -60,8 +63,11 @@ class Case:
     dtypes: tuple = (np.float32, np.float64)
     rtol: float = 1e-6
     atol: float = 1e-6
+    rtol32: Optional[float] = None
+    atol32: Optional[float] = None
     grad_atol: float = 1e-6
     grad_rtol: float = 1e-5
+    eps: float = 1e-6
 
     @property
     def ops(self):
@@ -96,7 +102,8 @@ class Case:
         assert len(got) == len(want), f"{len(got)} outputs, the reference gives {len(want)}"
         rtol, atol = self.rtol, self.atol
         if dtype != np.float64:
-            rtol, atol = max(rtol, 1e-5), max(atol, 1e-6)
+            rtol = max(rtol, 1e-5) if self.rtol32 is None else self.rtol32
+            atol = max(atol, 1e-6) if self.atol32 is None else self.atol32
         for k, (g, w) in enumerate(zip(got, want)):
             g, w = g.asnumpy(), np.asarray(w)
             assert g.shape == w.shape, f"output {k}: shape {g.shape}, reference {w.shape}"
@@ -108,24 +115,26 @@ class Case:
     def check_backward(self, shapes):
         """First-order gradients match float64 central differences."""
         if self.grad:
-            check_grad(self.fn, *self.arrays(shapes, seed=1), wrt=self.wrt,
+            check_grad(self.fn, *self.arrays(shapes, seed=1), wrt=self.wrt, eps=self.eps,
                        atol=self.grad_atol, rtol=self.grad_rtol)
 
     def check_double_backward(self, shapes):
-        """Gradients of the first-order gradient of ``fn(x)**2`` match central differences.
+        """The first-order gradient of ``fn(x)**2`` recorded on Tensors, and its gradients,
+        match central differences.
 
         Squaring makes the incoming gradient depend on the inputs, so even a linear op's rule
         is exercised on Tensors (the path higher-order gradients take).
         """
         if self.grad and self.double:
             check_double_grad(lambda *xs: _squared(self.fn(*xs)), *self.arrays(shapes, seed=2),
-                              wrt=self.wrt, atol=max(self.grad_atol, 1e-5),
+                              wrt=self.wrt, eps=self.eps, atol=max(self.grad_atol, 1e-5),
                               rtol=max(self.grad_rtol, 1e-4))
 
 
 def _squared(out):
+    """Every floating output squared (indices and masks pass through)."""
     if isinstance(out, (tuple, list)):
-        return tuple(o * o if o.requires_grad else o for o in out)
+        return tuple(o * o if o._data.dtype.kind == 'f' else o for o in out)
     return out * out
 
 

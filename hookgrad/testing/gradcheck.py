@@ -85,10 +85,12 @@ def check_grad(fn, *arrays, wrt=None, eps=1e-6, atol=1e-6, rtol=1e-5, seed=0,
 
 
 def check_double_grad(fn, *arrays, wrt=None, eps=1e-6, atol=1e-5, rtol=1e-4, seed=1):
-    """Assert that gradients of the first-order VJP of ``fn`` match finite differences.
+    """Assert that the first-order VJP of ``fn`` recorded with ``create_graph=True`` equals the
+    finite differences of ``fn``, and that its own gradients match finite differences.
 
-    The first-order VJP is recorded with ``create_graph=True``, so this exercises every backward
-    rule on Tensors.
+    Recording runs every backward rule on Tensors (the rule an op uses for higher-order
+    gradients, which may differ from its first-order rule on arrays): the first check catches a
+    wrong value there, the second a wrong derivative.
     """
     rng = np.random.default_rng(seed)
     arrays = [np.array(a) for a in arrays]
@@ -110,5 +112,11 @@ def check_double_grad(fn, *arrays, wrt=None, eps=1e-6, atol=1e-5, rtol=1e-4, see
         return tuple(Tensor._zeros(leaves[i].shape, leaves[i]._data.dtype) if g is None else g
                      for g, i in zip(gs, wrt))
 
+    values = first_order(*[Tensor._wrap(a.copy()) for a in arrays])
+    want = numerical_vjp(fn, arrays, [c._data for c in cts], eps, wrt)
+    for k, i in enumerate(wrt):
+        np.testing.assert_allclose(np.asarray(values[k]._data), want[i], atol=atol, rtol=rtol,
+                                   err_msg=f"recorded gradient of input {i} differs from finite "
+                                           f"differences")
     return check_grad(first_order, *arrays, wrt=wrt, eps=eps, atol=atol, rtol=rtol, seed=seed,
                       allow_constant=True)

@@ -132,7 +132,7 @@ def test_backward_matches_finite_differences(case, shapes):
     case.check_backward(shapes)
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
+@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
 def test_double_backward_matches_finite_differences(case, shapes):
     case.check_double_backward(shapes)
 

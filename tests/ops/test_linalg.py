@@ -43,7 +43,7 @@ def test_backward_matches_finite_differences(case, shapes):
     case.check_backward(shapes)
 
 
-@pytest.mark.parametrize('case,shapes', params([c for c in CASES if c.double], grad=True))
+@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
 def test_double_backward_matches_finite_differences(case, shapes):
     case.check_double_backward(shapes)
 
