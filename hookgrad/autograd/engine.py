@@ -6,11 +6,11 @@ after the whole pass succeeded: an exception (from a hook, say) leaves nothing h
 """
 import numpy as np
 
-from . import observer as _observer
+from . import function as _function, observer as _observer
 from .._tensor import Tensor
 from .function import Node
 from .math import array_math, tensor_math
-from .state import current as _state, update as _update
+from .state import current as _state, grad as _grad, update as _update
 from ..hooks.calling import run_tensor_hooks
 
 _FREED_MSG = ("backward through a graph that has already been freed: the saved values of "
@@ -40,6 +40,7 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         retain_graph: keep saved values so backward can run again through this graph.
         create_graph: record the backward computation, for higher-order gradients.
     """
+    create_graph = bool(create_graph)
     if create_graph:
         retain_graph = True
     deps, capture = _count_dependencies(roots, targets)
@@ -64,8 +65,10 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     leaf_updates = []       # (leaf, gradient) applied after the pass
     retained = []           # (tensor, gradient) applied after the pass
     processed = []
-    observed = bool(_state().observers)
-    previous = _update(grad=create_graph, backward=True)
+    observed = _function.observing and bool(_state().observers)
+    if observed:                # observers also learn that a backward pass is running
+        previous = _update(backward=True)
+    recording = _grad.set(create_graph)
     try:
         while ready:
             key = ready.pop()
@@ -134,7 +137,9 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
             _note_failure(e, key)
         raise
     finally:
-        _update(**previous)
+        _grad.reset(recording)
+        if observed:
+            _update(**previous)
 
     if retained or leaf_updates:
         shared = {id(g) for g in root_grads}     # arrays a .grad must not alias

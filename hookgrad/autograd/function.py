@@ -20,12 +20,16 @@ Gradients may come back in a broadcast shape: the engine sums them to each input
 
 Every op registers itself in ``OPS`` by name, so a tracer can replay ops without Tensors.
 """
+from operator import attrgetter
+
 from .._backend import asarray as _asarray, ndarray as _ndarray, xp
 from .math import array_math
-from .state import current as _state
+from .state import current as _state, grad_enabled as _grad_enabled
 
 OPS = {}
 _Tensor = None      # set by hookgrad._tensor once Tensor exists (breaks the import cycle)
+observing = 0       # op observers on in any thread (autograd/observer.py counts them): while 0,
+                    # dispatch and Cell.__call__ skip reading the thread's observers
 
 
 class Node:
@@ -111,13 +115,14 @@ class Op:
     @classmethod
     def apply(cls, *xs, **params):
         """Run forward on the inputs' arrays; record a node only if some input requires grad."""
-        s = _state()
-        if s.observers:
-            return _observer.dispatch(cls, xs, params, s)
-        if s.grad and cls.differentiable:
+        if observing and _state().observers:
+            return _observer.dispatch(cls, xs, params)
+        if cls.differentiable:
             for x in xs:
                 if x.requires_grad:
-                    return _record(cls, xs, params, s)
+                    if _grad_enabled():
+                        return _record(cls, xs, params)
+                    break
         y = cls.forward(NO_CTX, *[x._data for x in xs], **params)
         if type(y) is tuple:
             return tuple(map(_Tensor._wrap, y))
@@ -126,11 +131,10 @@ class Op:
 
 def apply1(op, x):
     """``op.apply(x)`` for a one-input op without parameters (the hot path of unary ops)."""
-    s = _state()
-    if s.observers:
-        return _observer.dispatch(op, (x,), _NO_PARAMS, s)
-    if x.requires_grad and s.grad and op.differentiable:
-        return _record(op, (x,), _NO_PARAMS, s)
+    if observing and _state().observers:
+        return _observer.dispatch(op, (x,), _NO_PARAMS)
+    if x.requires_grad and _grad_enabled() and op.differentiable:
+        return _record(op, (x,), _NO_PARAMS)
     return _Tensor._wrap(op.forward(NO_CTX, x._data))
 
 
@@ -140,15 +144,15 @@ def apply2(op, a, b):
     When both inputs have the same shape, the op's backward must return gradients of that
     shape: the engine then skips its un-broadcasting check.
     """
-    s = _state()
-    if s.observers:
-        return _observer.dispatch(op, (a, b), _NO_PARAMS, s)
-    if (a.requires_grad or b.requires_grad) and s.grad and op.differentiable:
+    if observing and _state().observers:
+        return _observer.dispatch(op, (a, b), _NO_PARAMS)
+    if (a.requires_grad or b.requires_grad) and _grad_enabled() and op.differentiable:
         return _record2(op, a, b)
     return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
 
 
 _NO_PARAMS = {}
+_shape = attrgetter('shape')
 
 
 def _edge(x):
@@ -168,28 +172,32 @@ def new_node(op):
     return node
 
 
-def _record(op, xs, params, s):
-    node = new_node(op)
+def _record(op, xs, params):
+    node = _new(Node)       # new_node, inline on the hot path
+    node.op = op
+    node.saved = ()
     arrays = [x._data for x in xs]
-    return link(node, xs, arrays, op.forward(node, *arrays, **params), s)
+    return link(node, xs, arrays, op.forward(node, *arrays, **params))
 
 
-def link(node, xs, arrays, y, s):
+def link(node, xs, arrays, y, broadcasts=True):
     """The node builder: connect ``node`` to its input Tensors ``xs`` (``arrays`` their data)
     and return its outputs ``y`` (an array or a tuple of arrays) as Tensors on the graph.
 
     Every node is made here (op applications, cell boundaries, custom-bprop cells), except the
-    unrolled two-input path of ``apply2``. ``s`` is the thread's State: while observers are on,
-    the node is stamped with the executing cell (and source line) for backward reports.
+    unrolled two-input path of ``apply2``. ``broadcasts=False`` promises that backward returns
+    gradients of the inputs' own shapes (the engine then skips its un-broadcasting check).
+    While observers are on, the node is stamped with the executing cell (and source line) for
+    backward reports.
     """
-    node.next = [_edge(x) for x in xs]
-    node.reduce_to = [a.shape for a in arrays]
+    node.next = list(map(_edge, xs))
+    node.reduce_to = list(map(_shape, arrays)) if broadcasts else None
     if node.saved:
         node.ids = (*map(id, arrays), *map(id, y if type(y) is tuple else (y,)))
     else:
         node.ids = None
-    if s.observers:
-        _observer.stamp(node, s)
+    if observing:
+        _observer.stamp(node)
     wrap = _Tensor._wrap_output
     if type(y) is tuple:
         node.n_out = len(y)
@@ -208,8 +216,11 @@ def _record2(op, a, b):
     y = op.forward(node, xa, xb)
     pa = a._node
     pb = b._node
-    node.next = [(pa, a._index) if pa is not None else _edge(a),
-                 (pb, b._index) if pb is not None else _edge(b)]
+    # _edge, inline: a node's output, a leaf that requires grad, or nothing
+    node.next = [(pa, a._index) if pa is not None else
+                 (a, 0) if a.requires_grad and xa.dtype.kind == 'f' else None,
+                 (pb, b._index) if pb is not None else
+                 (b, 0) if b.requires_grad and xb.dtype.kind == 'f' else None]
     sa = xa.shape
     sb = xb.shape
     node.reduce_to = None if sa == sb else (sa, sb)   # None: gradients need no un-broadcasting

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .engine import run_backward
-from .state import current as _state, update as _update
+from .state import depth as _depth, grad as _grad
 
 
 class _Result:
@@ -65,6 +65,17 @@ def _differentiable(x, pos, who):
     return t
 
 
+def _run(fn, args, kwargs):
+    """``fn(*args, **kwargs)`` with grad mode on, one transform deeper."""
+    deeper = _depth.set(_depth.get() + 1)
+    recording = _grad.set(True)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _grad.reset(recording)
+        _depth.reset(deeper)
+
+
 def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
     """Run ``fn`` and its backward; return a _Result with outputs and captured gradients."""
     call_args = list(args)
@@ -73,13 +84,8 @@ def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
         t = _differentiable(args[p], p, who)
         call_args[p] = t
         targets.append(t)
-    depth = _state().depth
-    nested = depth > 0 or any(args[p].requires_grad for p in positions)
-    previous = _update(grad=True, depth=depth + 1)
-    try:
-        out = fn(*call_args, **kwargs)
-    finally:
-        _update(**previous)
+    nested = _depth.get() > 0 or any(args[p].requires_grad for p in positions)
+    out = _run(fn, call_args, kwargs)
     aux = None
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
@@ -229,11 +235,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         raise TypeError("vjp: expected at least one input Tensor")
     wlist, single_weight = _as_weights(weights, 'vjp')
     targets = [_differentiable(x, i, 'vjp') for i, x in enumerate(inputs)]
-    previous = _update(grad=True, depth=_state().depth + 1)
-    try:
-        out = fn(*targets)
-    finally:
-        _update(**previous)
+    out = _run(fn, targets, {})
     aux = None
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
@@ -242,7 +244,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         aux = _detach(aux)
         out = out[0]
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    nested = _state().depth > 0
+    nested = _depth.get() > 0
 
     def vjp_fn(*v):
         vs = list(v[0]) if len(v) == 1 and isinstance(v[0], (tuple, list)) else list(v)

@@ -1,12 +1,12 @@
 """Whether operations record a graph: ``no_grad`` / ``enable_grad`` switch it, per thread."""
 import functools
 
-from .state import current as _state, update as _update
+from .state import grad as _grad, grad_enabled as _grad_enabled
 
 
 def is_grad_enabled():
     """True when new operations in this thread record a graph for backward."""
-    return _state().grad
+    return _grad_enabled()
 
 
 class _GradSwitch:
@@ -14,13 +14,18 @@ class _GradSwitch:
     then restores what it was."""
 
     enabled = True
+    _tokens = None      # (token, outer tokens): the object may be entered again inside itself
 
     def __enter__(self):
-        self._prev = _update(grad=self.enabled)
+        self._tokens = (_grad.set(self.enabled), self._tokens)
         return self
 
     def __exit__(self, *exc):
-        _update(**self._prev)
+        token, self._tokens = self._tokens
+        try:
+            _grad.reset(token)
+        except ValueError:          # exited in another context than it was entered in
+            _grad.set(True if token.old_value is token.MISSING else token.old_value)
         return False
 
     def __call__(self, fn):

@@ -28,13 +28,12 @@ import time
 
 from .function import NO_CTX, _record
 from . import function as _function
-from .state import current as _state, update as _update
+from .state import current as _state, grad_enabled as _grad_enabled, update as _update
 
 __all__ = ['OpObserver', 'OpCall', 'observers']
 
 _clock = time.perf_counter
 _lock = threading.Lock()
-active = 0      # observers on in any thread: Cell.__call__ keeps its fast path while 0
 
 
 class OpCall:
@@ -140,7 +139,6 @@ class OpObserver:
         Raises:
             RuntimeError: it is on in another thread (an observer watches one thread).
         """
-        global active
         if self._owner is not None:
             if self._owner == threading.get_ident():
                 return self
@@ -151,7 +149,7 @@ class OpObserver:
         _update(observers=observers, sources=any(o.record_source for o in observers))
         self._owner = threading.get_ident()
         with _lock:
-            active += 1
+            _function.observing += 1
         return self
 
     def disable(self):
@@ -160,7 +158,6 @@ class OpObserver:
         Raises:
             RuntimeError: called from another thread than the one that turned it on.
         """
-        global active
         owner = self._owner
         if owner is None:
             return
@@ -169,7 +166,7 @@ class OpObserver:
                                f"off there")
         self._owner = None
         with _lock:
-            active -= 1
+            _function.observing -= 1
         observers = tuple(o for o in _state().observers if o is not self)
         _update(observers=observers, sources=any(o.record_source for o in observers))
 
@@ -187,11 +184,12 @@ def observers():
 
 
 # ------------------------------------------------------------------------ what the engine calls
-def dispatch(op, xs, params, s):
+def dispatch(op, xs, params):
     """An op application while observers are on: run it (recording as usual), then show it."""
+    s = _state()
     t0 = _clock()
-    if s.grad and op.differentiable and any(x.requires_grad for x in xs):
-        out = _record(op, xs, params, s)
+    if _grad_enabled() and op.differentiable and any(x.requires_grad for x in xs):
+        out = _record(op, xs, params)
         node = (out[0] if type(out) is tuple else out)._node
     else:
         y = op.forward(NO_CTX, *[x._data for x in xs], **params)
@@ -210,11 +208,14 @@ def dispatch(op, xs, params, s):
     return out
 
 
-def stamp(node, s):
-    """Mark a node recorded while observers are on with the executing cell (and source)."""
-    node.cell = s.cell
-    if s.sources:
-        node.source = user_frame()
+def stamp(node):
+    """Mark a node recorded while this thread's observers are on with the executing cell (and
+    the source line, when an observer asks for it)."""
+    s = _state()
+    if s.observers:
+        node.cell = s.cell
+        if s.sources:
+            node.source = user_frame()
 
 
 def run_rule(node, gys, create_graph, call_backward):

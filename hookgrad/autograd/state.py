@@ -1,37 +1,43 @@
 """The switches a user can flip, kept per thread: grad mode, observers, the executing cell.
 
-Each thread (and each asyncio task, which runs in a copy of its creator's context) sees its own
-``State``, held in a context variable. A ``State`` is never changed in place: a switch sets a
-new one with some fields replaced, and undoing it replaces those fields again, so a switch in
-one thread never shows in another, and a copied context is a snapshot that later switches in
-the original do not reach. A new thread starts from the defaults: grad mode on, no observers.
+Each is held in a context variable, so each thread (and each asyncio task, which runs in a
+copy of its creator's context) sees its own: a switch in one thread never shows in another,
+and a copied context is a snapshot that later switches in the original do not reach. A new
+thread starts from the defaults: grad mode on, no observers, depth 0.
 
-Reading the state is one call (``current()``), which is what every op dispatch pays.
+- Grad mode is a bool: ``grad_enabled()`` is what op dispatch reads; ``grad`` is the variable,
+  switched with ``grad.set(flag)`` and restored with ``grad.reset(token)``.
+- The observer state is a ``State``, never changed in place: ``update`` sets a new one with
+  some fields replaced and returns their previous values, so undoing a change keeps every
+  other field as it is now. It is read only while some thread has an observer on.
+- ``depth`` counts the functional grad transforms evaluating their function.
 """
 import contextvars
 
-_FIELDS = ('grad', 'depth', 'observers', 'sources', 'cell', 'backward', 'rule')
+grad = contextvars.ContextVar('hookgrad_grad_enabled', default=True)
+grad_enabled = grad.get
+"""Whether ops record a graph in this thread (``no_grad`` / ``enable_grad`` switch it)."""
+
+depth = contextvars.ContextVar('hookgrad_transform_depth', default=0)
+"""How many functional grad transforms are evaluating their function in this thread."""
+
+_FIELDS = ('observers', 'sources', 'cell', 'backward', 'rule')
 
 
 class State:
-    """One thread's switches. Never assigned to once set: ``update`` makes a new State.
+    """One thread's observer state. Never assigned to once made: ``update`` makes new ones.
 
     Attributes:
-        grad: whether ops record a graph (``no_grad`` / ``enable_grad`` switch it).
-        depth: how many functional grad transforms are evaluating their function.
         observers: the active op observers, outermost first (see autograd/observer.py).
         sources: whether an active observer wants the source line of each recorded node.
         cell: the innermost executing cell call (observer.CellFrame) while observers are on.
-        backward: whether a backward pass is running.
+        backward: whether a backward pass is running (kept while observers are on).
         rule: the node whose backward rule is running, while observers are on.
     """
 
     __slots__ = _FIELDS
 
-    def __init__(self, grad=True, depth=0, observers=(), sources=False, cell=None,
-                 backward=False, rule=None):
-        self.grad = grad
-        self.depth = depth
+    def __init__(self, observers=(), sources=False, cell=None, backward=False, rule=None):
         self.observers = observers
         self.sources = sources
         self.cell = cell
@@ -42,25 +48,19 @@ class State:
         return f"State({', '.join(f'{k}={getattr(self, k)!r}' for k in _FIELDS)})"
 
 
-_var = contextvars.ContextVar('hookgrad_state', default=State())
+_var = contextvars.ContextVar('hookgrad_observer_state', default=State())
 current = _var.get
-"""This thread's State."""
+"""This thread's observer State."""
 
 
 def update(**fields):
     """Replace ``fields`` of this thread's State; return their previous values, so that
     ``update(**previous)`` undoes the change and keeps every other field as it is now."""
     s = _var.get()
-    previous = {}
-    values = {}
-    for name in _FIELDS:
-        value = getattr(s, name)
-        if name in fields:
-            previous[name] = value
-            value = fields[name]
-        values[name] = value
-    if len(previous) != len(fields):
-        unknown = sorted(set(fields) - set(_FIELDS))
-        raise TypeError(f"update: unknown state fields {unknown}")
-    _var.set(State(**values))
+    unknown = set(fields).difference(_FIELDS)
+    if unknown:
+        raise TypeError(f"update: unknown state fields {sorted(unknown)}")
+    previous = {name: getattr(s, name) for name in fields}
+    _var.set(State(**{name: fields[name] if name in fields else getattr(s, name)
+                      for name in _FIELDS}))
     return previous

@@ -13,8 +13,8 @@ from collections import namedtuple
 from functools import partial
 
 from .._tensor import Tensor
-from ..autograd.function import Op, link, new_node
-from ..autograd.state import current as _state
+from ..autograd.function import Node, Op, link
+from ..autograd.state import grad_enabled as _grad_enabled
 from . import calling
 from .handle import HookStore, check_hook, hook_name
 
@@ -89,9 +89,8 @@ def list_hooks(root):
 
 
 # --------------------------------------------------------------------------- the hooked call
-def call(cell, hooks, args, kwargs, construct):
-    """``cell(*args, **kwargs)`` for a cell with hooks; ``construct(cell, args, kwargs)`` runs
-    construct (or the custom-bprop node)."""
+def call(cell, hooks, args, kwargs):
+    """``cell(*args, **kwargs)`` for a cell with hooks."""
     if hooks.forward_pre:
         for entry in hooks.forward_pre.snapshot():
             if entry.with_kwargs:
@@ -109,12 +108,16 @@ def call(cell, hooks, args, kwargs, construct):
                     args = calling.forward_inputs(r, args, kwargs, entry.fn, cell)
     record = None
     inner = args
-    if (hooks.backward or hooks.backward_pre) and _state().grad:
+    if (hooks.backward or hooks.backward_pre) and _grad_enabled():
         record = _CallRecord(cell, hooks)
         if hooks.backward:
             inner = _input_boundary(record, args)
     try:
-        out = construct(cell, inner, kwargs)
+        if cell._has_bprop:
+            from ..nn.bprop import call as bprop_call     # nn imports hooks: import at use
+            out = bprop_call(cell, inner, kwargs)
+        else:
+            out = cell.construct(*inner, **kwargs)
     except Exception:
         if hooks.forward:
             _always_call_hooks(cell, hooks, args, kwargs)
@@ -211,12 +214,16 @@ _INPUTS, _OUTPUTS = 'inputs', 'outputs'
 def _boundary(side, record, xs):
     """One boundary node over ``xs``; its outputs share xs's arrays (an identity saves nothing
     and never broadcasts, so the node costs a few slot stores)."""
-    node = new_node(CellBoundary)
+    node = _new(Node)       # new_node, inline on the hot path
+    node.op = CellBoundary
+    node.saved = ()
     node.record = record
     node.side = side
-    arrays = [x._data for x in xs]
-    out = link(node, xs, arrays, arrays[0] if len(arrays) == 1 else tuple(arrays), _state())
-    return (out,) if len(arrays) == 1 else out
+    if len(xs) == 1:
+        x = xs[0]._data
+        return (link(node, xs, (x,), x, broadcasts=False),)
+    arrays = tuple(x._data for x in xs)
+    return link(node, xs, arrays, arrays, broadcasts=False)
 
 
 class CellBoundary(Op):
@@ -232,14 +239,17 @@ class CellBoundary(Op):
     @staticmethod
     def backward(ctx, *gys):
         record = ctx.record
-        cell = record.cell
         if ctx.side is _OUTPUTS:
-            positions, n = record.out_positions, record.n_outputs
+            positions = record.out_positions
+            grads = record.grad_output = _spread(gys, positions, record.n_outputs)
             store, kind, label = record.hooks.backward_pre, 'backward pre hook', 'grad_output'
         else:
-            positions, n = record.positions, record.n_inputs
+            positions = record.positions
+            grads = _spread(gys, positions, record.n_inputs)
             store, kind, label = record.hooks.backward, 'backward hook', 'grad_input'
-        grads = _spread(gys, positions, n)
+        if not store:
+            return gys
+        cell = record.cell
         replaced = False
         for entry in store.snapshot():
             args = (cell, grads) if ctx.side is _OUTPUTS else (cell, grads, record.grad_output)
@@ -268,3 +278,6 @@ def _gather(grads, positions, old):
     if isinstance(old[0], Tensor):
         return tuple(grads[i] for i in positions)
     return tuple(grads[i]._data for i in positions)
+
+
+_new = object.__new__

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op, link, new_node
-from ..autograd.state import current as _state, update as _update
+from ..autograd.state import grad as _grad
 from ..hooks.calling import gradient
 from ..hooks.cell_hooks import is_diff_tensor
 
@@ -20,14 +20,13 @@ def call(cell, args, kwargs):
     internal = list(getattr(cell, 'internal_params', None) or ())
     positions = [i for i, a in enumerate(args) if is_diff_tensor(a)]
     wanted = [args[i] for i in positions] + internal
-    s = _state()
-    if not s.grad or not any(t.requires_grad for t in wanted):
+    if not _grad.get() or not any(t.requires_grad for t in wanted):
         return cell.construct(*args, **kwargs)
-    previous = _update(grad=False)
+    token = _grad.set(False)
     try:
         out = cell.construct(*args, **kwargs)
     finally:
-        _update(**previous)
+        _grad.reset(token)
     items = list(out) if isinstance(out, (tuple, list)) else [out]
     out_positions = [i for i, o in enumerate(items) if is_diff_tensor(o)]
     if not out_positions:
@@ -41,7 +40,7 @@ def call(cell, args, kwargs):
     node.out_positions = out_positions
     node.structured = isinstance(out, (tuple, list))
     ys = [items[i]._data for i in out_positions]
-    outs = link(node, wanted, [t._data for t in wanted], ys[0] if len(ys) == 1 else tuple(ys), s)
+    outs = link(node, wanted, [t._data for t in wanted], ys[0] if len(ys) == 1 else tuple(ys))
     for k, i in enumerate(out_positions):
         items[i] = outs if len(ys) == 1 else outs[k]
     return type(out)(items) if node.structured else items[0]

@@ -9,7 +9,7 @@ has the hooked sequence, hookgrad/nn/bprop.py the custom backward).
 import weakref
 
 from .._tensor import Tensor
-from ..autograd import observer as _observer
+from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
 from ..hooks import cell_hooks
 from . import bprop as _bprop
@@ -63,8 +63,13 @@ class Cell:
     # ----------------------------------------------------------------- the call
     def __call__(self, *args, **kwargs):
         hooks = self.__dict__.get('_hooks', _UNSET)
-        if hooks is None and not self._has_bprop and not _observer.active:
-            return self.construct(*args, **kwargs)
+        if not _function.observing:
+            if hooks is None:
+                if not self._has_bprop:
+                    return self.construct(*args, **kwargs)
+                return _bprop.call(self, args, kwargs)
+            if hooks is not _UNSET:
+                return cell_hooks.call(self, hooks, args, kwargs)
         return _call(self, hooks, args, kwargs)
 
     def construct(self, *args, **kwargs):
@@ -269,24 +274,20 @@ _UNSET = object()
 
 
 def _call(cell, hooks, args, kwargs):
-    """The call of a cell with hooks or a custom bprop, or while op observers are on (which
-    are told the executing cell)."""
+    """The call of a cell while op observers are on (they are told the executing cell), or of
+    a cell whose ``__init__`` skipped ``super().__init__()``."""
     if hooks is _UNSET:
         raise RuntimeError(_missing_init(cell))
     frame = _observer.enter_cell(cell) if _state().observers else None
     try:
-        if hooks is None:
-            return _construct(cell, args, kwargs)
-        return cell_hooks.call(cell, hooks, args, kwargs, _construct)
+        if hooks is not None:
+            return cell_hooks.call(cell, hooks, args, kwargs)
+        if cell._has_bprop:
+            return _bprop.call(cell, args, kwargs)
+        return cell.construct(*args, **kwargs)
     finally:
         if frame is not None:
             _observer.exit_cell(frame)
-
-
-def _construct(cell, args, kwargs):
-    if cell._has_bprop:
-        return _bprop.call(cell, args, kwargs)
-    return cell.construct(*args, **kwargs)
 
 
 def _missing_init(cell):

@@ -13,7 +13,7 @@ from .activation import (sigmoid, relu, gelu, softmax, log_softmax, relu6, leaky
 from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, reduce_sum,
                         reduce_mean, reduce_max, reduce_min, reduce_prod, cumsum, var, std,
                         all, any)
-from .linalg import matmul, bmm, mm
+from .linalg import matmul, bmm, mm, dense
 from .shape import (reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile, concat,
                     cat, stack, split, chunk, flatten, flip)
 from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ..autograd.state import current as _state
+from ..autograd.state import grad_enabled as _grad_enabled
 from ..autograd.math import array_math
 from ._base import as_tensor, operands, scalar_like
 from .arithmetic import cast
@@ -211,7 +211,7 @@ def setitem(x, index, value):
     if not isinstance(x, Tensor):
         raise TypeError(f"ops.setitem: x must be a Tensor, got {type(x).__name__}")
     key = _key(index)
-    if _state().grad and (x._node is not None or (
+    if _grad_enabled() and (x._node is not None or (
             not x.requires_grad and isinstance(value, Tensor) and value.requires_grad)):
         _record_setitem(x, index, key, value)
         return

@@ -2,7 +2,10 @@
 import numpy as np
 
 from ..autograd.function import Op, apply2
+from .._dtype import promote
+from .._tensor import Tensor
 from ._base import as_tensor, operands
+from .arithmetic import cast
 
 
 def _swap(m, x):
@@ -63,6 +66,44 @@ class MatMul(Op):
         return ga, gb
 
 
+class Dense(Op):
+    """y = x @ w.T (+ b) over the last axis of x: the linear layer as one node.
+
+    gx = gy @ w, gw = gy.T @ x with x's leading axes folded into one product, gb = gy summed
+    to the bias's shape (by the engine). A 1-d w is one output unit: y = x @ w.
+    """
+    @staticmethod
+    def forward(ctx, x, w, *bias):
+        y = np.matmul(x, w.T)
+        if bias:
+            y = y + bias[0]
+        if ctx.recording:
+            ctx.save(x, w)
+            ctx.has_bias = bool(bias)
+        return np.asarray(y)
+
+    @staticmethod
+    def backward(ctx, gy):
+        x, w = ctx.saved
+        m = ctx.m
+        k = x.shape[-1]
+        gx = gw = None
+        if w.ndim == 1:
+            if ctx.needs_grad(0):
+                gx = m.reshape(gy, gy.shape + (1,)) * w
+            if ctx.needs_grad(1):
+                gw = m.matmul(m.reshape(gy, (-1,)), m.reshape(x, (-1, k)))
+        else:
+            if ctx.needs_grad(0):
+                gx = m.matmul(gy, w)
+            if ctx.needs_grad(1):
+                g2 = m.reshape(gy, (-1, w.shape[0]))
+                gw = m.matmul(m.transpose(g2, (1, 0)), m.reshape(x, (-1, k)))
+        if not ctx.has_bias:
+            return gx, gw
+        return gx, gw, (gy if ctx.needs_grad(2) else None)
+
+
 def _align_error(name, a, b, ka, kb):
     return ValueError(f"ops.{name}: shapes {a.shape} and {b.shape} do not align ({ka} != {kb})")
 
@@ -96,6 +137,46 @@ def matmul(input, other):
     except ValueError:
         raise ValueError(f"ops.matmul: batch dimensions of shapes {a.shape} and {b.shape} "
                          f"cannot be broadcast together") from None
+
+
+def dense(input, weight, bias=None):
+    """The linear layer: ``input @ weight.T + bias`` over the last axis of ``input``.
+
+    Args:
+        input (Tensor): shape (\*, in_channels).
+        weight (Tensor): shape (out_channels, in_channels), or (in_channels,) for one output.
+        bias (Tensor, optional): shape (out_channels,) or (). Default None: no bias.
+
+    Raises:
+        TypeError: an argument is not a Tensor.
+        ValueError: the shapes do not fit (the message names them).
+
+    >>> import hookgrad as ms
+    >>> x = ms.Tensor([[-1., 1., 2.], [-3., -3., 1.]])
+    >>> w = ms.Tensor([[-2., -2., -2.], [0., -1., 0.]])
+    >>> print(ms.ops.dense(x, w, ms.Tensor([0., 1.])))
+    [[-4.  0.]
+     [10.  4.]]
+    """
+    for arg, value in (('input', input), ('weight', weight), ('bias', bias)):
+        if not isinstance(value, Tensor) and not (arg == 'bias' and value is None):
+            raise TypeError(f"ops.dense: {arg} must be a Tensor, got {type(value).__name__}")
+    sx, sw = input.shape, weight.shape
+    if not sx or weight.ndim not in (1, 2) or sw[-1] != sx[-1]:
+        raise ValueError(f"ops.dense: input of shape {sx} does not fit weight of shape {sw} "
+                         f"(expected (*, in_channels) and (out_channels, in_channels) or "
+                         f"(in_channels,))")
+    xs = [input, weight]
+    if bias is not None:
+        out = sw[:1] if weight.ndim == 2 else ()
+        if bias.shape not in (out, ()):
+            raise ValueError(f"ops.dense: bias of shape {bias.shape} does not fit weight of "
+                             f"shape {sw} (expected {out} or ())")
+        xs.append(bias)
+    dtype = xs[0]._data.dtype
+    for t in xs[1:]:
+        dtype = promote(dtype, t._data.dtype)
+    return Dense.apply(*[t if t._data.dtype == dtype else cast(t, dtype) for t in xs])
 
 
 def bmm(input_x, mat2):

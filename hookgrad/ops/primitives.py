@@ -13,7 +13,7 @@ from .arithmetic import add, cast, div, identity, mul, neg, pow, square, sub
 from .comparison import (equal, ge, gt, le, lt, maximum, minimum, ne)
 from .creation import assign, fill, one_hot, ones_like, stop_gradient, zeros_like
 from .indexing import gather, where
-from .linalg import matmul, mm
+from .linalg import dense, matmul, mm
 from .random import (check_keep_prob, dropout2d_with_mask, dropout_with_mask,
                      primitive_generator)
 from .reduction import max as _max_with_index
@@ -24,7 +24,7 @@ from .unary import abs, cos, exp, log, rsqrt, sin, sqrt, tanh
 __all__ = [
     'Primitive',
     'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceProd',
-    'MatMul', 'BatchMatMul',
+    'MatMul', 'BatchMatMul', 'Dense',
     'Add', 'Sub', 'Mul', 'Div', 'RealDiv', 'Neg', 'Pow', 'Square',
     'Exp', 'Log', 'Sqrt', 'Rsqrt', 'Abs', 'Sin', 'Cos', 'Tanh',
     'Sigmoid', 'ReLU', 'GeLU', 'Softmax', 'LogSoftmax',
@@ -132,6 +132,12 @@ class MatMul(Primitive):
         if self.transpose_b:
             y = _swap_last(y, 'MatMul', 'transpose_b')
         return mm(x, y)
+
+
+class Dense(Primitive):
+    """``Dense()(x, w, b=None)``: ``ops.dense``, the linear layer ``x @ w.T + b``."""
+    def construct(self, x, w, b=None):
+        return dense(x, w, b)
 
 
 class BatchMatMul(Primitive):

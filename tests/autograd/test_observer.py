@@ -4,7 +4,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import nn, ops
-from hookgrad.autograd import observer
+from hookgrad.autograd import function, observer
 from hookgrad.autograd.observer import OpObserver, observers
 
 
@@ -90,7 +90,7 @@ def test_observers_stack_in_the_order_they_were_turned_on():
             ops.exp(T(1.0))
         ops.sin(T(1.0))
     assert [(e[0], e[3]) for e in out] == [('outer', 'Exp'), ('inner', 'Exp'), ('outer', 'Sin')]
-    assert observers() == () and observer.active == 0
+    assert observers() == () and function.observing == 0
 
 
 def test_switching_inner_off_keeps_the_outer_one():
@@ -195,7 +195,7 @@ def test_cells_take_their_hook_free_path_again_once_observers_are_off():
     net = Net()
     with Log():
         net(T(1.0))
-    assert observer.active == 0 and net.__dict__['_hooks'] is None
+    assert function.observing == 0 and net.__dict__['_hooks'] is None
     with Log() as log:
         pass
     assert log.calls == [] and 'OpCall' in repr(observer.OpCall(

@@ -182,8 +182,8 @@ def test_nan_from_data_is_reported_where_it_enters():
     with nan_guard(net, action='record') as guard:
         net(x)
     (r,) = guard.reports
-    assert (r.op, r.cell, r.input_index, r.nan_count) == ('MatMul', 'dense', 0, 4)
-    assert "entered op 'MatMul' through input 0" in str(r)
+    assert (r.op, r.cell, r.input_index, r.nan_count) == ('Dense', 'dense', 0, 4)
+    assert "entered op 'Dense' through input 0" in str(r)
 
 
 def test_two_output_bprop_cell_with_one_output_used():

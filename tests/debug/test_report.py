@@ -66,7 +66,7 @@ def test_run_file_round_trip(run_file):
     # the NaN came in with the data: reported where it entered, fc1's product, which spreads
     # it over the 8 outputs of that row
     assert (first['op'], first['cell'], first['input_index'], first['nan_count']) == \
-        ('MatMul', 'fc1', 0, 8) == (reports[0].op, reports[0].cell, 0, reports[0].nan_count)
+        ('Dense', 'fc1', 0, 8) == (reports[0].op, reports[0].cell, 0, reports[0].nan_count)
     assert not list(path.parent.glob('.run-*'))            # the temporary file is gone
 
 

@@ -29,7 +29,16 @@ ONE_SIDED = [
     Case('MatMul', ops.matmul, ref=np.matmul, shapes=MATMUL_SHAPES, rtol=1e-12,
          name='matmul_wrt_b', wrt=(1,), double=False),
 ]
-CASES = PRODUCTS + ONE_SIDED
+DENSE_SHAPES = [((4, 3), (2, 3), (2,)), ((3,), (2, 3), (2,)), ((2, 5, 3), (4, 3), (4,)),
+                ((4, 3), (2, 3), ()), ((4, 3), (3,), ()), ((3,), (3,), ())]
+DENSE = [
+    Case('Dense', ops.dense, ref=lambda x, w, b: x @ w.T + b, shapes=DENSE_SHAPES, rtol=1e-12),
+    Case('Dense', lambda x, w: ops.dense(x, w), ref=lambda x, w: x @ w.T, name='dense_no_bias',
+         shapes=[s[:2] for s in DENSE_SHAPES[:3]] + [((2, 4), (4,))], rtol=1e-12),
+    Case('Dense', ops.dense, ref=lambda x, w, b: x @ w.T + b, shapes=DENSE_SHAPES[:3],
+         rtol=1e-12, name='dense_wrt_weight', wrt=(1,)),
+]
+CASES = PRODUCTS + ONE_SIDED + DENSE
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))
@@ -145,3 +154,29 @@ def test_mm_errors():
 def test_matmul_rejects_non_tensors():
     with pytest.raises(TypeError, match=r"other must be a Tensor, got str"):
         ops.matmul(ms.Tensor(np.ones(3)), 'x')
+
+
+def test_dense_is_one_node_and_matches_mindspore_example():
+    x = ms.Tensor([[-1., 1., 2.], [-3., -3., 1.]])
+    w = ms.Tensor([[-2., -2., -2.], [0., -1., 0.]], requires_grad=True)
+    y = ops.dense(x, w, ms.Tensor([0., 1.]))
+    np.testing.assert_array_equal(y.asnumpy(), [[-4., 0.], [10., 4.]])
+    assert y.grad_fn.op.name == 'Dense' and y.dtype == ms.float32
+    mixed = ops.dense(ms.Tensor([1, 2]), ms.Tensor([[0.5, 0.25]]))     # int input, float weight
+    assert mixed.dtype == ms.float32 and mixed.asnumpy().tolist() == [1.0]
+
+
+@pytest.mark.parametrize('call,error,message', [
+    (lambda: ops.dense([1.0], ms.Tensor([1.0])), TypeError,
+     'ops.dense: input must be a Tensor, got list'),
+    (lambda: ops.dense(ms.Tensor([[1.0, 2.0]]), ms.Tensor([[1.0, 2.0, 3.0]])), ValueError,
+     r'ops.dense: input of shape \(1, 2\) does not fit weight of shape \(1, 3\)'),
+    (lambda: ops.dense(ms.Tensor([[1.0, 2.0]]), ms.Tensor([[1.0, 2.0]]), ms.Tensor([1.0, 2.0])),
+     ValueError, r'ops.dense: bias of shape \(2,\) does not fit weight of shape \(1, 2\) '
+                 r'\(expected \(1,\) or \(\)\)'),
+    (lambda: ops.dense(ms.Tensor([1.0]), ms.Tensor([1.0]), 1.0), TypeError,
+     'ops.dense: bias must be a Tensor, got float'),
+])
+def test_dense_rejects_bad_arguments(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -55,6 +55,8 @@ PRIMITIVES = [
     ('ReduceMin', lambda: P.ReduceMin(True), (X34, 1), lambda x, a: ops.reduce_min(x, a, True)),
     ('ReduceProd', lambda: P.ReduceProd(), (POS34, 1), lambda x, a: ops.reduce_prod(x, a)),
     ('MatMul', lambda: P.MatMul(), (X34, X43), ops.matmul),
+    ('Dense', lambda: P.Dense(), (X34, X54, X54[:, 0]), ops.dense),
+    ('Dense-no-bias', lambda: P.Dense(), (X34, X54), ops.dense),
     ('MatMul-ta', lambda: P.MatMul(transpose_a=True), (X43, X43),
      lambda a, b: ops.matmul(ops.transpose(a, (1, 0)), b)),
     ('MatMul-tb', lambda: P.MatMul(transpose_b=True), (X34, X54),

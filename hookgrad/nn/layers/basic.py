@@ -99,9 +99,7 @@ class Dense(Cell):
             raise ValueError(f"nn.Dense '{self.path()}': input of shape {shape} does not match "
                              f"weight of shape {self.weight.shape}: expected (..., "
                              f"{self.in_channels})")
-        y = ops.matmul(x, ops.transpose(self.weight, (1, 0)))
-        if self.bias is not None:
-            y = y + self.bias
+        y = ops.dense(x, self.weight, self.bias)
         if self.activation is not None:
             y = self.activation(y)
         return y
