@@ -410,6 +410,18 @@ def _replace_tensors(seq):
     return seq._data if isinstance(seq, Tensor) else seq
 
 
+def detached(value):
+    """``value`` with every Tensor in it (in tuples, lists and dicts, nested) replaced by a
+    Tensor over the same array, cut from the graph."""
+    if isinstance(value, Tensor):
+        return Tensor._wrap(value._data)
+    if isinstance(value, (tuple, list)):
+        return type(value)(detached(v) for v in value)
+    if isinstance(value, dict):
+        return {k: detached(v) for k, v in value.items()}
+    return value
+
+
 def _root_gradient(t, gradient, create_graph):
     """The starting gradient for backward from ``t``: ones, or ``gradient`` checked."""
     if gradient is None:

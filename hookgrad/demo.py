@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 import hookgrad as ms
-from hookgrad import nn, ops
+from hookgrad import nn
 
 WATCHED = ('conv1', 'relu1', 'conv2', 'relu2', 'fc1', 'relu3', 'fc2')
 

@@ -6,7 +6,7 @@ function records its backward pass, so ``grad(grad(f))`` gives second derivative
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, detached
 from .engine import run_backward
 from .state import depth as _depth, grad as _grad
 
@@ -118,7 +118,7 @@ def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
     if live and all_targets:
         captured = run_backward(live, grads, targets=all_targets, create_graph=nested)
     res = _Result()
-    res.out = out if nested else _detach(out)
+    res.out = out if nested else detached(out)
     res.aux = aux
     gs = [_finish(g, t) for g, t in zip(captured, all_targets)]
     res.inputs = gs[:len(targets)]
@@ -132,14 +132,6 @@ def _finish(g, target):
     if isinstance(g, Tensor):
         return g if g._data.dtype == target._data.dtype else g.astype(target._data.dtype)
     return Tensor._wrap(g.astype(target._data.dtype, copy=False))
-
-
-def _detach(out):
-    if isinstance(out, Tensor):
-        return out.detach()
-    if isinstance(out, (tuple, list)):
-        return type(out)(_detach(o) for o in out)
-    return out
 
 
 def _pack(res, grad_position, positions, weights, single_weight, return_ids, wlist):
@@ -241,7 +233,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         if not isinstance(out, tuple) or len(out) < 2:
             raise TypeError("vjp: has_aux=True needs fn to return a tuple of at least two outputs")
         aux = out[1:] if len(out) > 2 else out[1]
-        aux = _detach(aux)
+        aux = detached(aux)
         out = out[0]
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     nested = _depth.get() > 0
@@ -271,7 +263,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         ws = gs[len(targets):]
         return in_part, (ws[0] if single_weight else tuple(ws))
 
-    value = out if nested else _detach(out)
+    value = out if nested else detached(out)
     return (value, vjp_fn, aux) if has_aux else (value, vjp_fn)
 
 

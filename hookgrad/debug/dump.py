@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, detached
 from ..autograd.engine import run_backward
 from ..autograd.grad_mode import enable_grad
 from ..nn.cell import Cell
@@ -194,7 +194,7 @@ def dump(net, directory, *inputs, loss_fn=None, target=None, step=0):
         roots = [t for t in _flatten(value) if isinstance(t, Tensor) and t.requires_grad]
         if roots:
             run_backward(roots, [np.ones(r.shape, r._data.dtype) for r in roots], targets=[])
-    return _detach(value)
+    return detached(value)
 
 
 def _flatten(values):
@@ -205,14 +205,6 @@ def _flatten(values):
     for v in values:
         out.extend(_flatten(v))
     return out
-
-
-def _detach(value):
-    if isinstance(value, Tensor):
-        return value.detach()
-    if isinstance(value, (tuple, list)):
-        return type(value)(_detach(v) for v in value)
-    return value
 
 
 def _check_target_directory(directory, who):

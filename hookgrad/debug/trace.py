@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, detached
 from ..nn.cell import Cell
 from .summary import _tensors
 
@@ -323,7 +323,7 @@ class _Slot:
                 out = _conform(new, out, f"trace.patch: Cell '{self.name}' output")
         if self.record is None:
             return out if out is not original else None
-        call = Call(_detach(args), _detach(kwargs), _detach(out))
+        call = Call(detached(args), detached(kwargs), detached(out))
         self.record._calls.append(call)
         arrive = functools.partial(self._arrive, call)
         for t in _tensors(original):
@@ -344,7 +344,7 @@ class _Slot:
                     new, grad_output, f"trace.patch_grad: Cell '{self.name}' grad_output")
         call, self.arrived = self.arrived, None
         if self.record is not None and call is not None:
-            call.grad_outputs = _detach(grad_output)
+            call.grad_outputs = detached(grad_output)
             self.pending.append((grad_output, call))
         return replaced
 
@@ -360,7 +360,7 @@ class _Slot:
         if pending:
             i = next((i for i, (g, _) in enumerate(pending) if g is grad_output),
                      len(pending) - 1)
-            pending.pop(i)[1].grad_inputs = _detach(grad_input)
+            pending.pop(i)[1].grad_inputs = detached(grad_input)
         return replaced
 
 
@@ -393,17 +393,6 @@ def _unknown(name, valid, where, what):
     hint = (f"closest: {', '.join(repr(c) for c in close)}" if close else
             f"the {what} names are {valid[:8]}{' ...' if len(valid) > 8 else ''}")
     return f"{where} has no {what} named {name!r}; {hint} ({len(valid)} in all)"
-
-
-def _detach(value):
-    """``value`` with every Tensor replaced by a detached Tensor over the same array."""
-    if isinstance(value, Tensor):
-        return Tensor._wrap(value._data)
-    if isinstance(value, (tuple, list)):
-        return type(value)(_detach(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _detach(v) for k, v in value.items()}
-    return value
 
 
 def _flatten(value, key):

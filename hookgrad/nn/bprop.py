@@ -8,7 +8,7 @@ internal parameters) to its tensor outputs. Gradients are checked as hook return
 """
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, detached
 from ..autograd.function import Op, link, new_node
 from ..autograd.state import grad as _grad
 from ..hooks.calling import gradient
@@ -36,7 +36,7 @@ def call(cell, args, kwargs):
     node.args = tuple(a.detach() if isinstance(a, Tensor) else a for a in args)
     node.positions = positions
     node.internal = internal
-    node.out = _detach_structure(out)
+    node.out = detached(out)
     node.out_positions = out_positions
     node.structured = isinstance(out, (tuple, list))
     ys = [items[i]._data for i in out_positions]
@@ -44,14 +44,6 @@ def call(cell, args, kwargs):
     for k, i in enumerate(out_positions):
         items[i] = outs if len(ys) == 1 else outs[k]
     return type(out)(items) if node.structured else items[0]
-
-
-def _detach_structure(out):
-    if isinstance(out, Tensor):
-        return out.detach()
-    if isinstance(out, (tuple, list)):
-        return type(out)(_detach_structure(o) for o in out)
-    return out
 
 
 class CellBprop(Op):

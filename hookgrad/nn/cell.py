@@ -8,7 +8,6 @@ has the hooked sequence, hookgrad/nn/bprop.py the custom backward).
 """
 import weakref
 
-from .._tensor import Tensor
 from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
 from ..hooks import cell_hooks

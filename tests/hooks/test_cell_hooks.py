@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import nn, ops
+from hookgrad import nn
 
 
 def T(*v):

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import ops
 
 
 def leaf(v):

@@ -1,4 +1,10 @@
-"""pytest parameters from ``Case`` rows (hookgrad.testing.cases): one per variant of a row."""
+"""The tests every table of ``Case`` rows gets (hookgrad.testing.cases), as pytest functions.
+
+A test module of op rows ends its table with ``globals().update(row_tests(CASES))``: it then
+has ``test_forward_matches_reference`` (float32 and float64), and where rows have gradients
+``test_backward_matches_finite_differences`` and ``test_double_backward_matches_finite_differences``.
+"""
+import numpy as np
 import pytest
 
 from hookgrad.testing.cases import variants
@@ -9,3 +15,30 @@ def params(cases, grad=False, double=False):
     gradient check, with ``double`` only rows that have a second-order check."""
     return [pytest.param(case, shapes, id=ident) for case, shapes, ident in variants(cases)
             if (not grad or case.grad) and (not double or (case.grad and case.double))]
+
+
+def row_tests(cases):
+    """``{name: test function}`` for the generic checks that have rows to run."""
+    tests = {}
+
+    @pytest.mark.parametrize('case,shapes', params(cases))
+    @pytest.mark.parametrize('dtype', [np.float32, np.float64])
+    def test_forward_matches_reference(case, shapes, dtype):
+        case.check_forward(shapes, dtype)
+
+    tests[test_forward_matches_reference.__name__] = test_forward_matches_reference
+    if params(cases, grad=True):
+        @pytest.mark.parametrize('case,shapes', params(cases, grad=True))
+        def test_backward_matches_finite_differences(case, shapes):
+            case.check_backward(shapes)
+
+        tests[test_backward_matches_finite_differences.__name__] = \
+            test_backward_matches_finite_differences
+    if params(cases, double=True):
+        @pytest.mark.parametrize('case,shapes', params(cases, double=True))
+        def test_double_backward_matches_finite_differences(case, shapes):
+            case.check_double_backward(shapes)
+
+        tests[test_double_backward_matches_finite_differences.__name__] = \
+            test_double_backward_matches_finite_differences
+    return tests

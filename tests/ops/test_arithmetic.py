@@ -9,7 +9,7 @@ from hookgrad.autograd.math import _sum_to
 from hookgrad.ops import arithmetic, broadcast
 from hookgrad.testing.cases import Case
 from hookgrad.testing.gradcheck import check_double_grad, check_grad
-from tests.ops.rows import params
+from tests.ops.rows import params, row_tests
 
 BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((4,), (2, 3, 4)), ((2, 3, 4), (3, 1)),
                  ((), (2, 3)), ((2, 3), ())]
@@ -121,20 +121,7 @@ DISCRETE = [
 CASES = ARITHMETIC + CASTS + DISCRETE
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 def test_nonlinear_ops_double_backward_directly():

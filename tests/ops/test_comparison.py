@@ -7,7 +7,7 @@ from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.ops import comparison
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import params, row_tests
 
 BINARY_SHAPES = [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((4,), (2, 3, 4)), ((2, 3, 4), (3, 1)),
                  ((), (2, 3)), ((2, 3), ())]
@@ -102,20 +102,7 @@ ALIASES = [(ops.greater, ops.gt), (ops.greater_equal, ops.ge), (ops.less, ops.lt
            (ops.less_equal, ops.le), (ops.not_equal, ops.ne), (ops.clip, ops.clamp)]
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 # ----------------------------------------------------------------------------- comparisons

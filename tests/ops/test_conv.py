@@ -8,7 +8,7 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.ops.conv import BufferPool
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import row_tests
 
 
 # ------------------------------------------------------------------------------ reference
@@ -204,20 +204,7 @@ CONV1D = [
 CASES = CONV2D + BACKPROP + CONV1D
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_reference(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 def test_input_gradient_is_the_adjoint_of_the_convolution():

@@ -7,7 +7,7 @@ from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.ops import creation
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import row_tests
 
 DTYPE_SPELLINGS = [ms.float64, np.float64, np.dtype(np.float64), 'float64']
 
@@ -155,10 +155,7 @@ def _one_hot_row(axis):
 CASES = [_one_hot_row(axis) for axis in (-1, 0, 'last')]
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
+globals().update(row_tests(CASES))
 
 
 def test_one_hot_dtypes_and_defaults():

@@ -4,11 +4,10 @@ As rows their hooks keep the gradient they see (or hand it back unchanged), so t
 the true derivative of the function around them and finite differences check it.
 """
 import numpy as np
-import pytest
 
 from hookgrad import nn, ops
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import row_tests
 
 SHAPES = [((3,),), ((2, 3),)]
 
@@ -46,17 +45,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))

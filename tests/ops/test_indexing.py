@@ -6,7 +6,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import params, row_tests
 
 MASK = np.random.default_rng(7).random((4, 5, 3)) > 0.5
 ROWS = np.array([True, False, True, True])
@@ -160,20 +160,7 @@ SETITEM = [
 CASES = GETITEM + SELECTION + SETITEM
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

@@ -8,7 +8,7 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.ops.loss import sparse_softmax_cross_entropy
 from hookgrad.testing.cases import Case, normal
-from tests.ops.rows import params
+from tests.ops.rows import row_tests
 
 REDUCTIONS = ['none', 'mean', 'sum']
 
@@ -178,20 +178,7 @@ BCE = [bce_row(red, weighted, pos_weighted) for red in REDUCTIONS
 CASES = CROSS_ENTROPY_INDEX + NLL + CROSS_ENTROPY_PROB + REGRESSION + BCE
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 # ------------------------------------------------------------------------------ behaviour

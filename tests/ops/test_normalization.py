@@ -7,7 +7,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.testing.cases import Case, normal
-from tests.ops.rows import params
+from tests.ops.rows import row_tests
 
 BN_SHAPES = [(4, 3), (3, 2, 5), (4, 3, 2, 2), (2, 3, 2, 1, 2)]
 # input shape, normalized_shape
@@ -122,20 +122,7 @@ LAYER_NORM = [row for shape, normalized in LN_CASES for row in [
 CASES = BATCH_NORM + LAYER_NORM
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 # ------------------------------------------------------------------------------ batch norm

@@ -9,7 +9,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import params, row_tests
 
 
 def pair(v):
@@ -188,20 +188,7 @@ ADAPTIVE = [
 CASES = MAX_POOL_INDICES + MAX_POOL + AVG_POOL + AVG_POOL_GRAD + ADAPTIVE
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_reference(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 # ------------------------------------------------------------------------------ max_pool2d

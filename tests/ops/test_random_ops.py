@@ -5,7 +5,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import _random, ops
 from hookgrad.testing.cases import Case
-from tests.ops.rows import params
+from tests.ops.rows import params, row_tests
 
 
 def _dropout2d_seeded(p, seed=11):
@@ -65,20 +65,7 @@ def _away_from_zero(rng, shape):
     return np.asarray(rng.choice([-1.0, 1.0], size=shape) * rng.uniform(0.5, 2.0, size=shape))
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

@@ -7,7 +7,7 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.testing.cases import Case
 from hookgrad.testing.gradcheck import check_grad
-from tests.ops.rows import params
+from tests.ops.rows import params, row_tests
 
 
 def _split_ref(a, bounds, axis):
@@ -89,20 +89,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize('case,shapes', params(CASES))
-@pytest.mark.parametrize('dtype', [np.float32, np.float64])
-def test_forward_matches_numpy(case, shapes, dtype):
-    case.check_forward(shapes, dtype)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, grad=True))
-def test_backward_matches_finite_differences(case, shapes):
-    case.check_backward(shapes)
-
-
-@pytest.mark.parametrize('case,shapes', params(CASES, double=True))
-def test_double_backward_matches_finite_differences(case, shapes):
-    case.check_double_backward(shapes)
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

@@ -4,7 +4,6 @@ The seed's page folds runs of spaces and drops leading ones, so printed lines ar
 with white space folded; the values themselves are compared exactly as printed.
 """
 import numpy as np
-import pytest
 
 import hookgrad as ms
 import hookgrad.nn as nn
