@@ -12,6 +12,7 @@ node. With a net, one forward pre-hook on the net counts the steps. See docs/deb
 """
 import dataclasses
 import math
+import threading
 import warnings
 import weakref
 
@@ -270,9 +271,11 @@ class nan_guard(OpObserver):
         return None
 
     def _gone(self):
-        """Whether the guarded net has been deleted (the guard then turns itself off)."""
+        """Whether the guarded net has been deleted (the guard then turns itself off, from the
+        thread that turned it on: a copied context elsewhere only stops checking)."""
         if self._net is not None and self._net() is None:
-            self.disable()
+            if self._owner == threading.get_ident():
+                self.disable()
             return True
         return False
 
