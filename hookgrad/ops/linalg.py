@@ -143,7 +143,7 @@ def dense(input, weight, bias=None):
     """The linear layer: ``input @ weight.T + bias`` over the last axis of ``input``.
 
     Args:
-        input (Tensor): shape (\*, in_channels).
+        input (Tensor): shape (..., in_channels).
         weight (Tensor): shape (out_channels, in_channels), or (in_channels,) for one output.
         bias (Tensor, optional): shape (out_channels,) or (). Default None: no bias.
 
