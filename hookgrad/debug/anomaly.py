@@ -19,6 +19,7 @@ import weakref
 import numpy as np
 
 from ..autograd.observer import OpObserver
+from ..hooks.handle import in_this_thread
 from ..nn.cell import Cell
 
 __all__ = ['nan_guard', 'AnomalyReport', 'AnomalyError', 'AnomalyWarning']
@@ -199,7 +200,8 @@ class nan_guard(OpObserver):
             net = self._net()
             if net is None:
                 raise RuntimeError("nan_guard: the guarded net no longer exists")
-            self._handle = net.register_forward_pre_hook(self._enter_net, prepend=True)
+            self._handle = net.register_forward_pre_hook(in_this_thread(self._enter_net),
+                                                         prepend=True)
             try:
                 self._map_cells(net)
             except Exception:

@@ -18,6 +18,7 @@ from .._tensor import Tensor, detached
 from ..autograd.engine import run_backward
 from ..autograd.grad_mode import enable_grad
 from ..nn.cell import Cell
+from ..hooks.handle import in_this_thread
 
 __all__ = ['dump', 'dump_step', 'compare', 'Comparison', 'DumpRow', 'dump_format']
 
@@ -126,10 +127,14 @@ class dump_step:
         save = self._save
         name = type(cell).__name__
         add = self._handles.append
-        add(cell.register_forward_pre_hook(lambda c, inputs: save(path, name, 'input', inputs)))
-        add(cell.register_forward_hook(lambda c, inputs, out: save(path, name, 'output', out)))
-        add(cell.register_backward_pre_hook(lambda c, gy: save(path, name, 'grad_output', gy)))
-        add(cell.register_backward_hook(lambda c, gx, gy: save(path, name, 'grad_input', gx)))
+        add(cell.register_forward_pre_hook(
+            in_this_thread(lambda c, inputs: save(path, name, 'input', inputs))))
+        add(cell.register_forward_hook(
+            in_this_thread(lambda c, inputs, out: save(path, name, 'output', out))))
+        add(cell.register_backward_pre_hook(
+            in_this_thread(lambda c, gy: save(path, name, 'grad_output', gy))))
+        add(cell.register_backward_hook(
+            in_this_thread(lambda c, gx, gy: save(path, name, 'grad_input', gx))))
 
     def _save(self, path, type_name, kind, values):
         """Write the tensors of one hook call; returns None so nothing is replaced."""

@@ -19,6 +19,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..nn.cell import Cell
 from .stats_report import CELL_KINDS, STATS, CALLS, PARAM_STATS, StatsHistory
+from ..hooks.handle import in_this_thread
 
 _INPUT, _OUTPUT, _GRAD_INPUT, _GRAD_OUTPUT = range(4)
 _NK = len(CELL_KINDS)
@@ -32,7 +33,8 @@ class StatsRecorder:
     of zeros, NaN and Inf counts and L2 norm of its floating-point inputs, outputs, grad_input
     and grad_output (several tensors, or several calls of the cell in one step, are pooled);
     for every trainable parameter of the selected cells: the gradient norm, the weight norm
-    and the update-to-weight ratio ``||w_after - w_before|| / ||w_before||``.
+    and the update-to-weight ratio ``||w_after - w_before|| / ||w_before||``. Only the thread
+    that created the recorder is recorded.
     Mean, std, min, max, abs-max and the norm are over the finite values; ``nan`` and ``inf``
     count the others. A step's rows are kept in ``history`` (a ``StatsHistory``).
 
@@ -111,16 +113,17 @@ class StatsRecorder:
         self._started = False
         self._reset()
         try:
-            self._handles.append(net.register_forward_pre_hook(self._on_net_call))
+            self._handles.append(net.register_forward_pre_hook(in_this_thread(self._on_net_call)))
             for i, (_, cell) in enumerate(selected):
-                self._handles.append(cell.register_forward_hook(
-                    _ForwardHook(self, i, 'input' in kinds, 'output' in kinds)))
-                self._handles.append(cell.register_backward_pre_hook(
-                    _GradOutputHook(self, i, 'grad_output' in kinds)))
+                self._handles.append(cell.register_forward_hook(in_this_thread(
+                    _ForwardHook(self, i, 'input' in kinds, 'output' in kinds))))
+                self._handles.append(cell.register_backward_pre_hook(in_this_thread(
+                    _GradOutputHook(self, i, 'grad_output' in kinds))))
                 if 'grad_input' in kinds:
-                    self._handles.append(cell.register_backward_hook(_GradInputHook(self, i)))
+                    self._handles.append(cell.register_backward_hook(
+                        in_this_thread(_GradInputHook(self, i))))
             for j, (_, p) in enumerate(plist):
-                self._handles.append(p.register_hook(_ParamGradHook(self, j)))
+                self._handles.append(p.register_hook(in_this_thread(_ParamGradHook(self, j))))
         except BaseException:
             self.close()
             raise

@@ -30,6 +30,7 @@ from ..autograd.grad_mode import no_grad
 from ..nn import layers
 from ..nn.cell import Cell
 from .tables import TextTable
+from ..hooks.handle import in_this_thread
 
 __all__ = ['summary', 'Summary', 'Row']
 
@@ -180,8 +181,10 @@ def summary(net, *inputs, set_train=False, verbose=True, **kwargs):
     handles = []
     try:
         for _, cell in named:
-            handles.append(cell.register_forward_pre_hook(run.pre, with_kwargs=True))
-            handles.append(cell.register_forward_hook(run.post, with_kwargs=True))
+            handles.append(cell.register_forward_pre_hook(in_this_thread(run.pre),
+                                                          with_kwargs=True))
+            handles.append(cell.register_forward_hook(in_this_thread(run.post),
+                                                      with_kwargs=True))
         net.set_train(set_train)
         with no_grad():
             net(*inputs, **kwargs)

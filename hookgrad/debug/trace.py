@@ -26,6 +26,7 @@ import numpy as np
 from .._tensor import Tensor, detached
 from ..nn.cell import Cell
 from .summary import _tensors
+from ..hooks.handle import in_this_thread
 
 __all__ = ['Trace', 'trace', 'CellTrace', 'Call']
 
@@ -273,10 +274,11 @@ class Trace:
         if slot is None:
             slot = self._slots[name] = _Slot(name, self._records.get(name),
                                              self._tensor_handles)
-            self._handles += [cell.register_forward_pre_hook(slot.forward_pre),
-                              cell.register_forward_hook(slot.forward, with_kwargs=True),
-                              cell.register_backward_pre_hook(slot.backward_pre),
-                              cell.register_backward_hook(slot.backward)]
+            self._handles += [
+                cell.register_forward_pre_hook(in_this_thread(slot.forward_pre)),
+                cell.register_forward_hook(in_this_thread(slot.forward), with_kwargs=True),
+                cell.register_backward_pre_hook(in_this_thread(slot.backward_pre)),
+                cell.register_backward_hook(in_this_thread(slot.backward))]
         return slot
 
     def __repr__(self):
@@ -328,7 +330,7 @@ class _Slot:
         arrive = functools.partial(self._arrive, call)
         for t in _tensors(original):
             if t._node is not None:
-                self.tensor_handles.append(t.register_hook(arrive))
+                self.tensor_handles.append(t.register_hook(in_this_thread(arrive)))
         return out if out is not original else None
 
     def _arrive(self, call, grad):

@@ -19,6 +19,7 @@ from .._tensor import Tensor
 from ..autograd.engine import run_backward
 from ..autograd.grad_mode import enable_grad
 from ..nn.cell import Cell
+from ..hooks.handle import in_this_thread
 
 __all__ = ['GradCAM', 'overlay']
 
@@ -102,7 +103,7 @@ class GradCAM:
             return leaf
 
         states = [(c, c.training, c.phase) for _, c in net.cells_and_names()]
-        handle = layer.register_forward_hook(capture)
+        handle = layer.register_forward_hook(in_this_thread(capture))
         try:
             net.set_train(False)
             with enable_grad():

@@ -1,6 +1,8 @@
 """Hook stores and the removable handles every ``register_*`` call returns."""
+import functools
 import inspect
 import itertools
+import threading
 import weakref
 
 _ids = itertools.count()
@@ -76,6 +78,30 @@ def hook_name(hook):
             return f"partial({hook_name(func)})"
         name = type(hook).__name__
     return name
+
+
+def in_this_thread(hook):
+    """``hook`` limited to the calling thread: called from another thread it does nothing and
+    returns None (keeps what it was given). Debugging tools register their hooks this way, so
+    they see only the thread that opened them, as op observers do.
+
+    >>> import threading
+    >>> seen = []
+    >>> hook = in_this_thread(lambda grad: seen.append(threading.get_ident()))
+    >>> t = threading.Thread(target=hook, args=(None,)); t.start(); t.join()
+    >>> hook(None); seen == [threading.get_ident()]
+    True
+    """
+    owner = threading.get_ident()
+
+    @functools.wraps(hook)
+    def scoped(*args):
+        if threading.get_ident() == owner:
+            return hook(*args)
+        return None
+
+    scoped.__qualname__ = hook_name(hook)
+    return scoped
 
 
 def check_hook(hook, what, n=None, spec=None):

@@ -211,3 +211,21 @@ def test_a_guard_whose_net_was_deleted_turns_itself_off():
     del net
     ops.log(ms.Tensor([-1.0]))          # no net: the guard turns off instead of raising
     assert not guard.enabled and observers() == ()
+
+
+def test_trace_and_stats_recorder_see_only_their_own_thread():
+    net = MLP(4)
+    x = ms.Tensor(np.ones((2, 8), np.float32))
+    recorder = ms.debug.StatsRecorder(net)
+    with ms.debug.trace(net, 'fc1') as t:
+        in_thread(lambda: ops.sum(net(x)).backward())      # another thread: not seen
+        assert t['fc1'].calls == []
+        ops.sum(net(x)).backward()
+        assert len(t['fc1'].calls) == 1 and t['fc1'].grad_outputs is not None
+    recorder.step()
+    in_thread(lambda: net(x))
+    net(x)
+    recorder.step()
+    calls = recorder.history['fc1', 'calls']['forward']
+    recorder.close()
+    np.testing.assert_array_equal(calls, [1, 1])     # the other thread's calls are not counted
