@@ -27,7 +27,7 @@ class Tensor(TensorMethods):
     Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
     """
 
-    __slots__ = ('_data', '_node', '_index', 'requires_grad', 'grad', '_hooks', '__weakref__')
+    __slots__ = ('_data', '_node', '_index', 'requires_grad', '_grad', '_hooks', '__weakref__')
     __array_priority__ = 1000
     __array_ufunc__ = None      # NumPy defers to Tensor's reflected operators
 
@@ -43,7 +43,7 @@ class Tensor(TensorMethods):
 
     def __getattr__(self, name):
         # unset optional slots read as None (fresh tensors store only the hot ones)
-        if name in ('grad', '_hooks'):
+        if name in ('_grad', '_hooks'):
             return None
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
@@ -104,6 +104,17 @@ class Tensor(TensorMethods):
         return self._node is None
 
     @property
+    def grad(self):
+        """The accumulated gradient (a Tensor), or None."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"Tensor.grad must be a Tensor or None, got {type(value).__name__}")
+        _function.effect(_set_grad, self, value)
+
+    @property
     def grad_fn(self):
         """The graph node that produced this tensor, or None for a leaf."""
         return self._node
@@ -129,16 +140,19 @@ class Tensor(TensorMethods):
     # ----------------------------------------------------------------- conversion
     def asnumpy(self):
         """The values as a NumPy array (shares memory with the tensor)."""
+        _function.value_read(self)
         return np.asarray(self._data)
 
     numpy = asnumpy
 
     def __array__(self, dtype=None, copy=None):
+        _function.value_read(self)
         a = np.asarray(self._data)
         return a if dtype is None else a.astype(dtype)
 
     def item(self, index=None):
         """The value of a one-element tensor (or of element ``index``) as a Python number."""
+        _function.value_read(self)
         a = np.asarray(self._data)
         if index is None:
             if a.size != 1:
@@ -148,6 +162,7 @@ class Tensor(TensorMethods):
         return a.item(index)
 
     def tolist(self):
+        _function.value_read(self)
         return np.asarray(self._data).tolist()
 
     def astype(self, dtype, copy=True):
@@ -167,9 +182,13 @@ class Tensor(TensorMethods):
 
     def detach(self):
         """The same values, cut from the graph (never requires grad)."""
-        return Tensor._wrap(self._data)
+        t = Tensor._wrap(self._data)
+        if _function.observing:
+            _function.aliased(t, self)
+        return t
 
     def __bool__(self):
+        _function.value_read(self)
         if self._data.size != 1:
             raise ValueError(f"the truth value of a tensor with {self._data.size} elements is "
                              f"ambiguous; use .any() or .all()")
@@ -182,6 +201,7 @@ class Tensor(TensorMethods):
         return int(self.item())
 
     def __index__(self):
+        _function.value_read(self)
         if self._data.dtype.kind not in 'iu' or self._data.size != 1:
             raise TypeError("only integer tensors of one element can be used as an index")
         return int(self.item())
@@ -206,7 +226,7 @@ class Tensor(TensorMethods):
         if self._node is not None and not requires_grad:
             raise RuntimeError("requires_grad can only be switched off on a leaf tensor; "
                                "use detach() for a non-leaf")
-        self.requires_grad = bool(requires_grad)
+        _function.effect(_set_requires_grad, self, bool(requires_grad))
         return self
 
     def backward(self, gradient=None, retain_graph=False, create_graph=False):
@@ -222,7 +242,7 @@ class Tensor(TensorMethods):
             raise RuntimeError("backward: this tensor does not require grad and has no graph; "
                                "create leaves with requires_grad=True or use ms.grad")
         g = _root_gradient(self, gradient, create_graph)
-        run_backward([self], [g], retain_graph=retain_graph, create_graph=create_graph)
+        _function.effect(run_backward, [self], [g], None, retain_graph, create_graph)
 
     def register_hook(self, hook):
         """Register ``hook(grad) -> None | Tensor``, called when this tensor's gradient is ready.
@@ -232,20 +252,12 @@ class Tensor(TensorMethods):
         See docs/hooks.md. Returns a handle whose ``remove()`` unregisters the hook.
         """
         check_hook(hook, 'Tensor.register_hook', 1, 'hook(grad)')
-        node = self._node
-        if node is None:
-            store = self._hooks
-            if store is None:
-                store = self._hooks = HookStore()
-            return store.add(hook)
-        return _output_hooks(self).store_add(hook)
+        return _function.effect(_register_hook, self, hook)
 
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad`` (as it arrives, before its hooks)."""
-        if self._node is None:
-            return
-        oh = _output_hooks(self)
-        oh.hooks.retain = weakref.ref(self)
+        if self._node is not None:
+            _function.effect(_retain_grad, self)
 
     @property
     def retains_grad(self):
@@ -414,7 +426,7 @@ def detached(value):
     """``value`` with every Tensor in it (in tuples, lists and dicts, nested) replaced by a
     Tensor over the same array, cut from the graph."""
     if isinstance(value, Tensor):
-        return Tensor._wrap(value._data)
+        return value.detach()
     if isinstance(value, (tuple, list)):
         return type(value)(detached(v) for v in value)
     if isinstance(value, dict):
@@ -435,6 +447,27 @@ def _root_gradient(t, gradient, create_graph):
     if gradient._data.dtype != t._data.dtype:
         gradient = _ops.cast(gradient, t._data.dtype)
     return gradient if create_graph else gradient._data
+
+
+def _set_grad(t, value):
+    t._grad = value
+
+
+def _set_requires_grad(t, flag):
+    t.requires_grad = flag
+
+
+def _register_hook(t, hook):
+    if t._node is None:
+        store = t._hooks
+        if store is None:
+            store = t._hooks = HookStore()
+        return store.add(hook)
+    return _output_hooks(t).store_add(hook)
+
+
+def _retain_grad(t):
+    _output_hooks(t).hooks.retain = weakref.ref(t)
 
 
 class _OutputHookRef:

@@ -298,15 +298,15 @@ def _accumulate_grad(t, g, Tensor, shared):
     if isinstance(g, Tensor):
         if g._data.dtype != want:
             g = g.astype(want)
-        t.grad = g if t.grad is None else t.grad + g
+        t._grad = g if t._grad is None else t._grad + g
         return
-    old = t.grad
+    old = t._grad
     if old is not None:
-        t.grad = Tensor._wrap((old._data + g).astype(want, copy=False))
+        t._grad = Tensor._wrap((old._data + g).astype(want, copy=False))
         return
     if g.dtype != want:
         g = g.astype(want)
     elif id(g) in shared or not (g.flags.owndata and g.flags.writeable):
         g = g.copy()
     shared.add(id(g))
-    t.grad = Tensor._wrap(g)
+    t._grad = Tensor._wrap(g)

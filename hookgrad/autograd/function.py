@@ -233,6 +233,35 @@ def _record2(op, a, b):
     return t
 
 
+def effect(fn, *args):
+    """``fn(*args)``: code that changes state outside ops (a hook call, an assignment into a
+    Parameter, an optimizer update...) goes through here, so that while a graph-mode trace
+    records this thread (hookgrad/jit) it becomes one step of the program, run again on every
+    replay, instead of being lost."""
+    if observing:
+        s = _state()
+        if s.recorder is not None and not s.backward:
+            return s.recorder.opaque(fn, args)
+    return fn(*args)
+
+
+def value_read(t):
+    """Tell a graph-mode trace of this thread that Python code reads the values of ``t``
+    (``asnumpy``, ``item``, ``bool``...): a program cannot replay code that branches on them."""
+    if observing:
+        rec = _state().recorder
+        if rec is not None:
+            rec.value_read(t)
+
+
+def aliased(t, source):
+    """Tell a graph-mode trace of this thread that ``t`` is ``source`` cut from the graph (a
+    new Tensor over the same array): in a program it stands for ``source``'s value."""
+    rec = _state().recorder
+    if rec is not None:
+        rec.alias(t, source)
+
+
 _new = object.__new__
 
 from . import observer as _observer  # noqa: E402  (the observer dispatches through _record)

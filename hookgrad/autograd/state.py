@@ -21,7 +21,7 @@ grad_enabled = grad.get
 depth = contextvars.ContextVar('hookgrad_transform_depth', default=0)
 """How many functional grad transforms are evaluating their function in this thread."""
 
-_FIELDS = ('observers', 'sources', 'cell', 'backward', 'rule')
+_FIELDS = ('observers', 'sources', 'cell', 'backward', 'rule', 'recorder')
 
 
 class State:
@@ -33,16 +33,19 @@ class State:
         cell: the innermost executing cell call (observer.CellFrame) while observers are on.
         backward: whether a backward pass is running (kept while observers are on).
         rule: the node whose backward rule is running, while observers are on.
+        recorder: the graph-mode recorder tracing this thread (hookgrad/jit), or None.
     """
 
     __slots__ = _FIELDS
 
-    def __init__(self, observers=(), sources=False, cell=None, backward=False, rule=None):
+    def __init__(self, observers=(), sources=False, cell=None, backward=False, rule=None,
+                 recorder=None):
         self.observers = observers
         self.sources = sources
         self.cell = cell
         self.backward = backward
         self.rule = rule
+        self.recorder = recorder
 
     def __repr__(self):
         return f"State({', '.join(f'{k}={getattr(self, k)!r}' for k in _FIELDS)})"

@@ -4,11 +4,16 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor, _to_array
+from ..autograd.function import effect
 from ..common.initializer import initializer
 
 _INPUT_TYPES = (Tensor, np.ndarray, np.generic, numbers.Real, list, tuple)
 # set_data may widen values (bool -> int -> float) but never narrow their kind
 _KIND_RANK = {'b': 0, 'u': 1, 'i': 1, 'f': 2}
+
+
+def _replace_data(p, array):
+    p._data = array
 
 
 class Parameter(Tensor):
@@ -103,8 +108,8 @@ class Parameter(Tensor):
         if rank is None or rank > _KIND_RANK[dst.kind]:
             raise TypeError(f"Parameter '{self._name}'.set_data: cannot store {src.dtype} "
                             f"values in a {self.dtype} parameter")
-        self._data = np.array(src, dtype=dst)   # a fresh array: values saved by graphs stay valid
-        return self
+        effect(_replace_data, self, np.array(src, dtype=dst))   # a fresh array: values saved
+        return self                                             # by graphs stay valid
 
     def clone(self, init='same'):
         """A new Parameter with this one's name, requires_grad, shape and dtype.

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._dtype import to_numpy
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Op, effect, value_read
 from ._base import as_tensor
 
 _F32 = np.dtype(np.float32)
@@ -35,6 +35,7 @@ def _shape(shape, name):
         if shape._data.dtype.kind not in 'iu' or shape.ndim > 1:
             raise TypeError(f"ops.{name}: a shape Tensor must be a 0-d or 1-d integer tensor, "
                             f"got shape {shape.shape} and dtype {shape.dtype}")
+        value_read(shape)
         shape = shape._data.tolist()
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         shape = (shape,)
@@ -56,6 +57,7 @@ def _number(value, name, what):
         if value.size != 1:
             raise ValueError(f"ops.{name}: {what} must be a number or a one-element Tensor, "
                              f"got a Tensor of shape {value.shape}")
+        value_read(value)
         return value._data.item()
     if isinstance(value, (bool, int, float, np.generic)):
         return value.item() if isinstance(value, np.generic) else value
@@ -65,6 +67,7 @@ def _number(value, name, what):
 def _count(value, name, what):
     """A non-negative int from an int or an integer one-element Tensor."""
     if isinstance(value, Tensor) and value._data.dtype.kind in 'iu' and value.size == 1:
+        value_read(value)
         value = value._data.item()
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
         raise TypeError(f"ops.{name}: {what} must be an int, got {value!r}")
@@ -194,6 +197,7 @@ def _one_hot_value(value, dt, what):
         if value.size != 1:
             raise ValueError(f"ops.one_hot: {what} must be a number or a 0-d Tensor, got a "
                              f"Tensor of shape {value.shape}")
+        value_read(value)
         arr = value._data.reshape(())
         return arr if dt is None or arr.dtype == dt else arr.astype(dt)
     key = (type(value), value, dt)
@@ -235,7 +239,7 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
 def stop_gradient(value):
     """The same values cut from the graph; tuples/lists of Tensors keep their structure."""
     if isinstance(value, Tensor):
-        return Tensor._wrap(value._data)
+        return value.detach()
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(v) for v in value)
     return value
@@ -252,6 +256,10 @@ def assign(variable, value):
     """
     if not isinstance(variable, Tensor):
         raise TypeError(f"ops.assign: variable must be a Tensor, got {type(variable).__name__}")
+    return effect(_assign, variable, value)
+
+
+def _assign(variable, value):
     data = variable._data
     if isinstance(value, (bool, int, float, np.generic)):
         src = np.asarray(value)

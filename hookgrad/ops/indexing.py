@@ -7,7 +7,7 @@ other, so gradients of any order come out of the same two rules.
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Op, effect, value_read
 from ..autograd.state import grad_enabled as _grad_enabled
 from ..autograd.math import array_math
 from ._base import as_tensor, operands, scalar_like
@@ -16,31 +16,39 @@ from .arithmetic import cast
 _BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
 
 
+# Index arrays that come from Tensors are inputs of the indexing ops, not parameters: ``key`` is
+# a template whose ``KeyInput(i)`` entries stand for the i-th index input, so a recorded program
+# (hookgrad/jit) feeds each call its own indices.
 class GetItem(Op):
     """y = x[key] (NumPy basic and advanced indexing); the gradient is scattered back, adding
     repeated positions."""
     @staticmethod
-    def forward(ctx, x, key):
+    def forward(ctx, x, *indices, key):
+        if indices:
+            key = _filled(key, indices)
         if ctx.recording:
-            ctx.key, ctx.in_shape = key, x.shape
+            ctx.key, ctx.in_shape, ctx.n_indices = key, x.shape, len(indices)
         y = x[key]
         return y if type(y) is np.ndarray else np.asarray(y)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.unindex(gy, ctx.in_shape, ctx.key)
+        return (ctx.m.unindex(gy, ctx.in_shape, ctx.key),) + (None,) * ctx.n_indices
 
 
 class Unindex(Op):
     """y = zeros(shape) with g added at ``key`` (the adjoint of x[key]); its gradient is gy[key]."""
     @staticmethod
-    def forward(ctx, g, shape, key):
-        ctx.key = key
+    def forward(ctx, g, *indices, shape, key):
+        if indices:
+            key = _filled(key, indices)
+        if ctx.recording:
+            ctx.key, ctx.n_indices = key, len(indices)
         return array_math.unindex(g, shape, key)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.getitem(gy, ctx.key)
+        return (ctx.m.getitem(gy, ctx.key),) + (None,) * ctx.n_indices
 
 
 class SetItem(Op):
@@ -49,13 +57,16 @@ class SetItem(Op):
     With repeated indices NumPy keeps one write, but every copy receives gy at its position.
     """
     @staticmethod
-    def forward(ctx, x, value, key):
-        ctx.key = key
+    def forward(ctx, x, value, *indices, key):
+        if indices:
+            key = _filled(key, indices)
         y = x.copy()
         y[key] = value
-        keep = np.ones(x.shape, np.bool_)
-        keep[key] = False
-        ctx.save(keep)
+        if ctx.recording:
+            keep = np.ones(x.shape, np.bool_)
+            keep[key] = False
+            ctx.save(keep)
+            ctx.key, ctx.n_indices = key, len(indices)
         return y
 
     @staticmethod
@@ -64,7 +75,7 @@ class SetItem(Op):
         m = ctx.m
         gx = m.where(keep, gy, 0) if ctx.needs_grad(0) else None
         gv = m.getitem(gy, ctx.key) if ctx.needs_grad(1) else None
-        return gx, gv
+        return (gx, gv) + (None,) * ctx.n_indices
 
 
 class Take(Op):
@@ -77,20 +88,20 @@ class Take(Op):
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.untake(gy, ctx.in_shape, ctx.indices, ctx.axis)
+        return ctx.m.untake(gy, ctx.in_shape, ctx.indices, ctx.axis), None
 
 
 class Untake(Op):
     """y = zeros(shape) with g added at ``indices`` along ``axis``; its gradient is a take."""
     @staticmethod
-    def forward(ctx, g, shape, indices, axis):
-        ctx.indices = indices
-        ctx.axis = axis
+    def forward(ctx, g, indices, shape, axis):
+        if ctx.recording:
+            ctx.indices, ctx.axis = indices, axis
         return array_math.untake(g, shape, indices, axis)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.take(gy, ctx.indices, ctx.axis)
+        return ctx.m.take(gy, ctx.indices, ctx.axis), None
 
 
 class Where(Op):
@@ -110,26 +121,56 @@ class Where(Op):
 
 
 # ------------------------------------------------------------------------------ keys
+class KeyInput:
+    """In a key template, the place of the i-th index input of an indexing op."""
+
+    __slots__ = ('i',)
+
+    def __init__(self, i):
+        self.i = i
+
+    def __repr__(self):
+        return f"KeyInput({self.i})"
+
+
 def _key(index):
     """An index with every Tensor and list replaced by a NumPy array (what ``x[key]`` takes)."""
+    template, tensors = _split_key(index)
+    return _filled(template, [t._data for t in tensors]) if tensors else template
+
+
+def _split_key(index):
+    """``(template, index tensors)``: the Tensors of an index become op inputs, stood for by
+    ``KeyInput`` in the template; lists become arrays."""
     t = type(index)
     if t in _BASIC:
-        return index
+        return index, ()
+    tensors = []
     if t is tuple:
-        for i in index:
-            if type(i) not in _BASIC:
-                return tuple(_key_item(i) for i in index)
-        return index
-    return _key_item(index)
+        if all(type(i) in _BASIC for i in index):
+            return index, ()
+        return tuple(_key_item(i, tensors) for i in index), tensors
+    return _key_item(index, tensors), tensors
 
 
-def _key_item(i):
+def _key_item(i, tensors):
     if isinstance(i, Tensor):
-        return i._data
+        tensors.append(i)
+        return KeyInput(len(tensors) - 1)
     if isinstance(i, list):
+        parts = [v for v in i if isinstance(v, Tensor)]
+        for v in parts:
+            value_read(v)       # a list of Tensors is built into one array from their values
         a = np.asarray([v._data if isinstance(v, Tensor) else v for v in i])
         return a.astype(np.intp) if a.size == 0 else a
     return i
+
+
+def _filled(template, indices):
+    """The key a template stands for, with its ``KeyInput`` places filled from ``indices``."""
+    if type(template) is tuple:
+        return tuple(indices[k.i] if type(k) is KeyInput else k for k in template)
+    return indices[template.i] if type(template) is KeyInput else template
 
 
 def _describe(index):
@@ -151,13 +192,14 @@ def _describe(index):
 
 
 def _indices(indices, name):
-    """Integer indices as a NumPy array."""
-    a = indices._data if isinstance(indices, Tensor) else np.asarray(indices)
+    """Integer indices as a Tensor (an input of the op that uses them)."""
+    t = indices if isinstance(indices, Tensor) else Tensor._wrap(np.asarray(indices))
+    a = t._data
     if a.dtype.kind not in 'iu':
         if a.size == 0:
-            return a.astype(np.intp)
+            return Tensor._wrap(a.astype(np.intp))
         raise TypeError(f"ops.{name}: indices must be integers, got dtype {a.dtype}")
-    return a
+    return t
 
 
 def _axis(axis, ndim, name):
@@ -170,7 +212,7 @@ def _axis(axis, ndim, name):
 
 def _take(x, idx, axis, name):
     try:
-        return Take.apply(x, indices=idx, axis=axis)
+        return Take.apply(x, idx, axis=axis)
     except IndexError as e:
         raise IndexError(f"ops.{name}: index out of range for axis {axis} of a tensor of shape "
                          f"{x.shape}: {e}") from None
@@ -188,9 +230,9 @@ def getitem(x, index):
     [2, 4]
     """
     x = as_tensor(x, 'x')
-    key = _key(index)
+    key, indices = _split_key(index)
     try:
-        return GetItem.apply(x, key=key)
+        return GetItem.apply(x, *indices, key=key)
     except IndexError as e:
         raise IndexError(f"ops.getitem: index {_describe(index)} is invalid for a tensor of shape "
                          f"{x.shape}: {e}") from None
@@ -210,11 +252,16 @@ def setitem(x, index, value):
     """
     if not isinstance(x, Tensor):
         raise TypeError(f"ops.setitem: x must be a Tensor, got {type(x).__name__}")
-    key = _key(index)
     if _grad_enabled() and (x._node is not None or (
             not x.requires_grad and isinstance(value, Tensor) and value.requires_grad)):
-        _record_setitem(x, index, key, value)
+        _record_setitem(x, index, value)
         return
+    effect(_write, x, index, value)
+
+
+def _write(x, index, value):
+    """``x[index] = value`` in place, without recording."""
+    key = _key(index)
     arr = x._data
     if type(arr) is not np.ndarray or not arr.flags.writeable:
         arr = np.array(arr)
@@ -235,9 +282,11 @@ def _value_error(x, index, key, value):
                       f"x[{_describe(index)}] of shape {target}")
 
 
-def _record_setitem(x, index, key, value):
-    """Record ``x[key] = value`` as a SetItem node and rebind ``x`` to its output."""
+def _record_setitem(x, index, value):
+    """Record ``x[index] = value`` as a SetItem node and rebind ``x`` to its output."""
     from .shape import reshape
+    template, indices = _split_key(index)
+    key = _filled(template, [t._data for t in indices]) if indices else template
     if isinstance(value, Tensor):
         v = value
     elif isinstance(value, (bool, int, float)):
@@ -261,7 +310,7 @@ def _record_setitem(x, index, key, value):
             ok = False
         if not ok:
             raise _value_error(x, index, key, value)
-    y = SetItem.apply(x, v, key=key)
+    y = SetItem.apply(x, v, *indices, key=template)
     x._data, x._node, x._index, x.requires_grad = y._data, y._node, y._index, y.requires_grad
 
 
@@ -285,13 +334,14 @@ def take(x, indices, axis=None):
 
 def unindex(g, shape, key):
     """Zeros of ``shape`` with ``g`` added at ``key``: the adjoint of ``x[key]``, differentiable."""
-    return Unindex.apply(as_tensor(g, 'g'), shape=tuple(shape), key=_key(key))
+    template, indices = _split_key(key)
+    return Unindex.apply(as_tensor(g, 'g'), *indices, shape=tuple(shape), key=template)
 
 
 def untake(g, shape, indices, axis):
     """Zeros of ``shape`` with ``g`` added at ``indices`` along ``axis``: the adjoint of take."""
     shape = tuple(shape)
-    return Untake.apply(as_tensor(g, 'g'), shape=shape, indices=_indices(indices, 'untake'),
+    return Untake.apply(as_tensor(g, 'g'), _indices(indices, 'untake'), shape=shape,
                         axis=_axis(axis, max(len(shape), 1), 'untake'))
 
 
@@ -329,9 +379,9 @@ def _batched_gather(x, idx, axis, batch_dims):
     # one broadcasting arange per batch dimension pairs each batch item with its indices
     key = tuple(np.arange(n).reshape((1,) * j + (n,) + (1,) * (ni - j - 1))
                 for j, n in enumerate(x.shape[:k]))
-    key += (slice(None),) * (axis - k) + (idx,)
+    key += (slice(None),) * (axis - k) + (KeyInput(0),)
     try:
-        y = GetItem.apply(x, key=key)
+        y = GetItem.apply(x, idx, key=key)
     except IndexError as e:
         raise IndexError(f"ops.gather: index out of range for axis {axis} of a tensor of shape "
                          f"{x.shape}: {e}") from None

@@ -54,6 +54,21 @@ class _IndexTargets:
 
     __slots__ = ('safe', 'wn', 'valid', 'denom', 'weight', 'n_classes', 'axis')
 
+    @classmethod
+    def checked(cls, labels, weight, ignore_index, axis, x, name):
+        """The targets of integer ``labels`` for input ``x``, after checking every label is a
+        class of ``x`` or ``ignore_index`` (``weight``: () or (class weights,))."""
+        n_classes = x.shape[axis]
+        if labels.size:
+            counted = labels if ignore_index is None else labels[labels != ignore_index]
+            if counted.size and (counted.min() < 0 or counted.max() >= n_classes):
+                bad = counted.min() if counted.min() < 0 else counted.max()
+                ignored = '' if ignore_index is None else f" or ignore_index {ignore_index}"
+                raise IndexError(f"ops.{name}: target values must be in [0, {n_classes})"
+                                 f"{ignored}, got {int(bad)}")
+        w = weight[0].astype(x.dtype, copy=False) if weight else None
+        return cls(labels, w, ignore_index, axis, n_classes, x.dtype)
+
     def __init__(self, labels, weight, ignore_index, axis, n_classes, dtype):
         valid = None
         if ignore_index is not None:
@@ -109,10 +124,11 @@ class _IndexTargets:
 
 
 class CrossEntropyIndex(Op):
-    """Cross-entropy of logits ``x`` against class indices; dx = g (softmax sum(q) - q)."""
+    """Cross-entropy of logits ``x`` against class indices ``labels`` (with optional class
+    ``weight``s; neither has a gradient); dx = g (softmax sum(q) - q)."""
     @staticmethod
-    def forward(ctx, x, targets, smoothing, reduction):
-        axis = targets.axis
+    def forward(ctx, x, labels, *weight, axis, ignore_index, smoothing, reduction):
+        targets = _IndexTargets.checked(labels, weight, ignore_index, axis, x, 'cross_entropy')
         xmax = x.max(axis, keepdims=True)
         shifted = x - xmax
         p = np.exp(shifted)
@@ -123,7 +139,7 @@ class CrossEntropyIndex(Op):
             p /= s
             ctx.save(x, p)
             ctx.targets, ctx.smoothing, ctx.reduction = targets, smoothing, reduction
-            ctx.xmax = xmax
+            ctx.xmax, ctx.no_grads = xmax, (None,) * (1 + len(weight))
         return _reduce(loss, reduction, targets.denom)
 
     @staticmethod
@@ -136,7 +152,7 @@ class CrossEntropyIndex(Op):
         e = m.exp(x - ctx.xmax)
         p = e / m.sum(e, axis, True)
         q = t.dense(x.shape, ctx.xmax.dtype, eps)
-        return g * (p * q.sum(axis, keepdims=True) - q)
+        return (g * (p * q.sum(axis, keepdims=True) - q),) + ctx.no_grads
 
     @staticmethod
     def backward_arrays(ctx, gy):
@@ -156,17 +172,18 @@ class CrossEntropyIndex(Op):
         np.put_along_axis(gx, t.safe, picked - np.broadcast_to(onehot, picked.shape), axis)
         if eps:
             gx -= smooth if w is None else smooth * w
-        return gx
+        return (gx,) + ctx.no_grads
 
 
 class CrossEntropyProb(Op):
     """Cross-entropy of logits ``x`` against class probabilities ``t`` (same shape).
 
     l = -sum_c w_c q_c logp_c with q = t (1 - eps) + eps / C; dx = g (softmax sum(w q) - w q),
-    dt = -g (1 - eps) w logp.
+    dt = -g (1 - eps) w logp. The optional class weights w (an input) get no gradient.
     """
     @staticmethod
-    def forward(ctx, x, t, weight, axis, smoothing, reduction):
+    def forward(ctx, x, t, *weight, axis, smoothing, reduction):
+        weight = weight[0].reshape((-1,) + (1,) * (x.ndim - 1 - axis)) if weight else None
         xmax = x.max(axis, keepdims=True)
         logp = x - xmax
         logp -= np.log(np.exp(logp).sum(axis, keepdims=True))
@@ -206,7 +223,7 @@ def _prob_grads(ctx, gy, logp, m):
         gt = logp * (g * -(1 - eps))
         if w is not None:
             gt = gt * w
-    return gx, gt
+    return (gx, gt) if w is None else (gx, gt, None)
 
 
 def _smoothed(t, smoothing, n_classes):
@@ -214,12 +231,14 @@ def _smoothed(t, smoothing, n_classes):
 
 
 class NLLIndex(Op):
-    """Negative log-likelihood of log-probabilities ``x`` at class indices; dx = -g q."""
+    """Negative log-likelihood of log-probabilities ``x`` at class indices ``labels`` (with
+    optional class ``weight``s; neither has a gradient); dx = -g q."""
     @staticmethod
-    def forward(ctx, x, targets, smoothing, reduction):
+    def forward(ctx, x, labels, *weight, axis, ignore_index, smoothing, reduction):
+        targets = _IndexTargets.checked(labels, weight, ignore_index, axis, x, 'nll_loss')
         if ctx.recording:
             ctx.targets, ctx.smoothing, ctx.reduction = targets, smoothing, reduction
-            ctx.meta = (x.shape, x.dtype)
+            ctx.meta, ctx.no_grads = (x.shape, x.dtype), (None,) * (1 + len(weight))
         return _reduce(targets.losses(x, smoothing), reduction, targets.denom)
 
     @staticmethod
@@ -227,7 +246,7 @@ class NLLIndex(Op):
         t = ctx.targets
         shape, dtype = ctx.meta
         q = t.dense(shape, dtype, ctx.smoothing)
-        return _scale(gy, ctx.reduction, t.denom, t.axis, ctx.m) * -q
+        return (_scale(gy, ctx.reduction, t.denom, t.axis, ctx.m) * -q,) + ctx.no_grads
 
 
 # ------------------------------------------------------------------------------ element-wise
@@ -347,32 +366,26 @@ def _class_input(input, name, arg):
 
 
 def _class_weight(weight, x, axis, name):
-    """``weight`` as a (C,) array of x's dtype, or None."""
+    """``weight`` as a (C,) Tensor of x's dtype (an input of the loss op), or None."""
     if weight is None:
         return None
     w = _tensor(weight, name, 'weight')
     if w.shape != (x.shape[axis],):
         raise ValueError(f"ops.{name}: weight must have shape ({x.shape[axis]},) (one per "
                          f"class), got {w.shape}")
-    return w._data.astype(x._data.dtype, copy=False)
+    return w if w._data.dtype == x._data.dtype else cast(w, x._data.dtype)
 
 
-def _index_targets(target, x, axis, weight, ignore_index, name):
-    """Check integer class targets against the input and wrap them as ``_IndexTargets``."""
-    labels = target._data
+def _index_loss(op, x, target, axis, weight, ignore_index, smoothing, reduction, name):
+    """``op`` (an index-target loss) applied to x, the integer labels and the class weights:
+    the labels' values are checked in the op, so a recorded program checks each call's."""
     want = x.shape[:axis] + x.shape[axis + 1:]
-    if labels.shape != want:
+    if target.shape != want:
         raise ValueError(f"ops.{name}: target of class indices must have shape {want} for "
-                         f"input of shape {x.shape}, got {labels.shape}")
-    n_classes = x.shape[axis]
-    if labels.size:
-        counted = labels if ignore_index is None else labels[labels != ignore_index]
-        if counted.size and (counted.min() < 0 or counted.max() >= n_classes):
-            bad = counted.min() if counted.min() < 0 else counted.max()
-            ignored = '' if ignore_index is None else f" or ignore_index {ignore_index}"
-            raise IndexError(f"ops.{name}: target values must be in [0, {n_classes}){ignored}, "
-                             f"got {int(bad)}")
-    return _IndexTargets(labels, weight, ignore_index, axis, n_classes, x._data.dtype)
+                         f"input of shape {x.shape}, got {target.shape}")
+    extra = () if weight is None else (weight,)
+    return op.apply(x, target, *extra, axis=axis, ignore_index=ignore_index,
+                    smoothing=smoothing, reduction=reduction)
 
 
 def _ignore_index(value, name):
@@ -423,9 +436,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean
     w = _class_weight(weight, x, axis, name)
     kind = t._data.dtype.kind
     if kind in 'iu':
-        targets = _index_targets(t, x, axis, w, ignore_index, name)
-        return CrossEntropyIndex.apply(x, targets=targets, smoothing=smoothing,
-                                       reduction=reduction)
+        return _index_loss(CrossEntropyIndex, x, t, axis, w, ignore_index, smoothing, reduction,
+                           name)
     if kind != 'f':
         raise TypeError(f"ops.cross_entropy: target must hold class indices (integers) or "
                         f"probabilities (floats), got dtype {t.dtype}")
@@ -434,9 +446,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean
                          f"{x.shape}, got {t.shape}")
     if t._data.dtype != x._data.dtype:
         t = cast(t, x.dtype)
-    if w is not None:
-        w = w.reshape((-1,) + (1,) * (x.ndim - 1 - axis))
-    return CrossEntropyProb.apply(x, t, weight=w, axis=axis, smoothing=smoothing,
+    extra = () if w is None else (w,)
+    return CrossEntropyProb.apply(x, t, *extra, axis=axis, smoothing=smoothing,
                                   reduction=reduction)
 
 
@@ -448,8 +459,7 @@ def sparse_softmax_cross_entropy(logits, labels):
     if t._data.dtype.kind not in 'iu':
         raise TypeError(f"ops.cross_entropy: sparse labels must be integer class indices, got "
                         f"dtype {t.dtype}")
-    targets = _index_targets(t, x, axis, None, None, 'cross_entropy')
-    return CrossEntropyIndex.apply(x, targets=targets, smoothing=0.0, reduction='none')
+    return _index_loss(CrossEntropyIndex, x, t, axis, None, None, 0.0, 'none', 'cross_entropy')
 
 
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction='mean',
@@ -486,8 +496,7 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction='mean',
     reduction = _reduction(reduction, name)
     smoothing = _smoothing(label_smoothing, name)
     w = _class_weight(weight, x, axis, name)
-    targets = _index_targets(t, x, axis, w, ignore_index, name)
-    return NLLIndex.apply(x, targets=targets, smoothing=smoothing, reduction=reduction)
+    return _index_loss(NLLIndex, x, t, axis, w, ignore_index, smoothing, reduction, name)
 
 
 def _pair(input, target, name):

@@ -141,7 +141,7 @@ class BatchNormPredict(Op):
         gx = gy * m.reshape(w * rstd, shape) if ctx.needs_grad(0) else None
         gw = m.sum(gy * (x - m.reshape(mean, shape)), axes) * rstd if ctx.needs_grad(1) else None
         gb = m.sum(gy, axes) if ctx.needs_grad(2) else None
-        return gx, gw, gb
+        return gx, gw, gb, None, None
 
     @staticmethod
     def backward_arrays(ctx, gy):
@@ -151,7 +151,7 @@ class BatchNormPredict(Op):
         gx = gy * _per_channel(w * rstd, nd) if ctx.needs_grad(0) else None
         gw = _channel_dot(gy, x - _per_channel(mean, nd)) * rstd if ctx.needs_grad(1) else None
         gb = _channel_sum(gy) if ctx.needs_grad(2) else None
-        return gx, gw, gb
+        return gx, gw, gb, None, None
 
 
 # ------------------------------------------------------------------------------ layer norm
@@ -333,8 +333,9 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
                              f"got input_x of shape {x.shape}")
         return BatchNormTrain.apply(x, w, b, eps=eps, momentum=momentum,
                                     running=(running_mean, running_var))
-    return BatchNormPredict.apply(x, w, b, mean=running_mean._data.astype(dtype, copy=False),
-                                  var=running_var._data.astype(dtype, copy=False), eps=eps)
+    mean, var = (t if t._data.dtype == dtype else cast(t, dtype)
+                 for t in (running_mean, running_var))
+    return BatchNormPredict.apply(x, w, b, mean, var, eps=eps)
 
 
 def _normalized_shape(value, name):

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._dtype import promote
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Op, value_read
 from ._base import as_tensor
 
 
@@ -127,6 +127,7 @@ def _int_tuple(value, name, what):
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return (int(value),)
     if isinstance(value, Tensor):
+        value_read(value)
         value = value._data.tolist()
         return _int_tuple(value, name, what)
     try:
