@@ -9,6 +9,7 @@ from ._tensor import Tensor
 from ._context import set_context, get_context, PYNATIVE_MODE, GRAPH_MODE
 from .autograd.grad_mode import no_grad, enable_grad, is_grad_enabled
 from .autograd.functional import grad, value_and_grad, vjp
+from .jit import jit, ms_function, jit_class, JitConfig, mutable, constexpr
 from . import ops
 from . import _dtype as dtype
 from . import nn

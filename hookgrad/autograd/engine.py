@@ -145,6 +145,9 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
         for t, g in retained + leaf_updates:
             _accumulate_grad(t, g, Tensor, shared)
+        recorder = _function.observing and _state().recorder
+        if recorder:
+            recorder.grads_written([t for t, _ in retained + leaf_updates])
     if not retain_graph:
         for node in processed:
             node.saved = None

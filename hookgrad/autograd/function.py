@@ -190,20 +190,28 @@ def link(node, xs, arrays, y, broadcasts=True):
     While observers are on, the node is stamped with the executing cell (and source line) for
     backward reports.
     """
-    node.next = list(map(_edge, xs))
+    link_arrays(node, list(map(_edge, xs)), arrays, y, broadcasts)
+    if observing:
+        _observer.stamp(node)
+    wrap = _Tensor._wrap_output
+    if type(y) is tuple:
+        return tuple(wrap(a, node, i) for i, a in enumerate(y))
+    return wrap(y, node, 0)
+
+
+def link_arrays(node, edges, arrays, y, broadcasts=True):
+    """``link`` on arrays: give ``node`` its input ``edges`` (as ``_edge`` makes them) over
+    ``arrays`` and its outputs ``y``; the caller wraps the outputs (a replayed graph-mode
+    program keeps them as arrays)."""
+    node.next = edges
     node.reduce_to = list(map(_shape, arrays)) if broadcasts else None
     if node.saved:
         node.ids = (*map(id, arrays), *map(id, y if type(y) is tuple else (y,)))
     else:
         node.ids = None
-    if observing:
-        _observer.stamp(node)
-    wrap = _Tensor._wrap_output
     if type(y) is tuple:
         node.n_out = len(y)
         node.out_meta = [(a.shape, a.dtype) for a in y]
-        return tuple(wrap(a, node, i) for i, a in enumerate(y))
-    return wrap(y, node, 0)
 
 
 def _record2(op, a, b):

@@ -8,7 +8,8 @@ import numpy as np
 
 from .._tensor import Tensor, detached
 from .engine import run_backward
-from .state import depth as _depth, grad as _grad
+from .function import effect
+from .state import depth as _depth, restore_grad, switch_grad
 
 
 class _Result:
@@ -68,11 +69,11 @@ def _differentiable(x, pos, who):
 def _run(fn, args, kwargs):
     """``fn(*args, **kwargs)`` with grad mode on, one transform deeper."""
     deeper = _depth.set(_depth.get() + 1)
-    recording = _grad.set(True)
+    recording = switch_grad(True)
     try:
         return fn(*args, **kwargs)
     finally:
-        _grad.reset(recording)
+        restore_grad(recording)
         _depth.reset(deeper)
 
 
@@ -81,7 +82,7 @@ def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
     call_args = list(args)
     targets = []
     for p in positions:
-        t = _differentiable(args[p], p, who)
+        t = effect(_differentiable, args[p], p, who)
         call_args[p] = t
         targets.append(t)
     nested = _depth.get() > 0 or any(args[p].requires_grad for p in positions)
@@ -116,7 +117,7 @@ def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
     all_targets = targets + (weights or [])
     captured = [None] * len(all_targets)
     if live and all_targets:
-        captured = run_backward(live, grads, targets=all_targets, create_graph=nested)
+        captured = effect(run_backward, live, grads, all_targets, False, nested)
     res = _Result()
     res.out = out if nested else detached(out)
     res.aux = aux
@@ -127,11 +128,12 @@ def _evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who):
 
 
 def _finish(g, target):
+    """A captured gradient as a Tensor of the target's dtype (zeros where none arrived)."""
     if g is None:
         return Tensor._wrap(np.zeros(target.shape, target._data.dtype))
-    if isinstance(g, Tensor):
-        return g if g._data.dtype == target._data.dtype else g.astype(target._data.dtype)
-    return Tensor._wrap(g.astype(target._data.dtype, copy=False))
+    if not isinstance(g, Tensor):
+        g = Tensor._wrap(g)
+    return g if g._data.dtype == target._data.dtype else g.astype(target._data.dtype)
 
 
 def _pack(res, grad_position, positions, weights, single_weight, return_ids, wlist):
@@ -226,7 +228,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     if not inputs:
         raise TypeError("vjp: expected at least one input Tensor")
     wlist, single_weight = _as_weights(weights, 'vjp')
-    targets = [_differentiable(x, i, 'vjp') for i, x in enumerate(inputs)]
+    targets = [effect(_differentiable, x, i, 'vjp') for i, x in enumerate(inputs)]
     out = _run(fn, targets, {})
     aux = None
     if has_aux:
@@ -254,8 +256,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         all_targets = targets + (wlist or [])
         captured = [None] * len(all_targets)
         if roots:
-            captured = run_backward(roots, grads, targets=all_targets, retain_graph=True,
-                                    create_graph=nested)
+            captured = effect(run_backward, roots, grads, all_targets, True, nested)
         gs = [_finish(g, t) for g, t in zip(captured, all_targets)]
         in_part = gs[0] if len(targets) == 1 else tuple(gs[:len(targets)])
         if wlist is None:

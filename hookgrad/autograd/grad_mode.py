@@ -1,7 +1,7 @@
 """Whether operations record a graph: ``no_grad`` / ``enable_grad`` switch it, per thread."""
 import functools
 
-from .state import grad as _grad, grad_enabled as _grad_enabled
+from .state import grad_enabled as _grad_enabled, restore_grad, switch_grad
 
 
 def is_grad_enabled():
@@ -17,15 +17,12 @@ class _GradSwitch:
     _tokens = None      # (token, outer tokens): the object may be entered again inside itself
 
     def __enter__(self):
-        self._tokens = (_grad.set(self.enabled), self._tokens)
+        self._tokens = (switch_grad(self.enabled), self._tokens)
         return self
 
     def __exit__(self, *exc):
         token, self._tokens = self._tokens
-        try:
-            _grad.reset(token)
-        except ValueError:          # exited in another context than it was entered in
-            _grad.set(True if token.old_value is token.MISSING else token.old_value)
+        restore_grad(token)
         return False
 
     def __call__(self, fn):

@@ -51,13 +51,14 @@ class OpCall:
         rule: in ``on_forward`` during backward, the node whose backward rule ran this op
             (None when a hook or other code ran it).
         start, seconds: ``time.perf_counter()`` when the op or rule started, and its duration.
+        tensors: in ``on_forward``, the input Tensors themselves (``inputs`` are their arrays).
     """
 
     __slots__ = ('op', 'phase', 'inputs', 'outputs', 'params', 'node', 'rule', 'start',
-                 'seconds', '_frame', '_source')
+                 'seconds', '_frame', '_source', 'tensors')
 
     def __init__(self, op, phase, inputs, outputs, params, node, rule, start, seconds, frame,
-                 source):
+                 source, tensors=()):
         self.op = op
         self.phase = phase
         self.inputs = inputs
@@ -69,6 +70,7 @@ class OpCall:
         self.seconds = seconds
         self._frame = frame
         self._source = source
+        self.tensors = tensors
 
     @property
     def name(self):
@@ -202,7 +204,8 @@ def dispatch(op, xs, params):
     if s.sources:
         source = node.source if node is not None else user_frame()
     call = OpCall(op, 'backward' if s.backward else 'forward', tuple(x._data for x in xs),
-                  tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, source)
+                  tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, source,
+                  xs)
     for observer in s.observers:
         observer.on_forward(call)
     return out

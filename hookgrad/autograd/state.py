@@ -5,8 +5,8 @@ copy of its creator's context) sees its own: a switch in one thread never shows 
 and a copied context is a snapshot that later switches in the original do not reach. A new
 thread starts from the defaults: grad mode on, no observers, depth 0.
 
-- Grad mode is a bool: ``grad_enabled()`` is what op dispatch reads; ``grad`` is the variable,
-  switched with ``grad.set(flag)`` and restored with ``grad.reset(token)``.
+- Grad mode is a bool: ``grad_enabled()`` is what op dispatch reads; ``switch_grad`` and
+  ``restore_grad`` change it (the backward loop, which no trace records, uses ``grad`` itself).
 - The observer state is a ``State``, never changed in place: ``update`` sets a new one with
   some fields replaced and returns their previous values, so undoing a change keeps every
   other field as it is now. It is read only while some thread has an observer on.
@@ -17,6 +17,27 @@ import contextvars
 grad = contextvars.ContextVar('hookgrad_grad_enabled', default=True)
 grad_enabled = grad.get
 """Whether ops record a graph in this thread (``no_grad`` / ``enable_grad`` switch it)."""
+
+def switch_grad(enabled):
+    """Set grad mode (a bool) in this thread; returns the token ``restore_grad`` takes. A
+    graph-mode trace of the thread records the switch, so its program replays it."""
+    token = grad.set(enabled)
+    s = _var.get()
+    if s.recorder is not None:
+        s.recorder.grad_mode(enabled)
+    return token
+
+
+def restore_grad(token):
+    """Undo ``switch_grad`` (also when called in another context than the switch was)."""
+    try:
+        grad.reset(token)
+    except ValueError:
+        grad.set(True if token.old_value is token.MISSING else token.old_value)
+    s = _var.get()
+    if s.recorder is not None:
+        s.recorder.grad_mode(grad.get())
+
 
 depth = contextvars.ContextVar('hookgrad_transform_depth', default=0)
 """How many functional grad transforms are evaluating their function in this thread."""

@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import partial
 
 from .._tensor import Tensor
-from ..autograd.function import Node, Op, link
+from ..autograd.function import Node, Op, effect, link
 from ..autograd.state import grad_enabled as _grad_enabled
 from . import calling
 from .handle import HookStore, check_hook, hook_name
@@ -26,6 +26,13 @@ _KW_ARITY = {'forward_pre': ('hook(cell, args, kwargs)', 3),
              'forward': ('hook(cell, args, kwargs, outputs)', 4)}
 
 HookInfo = namedtuple('HookInfo', 'kind cell_path name hook')
+
+version = 0     # bumped by every change of any cell's hooks (graph-mode programs check it)
+
+
+def changed():
+    global version
+    version += 1
 
 
 class HookEntry:
@@ -48,7 +55,7 @@ class CellHooks:
     def __init__(self, cell):
         emptied = partial(_release, weakref.ref(cell))
         for kind in KINDS:
-            setattr(self, kind, HookStore(emptied))
+            setattr(self, kind, HookStore(emptied, changed))
 
     def __bool__(self):
         return bool(self.forward_pre or self.forward or self.backward_pre or self.backward)
@@ -90,28 +97,22 @@ def list_hooks(root):
 
 # --------------------------------------------------------------------------- the hooked call
 def call(cell, hooks, args, kwargs):
-    """``cell(*args, **kwargs)`` for a cell with hooks."""
+    """``cell(*args, **kwargs)`` for a cell with hooks.
+
+    Each hook call and each boundary goes through ``effect``: a graph-mode program replays them
+    as they are (the hooks run again on every call), around the recorded ops of construct.
+    """
     if hooks.forward_pre:
         for entry in hooks.forward_pre.snapshot():
-            if entry.with_kwargs:
-                r = calling.call(entry.fn, (cell, args, kwargs), 'forward pre hook', cell)
-                if r is not None:
-                    if not (isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict)):
-                        raise TypeError(f"{calling.who('forward pre hook', entry.fn, cell)} "
-                                        f"(with_kwargs) must return None or (args, kwargs), got "
-                                        f"{type(r).__name__}")
-                    args = r[0] if isinstance(r[0], tuple) else (r[0],)
-                    kwargs = r[1]
-            else:
-                r = calling.call(entry.fn, (cell, args), 'forward pre hook', cell)
-                if r is not None:
-                    args = calling.forward_inputs(r, args, kwargs, entry.fn, cell)
+            new = effect(_pre_hook, entry, cell, args, kwargs)
+            if new is not None:
+                args, kwargs = new
     record = None
     inner = args
     if (hooks.backward or hooks.backward_pre) and _grad_enabled():
-        record = _CallRecord(cell, hooks)
+        record = effect(_CallRecord, cell, hooks)
         if hooks.backward:
-            inner = _input_boundary(record, args)
+            inner = effect(_input_boundary, record, args)
     try:
         if cell._has_bprop:
             from ..nn.bprop import call as bprop_call     # nn imports hooks: import at use
@@ -123,16 +124,37 @@ def call(cell, hooks, args, kwargs):
             _always_call_hooks(cell, hooks, args, kwargs)
         raise
     if record is not None:
-        out = _output_boundary(record, out)
+        out = effect(_output_boundary, record, out)
     if hooks.forward:
         for entry in hooks.forward.snapshot():
-            if entry.with_kwargs:
-                r = calling.call(entry.fn, (cell, args, kwargs, out), 'forward hook', cell)
-            else:
-                r = calling.call(entry.fn, (cell, args, out), 'forward hook', cell)
-            if r is not None:
-                out = calling.forward_outputs(r, out, entry.fn, cell)
+            new = effect(_forward_hook, entry, cell, args, kwargs, out)
+            if new is not None:
+                out = new
     return out
+
+
+def _pre_hook(entry, cell, args, kwargs):
+    """One forward pre-hook: None, or the ``(args, kwargs)`` it replaces them with."""
+    if entry.with_kwargs:
+        r = calling.call(entry.fn, (cell, args, kwargs), 'forward pre hook', cell)
+        if r is None:
+            return None
+        if not (isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict)):
+            raise TypeError(f"{calling.who('forward pre hook', entry.fn, cell)} (with_kwargs) "
+                            f"must return None or (args, kwargs), got {type(r).__name__}")
+        return (r[0] if isinstance(r[0], tuple) else (r[0],)), r[1]
+    r = calling.call(entry.fn, (cell, args), 'forward pre hook', cell)
+    return None if r is None else (calling.forward_inputs(r, args, kwargs, entry.fn, cell),
+                                   kwargs)
+
+
+def _forward_hook(entry, cell, args, kwargs, out):
+    """One forward hook: None, or the outputs it replaces construct's with."""
+    if entry.with_kwargs:
+        r = calling.call(entry.fn, (cell, args, kwargs, out), 'forward hook', cell)
+    else:
+        r = calling.call(entry.fn, (cell, args, out), 'forward hook', cell)
+    return None if r is None else calling.forward_outputs(r, out, entry.fn, cell)
 
 
 def _always_call_hooks(cell, hooks, args, kwargs):

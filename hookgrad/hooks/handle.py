@@ -12,16 +12,20 @@ class HookStore(dict):
     """Ordered id -> hook; an empty store means "off", so no separate flags exist.
 
     ``emptied``, when set, is called once a handle's ``remove()`` leaves the store empty (a cell
-    uses it to return to its hook-free call path).
+    uses it to return to its hook-free call path); ``changed`` after every registration and
+    removal (graph-mode programs of cells depend on their hooks).
     """
 
-    __slots__ = ('__weakref__', 'emptied')
+    __slots__ = ('__weakref__', 'emptied', 'changed')
 
-    def __init__(self, emptied=None):
+    def __init__(self, emptied=None, changed=None):
         super().__init__()
         self.emptied = emptied
+        self.changed = changed
 
     def add(self, hook, prepend=False):
+        if self.changed is not None:
+            self.changed()
         handle = RemovableHandle(self)
         if prepend:
             items = list(self.items())
@@ -54,9 +58,11 @@ class RemovableHandle:
     def remove(self):
         """Unregister the hook; a second call does nothing."""
         store = self._store()
-        if store is not None and store.pop(self.id, None) is not None and not store \
-                and store.emptied is not None:
-            store.emptied()
+        if store is not None and store.pop(self.id, None) is not None:
+            if store.changed is not None:
+                store.changed()
+            if not store and store.emptied is not None:
+                store.emptied()
 
     def __enter__(self):
         return self

@@ -9,8 +9,8 @@ internal parameters) to its tensor outputs. Gradients are checked as hook return
 import numpy as np
 
 from .._tensor import Tensor, detached
-from ..autograd.function import Op, link, new_node
-from ..autograd.state import grad as _grad
+from ..autograd.function import Op, effect, link, new_node
+from ..autograd.state import grad_enabled, restore_grad, switch_grad
 from ..hooks.calling import gradient
 from ..hooks.cell_hooks import is_diff_tensor
 
@@ -20,13 +20,19 @@ def call(cell, args, kwargs):
     internal = list(getattr(cell, 'internal_params', None) or ())
     positions = [i for i, a in enumerate(args) if is_diff_tensor(a)]
     wanted = [args[i] for i in positions] + internal
-    if not _grad.get() or not any(t.requires_grad for t in wanted):
+    if not grad_enabled() or not any(t.requires_grad for t in wanted):
         return cell.construct(*args, **kwargs)
-    token = _grad.set(False)
+    token = switch_grad(False)
     try:
         out = cell.construct(*args, **kwargs)
     finally:
-        _grad.reset(token)
+        restore_grad(token)
+    return effect(_attach, cell, args, out, wanted, positions, internal)
+
+
+def _attach(cell, args, out, wanted, positions, internal):
+    """The CellBprop node from ``wanted`` (the differentiable inputs and internal parameters)
+    to construct's floating outputs; returns ``out`` with those outputs on the graph."""
     items = list(out) if isinstance(out, (tuple, list)) else [out]
     out_positions = [i for i, o in enumerate(items) if is_diff_tensor(o)]
     if not out_positions:

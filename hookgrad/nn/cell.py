@@ -255,6 +255,7 @@ class Cell:
         cells = [c for _, c in self.cells_and_names()] if recurse else [self]
         for cell in cells:
             cell.__dict__['_hooks'] = None
+        cell_hooks.changed()
 
     # ----------------------------------------------------------------- printing
     def extend_repr(self):

@@ -27,6 +27,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.function import effect
 from ..nn.cell import Cell
 from ..nn.parameter import Parameter, ParameterTuple
 from .lr import LearningRateSchedule, _IteratorLearningRate
@@ -128,6 +129,10 @@ def _scalar_lr(out, who):
     shape = out.shape if isinstance(out, Tensor) else type(out).__name__
     raise TypeError(f"{who}: the learning-rate schedule must return a one-element Tensor, got "
                     f"{shape}")
+
+
+def _call_cell(cell, args, kwargs):
+    return Cell.__call__(cell, *args, **kwargs)
 
 
 class Optimizer(Cell):
@@ -277,6 +282,10 @@ class Optimizer(Cell):
         return ParameterTuple(state)
 
     # ----------------------------------------------------------------- the step
+    def __call__(self, *args, **kwargs):
+        # the update writes parameters and state in place: one effect in a graph-mode program
+        return effect(_call_cell, self, args, kwargs)
+
     def construct(self, gradients):
         grads = self._check_gradients(gradients)
         lrs = self._lr_values()

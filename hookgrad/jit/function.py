@@ -1,0 +1,176 @@
+"""A jitted function: its programs by call signature, tracing, replay and eager fallback."""
+import collections
+import functools
+import threading
+import warnings
+
+import numpy as np
+
+from ..autograd import function as _function
+from ..autograd.state import current as _state, depth as _depth, grad_enabled
+from ..hooks import cell_hooks
+from .._tensor import Tensor
+from .recorder import Recorder
+
+MAX_PROGRAMS = 64       # signatures kept per jitted function (least recently used dropped)
+_local = threading.local()      # .depth: jitted calls running in this thread
+
+
+class JitError(RuntimeError):
+    """A call that cannot be compiled, under ``fullgraph=True`` (elsewhere it runs eagerly)."""
+
+
+class JitFunction:
+    """A function (or method, or ``Cell.construct``) run as recorded programs.
+
+    The first call with a given signature runs eagerly while its ops and effects are recorded;
+    later calls with that signature replay the program. The signature is the shapes, dtypes
+    and ``requires_grad`` of the Tensor arguments, the values of the other arguments, grad
+    mode, the transform depth and the version of the cells' hooks. ``cache`` holds the programs
+    by signature, ``traces`` counts traces, ``last_trace`` says why the last one was needed and
+    ``eager`` maps the signatures that run eagerly to the reason.
+    """
+
+    def __init__(self, fn, fullgraph=False, options=None):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.fullgraph = fullgraph
+        self.options = dict(options or {})
+        self.cache = collections.OrderedDict()
+        self.eager = {}
+        self.traces = 0
+        self.replays = 0
+        self.last_trace = None
+        self._warned = False
+        self._lock = threading.Lock()
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self.__call__, obj)
+
+    def __call__(self, *args, **kwargs):
+        if _function.observing and _state().observers or getattr(_local, 'depth', 0):
+            return self.fn(*args, **kwargs)     # observed, being traced, or inside a replay
+        flat = []
+        try:
+            key = (_signature((args, kwargs), flat, {}), grad_enabled(), _depth.get(),
+                   cell_hooks.version)
+            hash(key)
+        except TypeError as e:
+            return self._eager(f"an argument cannot be part of a signature ({e})", None,
+                               args, kwargs)
+        reason = self.eager.get(key)
+        if reason is not None:
+            return self.fn(*args, **kwargs)
+        program = self.cache.get(key)
+        if program is not None:
+            stale = program.stale()
+            if stale is None:
+                self.cache.move_to_end(key)
+                self.replays += 1
+                return _guarded(program.run, flat)
+            del self.cache[key]
+            self.last_trace = f"the program no longer fits: {stale}"
+        else:
+            self.last_trace = self._why_new(key)
+        return self._trace(key, flat, args, kwargs)
+
+    def _trace(self, key, flat, args, kwargs):
+        recorder = Recorder()
+        for i, t in enumerate(flat):
+            recorder.argument(t, i)
+        recorder.enable()
+        try:
+            result = _guarded(self.fn, *args, **kwargs)
+        finally:
+            recorder.disable()
+        self.traces += 1
+        if recorder.failure is not None:
+            why, where = recorder.failure
+            self.eager[key] = why
+            return self._eager(why, where, None, None, result)
+        with self._lock:
+            self.cache[key] = recorder.program(result)
+            while len(self.cache) > MAX_PROGRAMS:
+                self.cache.popitem(last=False)
+        return result
+
+    def _eager(self, why, where, args, kwargs, result=None):
+        place = f" at {where[0]}:{where[1]}" if where else ''
+        message = f"jit: '{self.__qualname__}' runs eagerly: {why}{place}"
+        if self.fullgraph:
+            raise JitError(message + " (fullgraph=True)")
+        if not self._warned:
+            self._warned = True
+            warnings.warn(message, stacklevel=3)
+        return self.fn(*args, **kwargs) if args is not None else result
+
+    def _why_new(self, key):
+        if not self.cache:
+            return "first call"
+        last = next(reversed(self.cache))
+        names = ('the arguments', 'grad mode', 'the transform depth', "the cells' hooks")
+        for name, old, new in zip(names, last, key):
+            if old != new:
+                return f"new signature: {name} changed"
+        return "new signature"
+
+    def __repr__(self):
+        return (f"<jit {self.__qualname__}: {len(self.cache)} programs, {self.traces} traces, "
+                f"{self.replays} replays>")
+
+
+def _guarded(fn, *args, **kwargs):
+    """``fn(...)`` marked as a jitted call running (nested jitted calls run eagerly)."""
+    _local.depth = getattr(_local, 'depth', 0) + 1
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _local.depth -= 1
+
+
+def _signature(value, flat, seen):
+    """A hashable description of a call's arguments; their Tensors are appended to ``flat``."""
+    if isinstance(value, Tensor):
+        first = seen.get(id(value))
+        if first is not None:
+            return ('same', first)
+        seen[id(value)] = len(flat)
+        flat.append(value)
+        return ('T', value._data.shape, value._data.dtype.str, value.requires_grad,
+                value._node is None)
+    if isinstance(value, (tuple, list)):
+        return (type(value), tuple(_signature(v, flat, seen) for v in value))
+    if isinstance(value, dict):
+        return ('dict', tuple((k, _signature(v, flat, seen)) for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        return ('array', value.shape, value.dtype.str, value.tobytes())
+    if isinstance(value, (type(None), bool, int, float, complex, str, bytes)):
+        return (type(value), value)
+    return ('object', _Identity(value))
+
+
+class _Identity:
+    """An argument compared by identity, held weakly where it can be."""
+
+    __slots__ = ('ref', 'id', '__weakref__')
+
+    def __init__(self, obj):
+        try:
+            self.ref = _weak(obj)
+        except TypeError:
+            self.ref = lambda obj=obj: obj
+        self.id = id(obj)
+
+    def __hash__(self):
+        return self.id
+
+    def __eq__(self, other):
+        return type(other) is _Identity and self.id == other.id and \
+            self.ref() is not None and self.ref() is other.ref()
+
+
+def _weak(obj):
+    import weakref
+    return weakref.ref(obj)
