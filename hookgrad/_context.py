@@ -9,19 +9,20 @@ _TARGETS = ('CPU', 'GPU', 'Ascend')
 
 
 def set_context(**kwargs):
-    """Set execution options: ``mode`` (PYNATIVE_MODE) and ``device_target`` ('CPU', 'GPU').
+    """Set execution options: ``mode`` and ``device_target`` ('CPU', 'GPU').
 
-    hookgrad executes eagerly; ``GRAPH_MODE`` is accepted and runs the same code eagerly, with a
-    warning, so that scripts written for it still run. Unknown keys are ignored with a warning.
+    ``mode=GRAPH_MODE`` runs every call of a Cell made from outside any Cell as a graph-mode
+    program (``hookgrad.jit``: traced on its first call with a signature, replayed after; every
+    hook keeps firing); ``PYNATIVE_MODE`` (the default) runs everything eagerly. Unknown keys
+    are stored, with a warning that they have no effect.
     """
     for key, value in kwargs.items():
         if key == 'mode':
             if value not in (PYNATIVE_MODE, GRAPH_MODE):
                 raise ValueError(f"set_context: mode must be ms.PYNATIVE_MODE or ms.GRAPH_MODE, "
                                  f"got {value!r}")
-            if value == GRAPH_MODE:
-                warnings.warn("hookgrad runs GRAPH_MODE code eagerly (PyNative); Cell hooks "
-                              "stay active", stacklevel=2)
+            from .nn.cell import Cell
+            Cell.__call__ = Cell._graph_call if value == GRAPH_MODE else Cell._eager_call
             _context['mode'] = value
         elif key == 'device_target':
             if value not in _TARGETS:

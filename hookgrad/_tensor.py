@@ -20,6 +20,11 @@ class Tensor(TensorMethods):
         input_data: a Python number, (nested) list/tuple, NumPy array or Tensor.
         dtype: element type (``ms.float32``...). Default: from the data; Python floats give
             Float32, Python ints Int64, bools Bool.
+        shape: without ``input_data``, the shape: with ``init`` the tensor holds
+            ``initializer(init, shape, dtype)``; without, it declares an input
+            (``Cell.set_inputs``, ``jit(input_signature=...)``) and None stands for a dimension
+            of any size (the tensor holds zeros, with 0 for such dimensions).
+        init: an initializer name, ``Initializer`` or number, used with ``shape``.
         requires_grad: record operations on this tensor so that ``backward()`` fills ``.grad``.
 
     >>> import hookgrad as ms
@@ -31,10 +36,17 @@ class Tensor(TensorMethods):
     __array_priority__ = 1000
     __array_ufunc__ = None      # NumPy defers to Tensor's reflected operators
 
-    def __init__(self, input_data=None, dtype=None, *, requires_grad=False):
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
+                 const_arg=False, *, requires_grad=False):
         if input_data is None:
-            raise TypeError("Tensor: input_data is required (a number, list, NumPy array or Tensor)")
-        self._data = _to_array(input_data, dtype)
+            if shape is None:
+                raise TypeError("Tensor: input_data is required (a number, list, NumPy array or "
+                                "Tensor), or a shape with a dtype")
+            self._data = _from_shape(shape, dtype, init, self)
+        elif shape is not None or init is not None:
+            raise TypeError("Tensor: give either input_data or shape (with init), not both")
+        else:
+            self._data = _to_array(input_data, dtype)
         self._node = None
         self._index = 0
         self.requires_grad = False
@@ -420,6 +432,37 @@ def _replace_tensors(seq):
     if isinstance(seq, (list, tuple)):
         return [_replace_tensors(v) for v in seq]
     return seq._data if isinstance(seq, Tensor) else seq
+
+
+_declared = {}      # id(Tensor) -> (weakref to it, shape with None dimensions)
+
+
+def _from_shape(shape, dtype, init, tensor):
+    """The array of ``Tensor(shape=..., dtype=..., init=...)``."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if not all(d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= -1)
+               for d in shape):
+        raise TypeError(f"Tensor: shape must hold ints (None or -1 for a dimension of any size), "
+                        f"got {shape!r}")
+    dims = tuple(None if d in (None, -1) else d for d in shape)
+    if dtype is None:
+        raise TypeError("Tensor: a tensor made from a shape needs a dtype")
+    if None in dims:
+        if init is not None:
+            raise ValueError(f"Tensor: init needs a shape without None dimensions, got {shape!r}")
+        _declared[id(tensor)] = (weakref.ref(tensor, lambda _, k=id(tensor): _declared.pop(k, None)),
+                                 dims)
+        return np.zeros(tuple(0 if d is None else d for d in dims), _dtype.to_numpy(dtype))
+    if init is None:
+        return np.zeros(dims, _dtype.to_numpy(dtype))
+    from .common.initializer import initializer
+    return initializer(init, dims, dtype)._data
+
+
+def declared_shape(t):
+    """A tensor's shape with None where ``Tensor(shape=...)`` left a dimension open."""
+    entry = _declared.get(id(t))
+    return entry[1] if entry is not None and entry[0]() is t else t.shape
 
 
 def detached(value):

@@ -31,6 +31,8 @@ class JitFunction:
     ``eager`` maps the signatures that run eagerly to the reason.
     """
 
+    input_signature = None      # Tensors every call's Tensor arguments must fit (jit(...))
+
     def __init__(self, fn, fullgraph=False, options=None):
         functools.update_wrapper(self, fn)
         self.fn = fn
@@ -60,6 +62,9 @@ class JitFunction:
         except TypeError as e:
             return self._eager(f"an argument cannot be part of a signature ({e})", None,
                                args, kwargs)
+        if self.input_signature is not None:
+            check_inputs(f"jit '{self.__qualname__}' (input_signature)", self.input_signature,
+                         flat)
         reason = self.eager.get(key)
         if reason is not None:
             return self.fn(*args, **kwargs)
@@ -119,6 +124,22 @@ class JitFunction:
     def __repr__(self):
         return (f"<jit {self.__qualname__}: {len(self.cache)} programs, {self.traces} traces, "
                 f"{self.replays} replays>")
+
+
+def check_inputs(where, declared, tensors):
+    """A call's Tensor arguments against declared inputs (``Tensor(shape=[None, 3], ...)``):
+    their number, ranks, dtypes and fixed dimensions."""
+    from .._tensor import declared_shape
+    if len(tensors) != len(declared):
+        raise ValueError(f"{where}: {len(declared)} inputs declared, the call has "
+                         f"{len(tensors)} Tensor arguments")
+    for i, (t, d) in enumerate(zip(tensors, declared)):
+        want = declared_shape(d)
+        if (len(t.shape) != len(want) or t._data.dtype != d._data.dtype or
+                any(w is not None and w != n for w, n in zip(want, t.shape))):
+            shown = tuple(-1 if w is None else w for w in want)
+            raise ValueError(f"{where}: input {i} of shape {t.shape} and dtype {t.dtype} does "
+                             f"not fit the declared shape {shown} and dtype {d.dtype}")
 
 
 def _guarded(fn, *args, **kwargs):

@@ -8,6 +8,7 @@ has the hooked sequence, hookgrad/nn/bprop.py the custom backward).
 """
 import weakref
 
+from .._tensor import Tensor
 from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
 from ..hooks import cell_hooks
@@ -60,7 +61,8 @@ class Cell:
         d['flags'] = flags or {}
 
     # ----------------------------------------------------------------- the call
-    def __call__(self, *args, **kwargs):
+    def _eager_call(self, *args, **kwargs):
+        """The call in PyNative mode: hooks around ``construct`` (see docs/hooks.md)."""
         hooks = self.__dict__.get('_hooks', _UNSET)
         if not _function.observing:
             if hooks is None:
@@ -70,6 +72,51 @@ class Cell:
             if hooks is not _UNSET:
                 return cell_hooks.call(self, hooks, args, kwargs)
         return _call(self, hooks, args, kwargs)
+
+    def _graph_call(self, *args, **kwargs):
+        """The call in GRAPH_MODE: a program of this cell's calls (a call inside another
+        jitted call or Cell runs within that one's program)."""
+        compiled = self.__dict__.get('_graph')
+        if compiled is None:
+            from ..jit import JitFunction
+            compiled = self.__dict__['_graph'] = JitFunction(self._eager_call)
+        inputs = self.__dict__.get('_dynamic_inputs')
+        if inputs is not None:
+            from ..jit.function import check_inputs
+            check_inputs(f"Cell '{self.path()}' (set_inputs)", inputs,
+                         [a for a in args if isinstance(a, Tensor)])
+        return compiled(*args, **kwargs)
+
+    __call__ = _eager_call
+
+    def set_inputs(self, *inputs):
+        """Declare the inputs of this cell's graph-mode calls: Tensors whose shape may hold None
+        for a dimension of any size (``Tensor(shape=[None, 3], dtype=ms.float32)``).
+
+        Every graph-mode call is checked against them (rank, dtype, fixed dimensions); a
+        program is traced once per concrete shape and replayed for every call of that shape.
+
+        Raises:
+            TypeError: an input is not a Tensor.
+        """
+        for t in inputs:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Cell '{self.path()}'.set_inputs: inputs must be Tensors, got "
+                                f"{type(t).__name__}")
+        self.__dict__['_dynamic_inputs'] = inputs
+
+    def set_jit_config(self, jit_config):
+        """Keep MindSpore's compile options (a ``JitConfig``) for this cell; tracing needs none
+        of them (``jit_config`` reads them back)."""
+        from ..jit import JitConfig
+        if not isinstance(jit_config, JitConfig):
+            raise TypeError(f"Cell '{self.path()}'.set_jit_config: expected a JitConfig, got "
+                            f"{type(jit_config).__name__}")
+        self.__dict__['jit_config'] = jit_config
+
+    def get_inputs(self):
+        """The inputs declared by ``set_inputs`` (None when there are none)."""
+        return self.__dict__.get('_dynamic_inputs')
 
     def construct(self, *args, **kwargs):
         """The computation of this cell; subclasses define it (or ``forward``)."""

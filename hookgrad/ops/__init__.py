@@ -32,6 +32,7 @@ from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entro
 from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
 from .primitives import __all__ as _primitive_names
 from ..autograd.functional import GradOperation
+from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
 
 
 def _transpose(x, axes=None):

@@ -9,7 +9,9 @@ import numbers
 import sys
 
 from ..autograd.functional import value_and_grad
+from .._context import GRAPH_MODE, get_context
 from ..autograd.grad_mode import no_grad
+from ..jit import jit
 from ..nn.cell import Cell
 from .callback import (Callback, CallbackList, EarlyStopping, History, InternalCallbackParam,
                        LossMonitor, RunContext)
@@ -264,14 +266,17 @@ class Model:
 
         grad_fn = value_and_grad(forward, None, optimizer.parameters, has_aux=True)
 
-        def step(row):
+        def step(*row):
             value, grads = grad_fn(*row)
             optimizer(grads)
             if loss_fn is None and len(value) > 1 and value[1] is not None:
                 return value
             return value[0]
 
-        return step
+        if get_context('mode') == GRAPH_MODE:     # the whole step, update included, as one
+            compiled = jit(step)                   # program
+            return lambda row: compiled(*row)
+        return lambda row: step(*row)
 
     # ----------------------------------------------------------------- evaluation
     def eval(self, valid_dataset, callbacks=None, dataset_sink_mode=False):
