@@ -298,7 +298,8 @@ def _child_name(parent, cell):
 # frames in these files are the framework running an op; the first frame outside is the source
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _INTERNAL = tuple(os.path.join(_PKG, p) for p in (
-    'autograd' + os.sep, 'ops' + os.sep, 'hooks' + os.sep, 'debug' + os.sep, '_tensor.py',
+    'autograd' + os.sep, 'ops' + os.sep, 'hooks' + os.sep, 'debug' + os.sep, 'jit' + os.sep,
+    '_tensor.py',
     '_tensor_methods.py', os.path.join('nn', 'cell.py'), os.path.join('nn', 'bprop.py')))
 _internal = {}
 

@@ -55,13 +55,8 @@ class JitFunction:
         if _function.observing and _state().observers or getattr(_local, 'depth', 0):
             return self.fn(*args, **kwargs)     # observed, being traced, or inside a replay
         flat = []
-        try:
-            key = (_signature((args, kwargs), flat, {}), grad_enabled(), _depth.get(),
-                   cell_hooks.version)
-            hash(key)
-        except TypeError as e:
-            return self._eager(f"an argument cannot be part of a signature ({e})", None,
-                               args, kwargs)
+        key = (_signature((args, kwargs), flat, {}), grad_enabled(), _depth.get(),
+               cell_hooks.version)
         if self.input_signature is not None:
             check_inputs(f"jit '{self.__qualname__}' (input_signature)", self.input_signature,
                          flat)
@@ -94,32 +89,32 @@ class JitFunction:
         if recorder.failure is not None:
             why, where = recorder.failure
             self.eager[key] = why
-            return self._eager(why, where, None, None, result)
+            self._warn(why, where)
+            return result
         with self._lock:
             self.cache[key] = recorder.program(result)
             while len(self.cache) > MAX_PROGRAMS:
                 self.cache.popitem(last=False)
         return result
 
-    def _eager(self, why, where, args, kwargs, result=None):
+    def _warn(self, why, where):
+        """Say once (or raise, with ``fullgraph``) that a signature runs eagerly, and why."""
         place = f" at {where[0]}:{where[1]}" if where else ''
         message = f"jit: '{self.__qualname__}' runs eagerly: {why}{place}"
         if self.fullgraph:
             raise JitError(message + " (fullgraph=True)")
         if not self._warned:
             self._warned = True
-            warnings.warn(message, stacklevel=3)
-        return self.fn(*args, **kwargs) if args is not None else result
+            warnings.warn(message, stacklevel=4)
 
     def _why_new(self, key):
+        """What differs from the closest signature seen before."""
         if not self.cache:
             return "first call"
-        last = next(reversed(self.cache))
         names = ('the arguments', 'grad mode', 'the transform depth', "the cells' hooks")
-        for name, old, new in zip(names, last, key):
-            if old != new:
-                return f"new signature: {name} changed"
-        return "new signature"
+        changes = min(([name for name, old, new in zip(names, seen, key) if old != new]
+                       for seen in self.cache), key=len)
+        return f"new signature: {' and '.join(changes)} changed"
 
     def __repr__(self):
         return (f"<jit {self.__qualname__}: {len(self.cache)} programs, {self.traces} traces, "

@@ -295,6 +295,13 @@ class GradModeStep:
 
 
 # ------------------------------------------------------------------------------ the program
+def cell_members(cell):
+    """A cell's parameters and sub-cells, by identity (a program is stale once one is
+    replaced)."""
+    d = cell.__dict__
+    return tuple(map(id, d['_params'].values())) + tuple(map(id, d['_cells'].values()))
+
+
 class Program:
     """The recorded steps of one call, with what they read from outside.
 
@@ -304,7 +311,8 @@ class Program:
         externals: ``(slot, tensor, shape, dtype)`` of each outside tensor the program reads.
         steps: the steps, in order.
         result: the template of the value the call returns.
-        cells: ``(weakref to cell, training)`` for every cell whose ops were recorded.
+        cells: ``(weakref to cell, training, members)`` for every cell whose ops were recorded
+            (members: the identities of its parameters and sub-cells).
         n_ops: how many op steps there are.
     """
 
@@ -324,10 +332,12 @@ class Program:
             if t._data.shape != shape or t._data.dtype != dtype:
                 return (f"an outside tensor changed from {shape} {dtype} to "
                         f"{t._data.shape} {t._data.dtype}")
-        for ref, training in self.cells:
+        for ref, training, members in self.cells:
             cell = ref()
             if cell is None:
                 return "a cell it ran was deleted"
+            if cell_members(cell) != members:
+                return f"Cell {type(cell).__name__} has other parameters or sub-cells"
             if cell.training != training:
                 return (f"Cell {type(cell).__name__} is in "
                         f"{'train' if cell.training else 'predict'} mode (traced in "

@@ -19,7 +19,7 @@ from ..autograd.observer import OpObserver, user_frame
 from ..autograd.state import current as _state, update as _update
 from .._tensor import Tensor
 from .program import (ArrayAt, Const, DetachStep, EffectStep, GradModeStep, Mapping, ObjectAt,
-                      Program, Seq, TensorAt, op_step)
+                      Program, Seq, TensorAt, cell_members, op_step)
 
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis), slice)
 
@@ -111,7 +111,7 @@ class Recorder(OpObserver):
             return                  # run by an effect or a backward pass: they run again
         for cell in call.cells():
             if id(cell) not in self.cells:
-                self.cells[id(cell)] = (weakref.ref(cell), cell.training)
+                self.cells[id(cell)] = (weakref.ref(cell), cell.training, cell_members(cell))
         ins = tuple(self.ref(t) for t in call.tensors)
         self._check_params(call)
         outs = []
