@@ -52,8 +52,8 @@ class JitFunction:
         return functools.partial(self.__call__, obj)
 
     def __call__(self, *args, **kwargs):
-        if _function.observing and _state().observers or getattr(_local, 'depth', 0):
-            return self.fn(*args, **kwargs)     # observed, being traced, or inside a replay
+        if nested():
+            return self.fn(*args, **kwargs)
         flat = []
         key = (_signature((args, kwargs), flat, {}), grad_enabled(), _depth.get(),
                cell_hooks.version)
@@ -119,6 +119,12 @@ class JitFunction:
     def __repr__(self):
         return (f"<jit {self.__qualname__}: {len(self.cache)} programs, {self.traces} traces, "
                 f"{self.replays} replays>")
+
+
+def nested():
+    """Whether a jitted call must run eagerly here: op observers are on in this thread (a
+    trace records them as part of the outer call), or a jitted call is replaying."""
+    return bool(_function.observing and _state().observers or getattr(_local, 'depth', 0))
 
 
 def check_inputs(where, declared, tensors):

@@ -76,9 +76,11 @@ class Cell:
     def _graph_call(self, *args, **kwargs):
         """The call in GRAPH_MODE: a program of this cell's calls (a call inside another
         jitted call or Cell runs within that one's program)."""
+        from ..jit.function import JitFunction, nested
+        if nested():
+            return self._eager_call(*args, **kwargs)
         compiled = self.__dict__.get('_graph')
         if compiled is None:
-            from ..jit import JitFunction
             compiled = self.__dict__['_graph'] = JitFunction(self._eager_call)
         inputs = self.__dict__.get('_dynamic_inputs')
         if inputs is not None:
