@@ -9,16 +9,23 @@ import numpy as np
 
 def _sum_to(x, shape):
     """Sum ``x`` down to ``shape`` (the adjoint of broadcasting)."""
-    if x.shape == shape:
+    have = x.shape
+    if have == shape:
         return x
-    lead = x.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and x.shape[i + lead] != 1)
-    if axes:
-        x = x.sum(axis=axes, keepdims=True)
-    if lead:
-        x = x.reshape(shape)
-    return x
+    lead = len(have) - len(shape)
+    if have[lead:] == shape:        # only leading axes: the sum has the shape already
+        return np.add.reduce(x, axis=0 if lead == 1 else tuple(range(lead)))
+    kept = tuple(i + lead for i, n in enumerate(shape) if n == 1 and have[i + lead] != 1)
+    x = np.add.reduce(x, axis=tuple(range(lead)) + kept, keepdims=True)
+    return x.reshape(shape) if lead else x
+
+
+def _broadcast_to(x, shape):
+    """``x`` broadcast to ``shape``: a read-only view, or for one value a filled array (as
+    cheap to make, and writeable)."""
+    if x.ndim == 0:
+        return np.full(shape, x)
+    return np.broadcast_to(x, shape)
 
 
 def _is_basic(key):
@@ -67,7 +74,7 @@ class _ArrayMath:
     matmul = staticmethod(np.matmul)
     zeros_like = staticmethod(np.zeros_like)
     ones_like = staticmethod(np.ones_like)
-    broadcast_to = staticmethod(np.broadcast_to)
+    broadcast_to = staticmethod(_broadcast_to)
     reshape = staticmethod(np.reshape)
     transpose = staticmethod(np.transpose)
     expand_dims = staticmethod(np.expand_dims)

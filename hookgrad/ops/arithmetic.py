@@ -79,7 +79,11 @@ class Pow(Op):
     def backward(ctx, gy):
         a, b, y = ctx.saved
         m = ctx.m
-        ga = gy * b * a ** (m.where(b == 0, 1, b) - 1)   # d(a**0)/da = 0, also at a = 0
+        if type(b) is np.ndarray and b.ndim == 0:       # one exponent: no element-wise where
+            lower = b - 1 if b != 0 else np.zeros_like(b)
+        else:
+            lower = m.where(b == 0, 1, b) - 1           # d(a**0)/da = 0, also at a = 0
+        ga = gy * b * a ** lower
         gb = None
         if ctx.needs_grad(1):
             safe = m.where(a > 0, a, m.ones_like(a))

@@ -9,7 +9,9 @@ from .arithmetic import cast
 
 
 def _swap(m, x):
-    """``x`` with its last two axes exchanged."""
+    """``x`` with its last two axes exchanged (a view of an array)."""
+    if type(x) is np.ndarray:
+        return x.swapaxes(-1, -2)
     n = x.ndim
     return m.transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
 
