@@ -66,12 +66,16 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     retained = []           # (tensor, gradient) applied after the pass
     processed = []
     observed = _function.observing and bool(_state().observers)
+    log = _function.observing and _state().recorder     # a graph-mode trace keeps the order
+    log = log.engine_log() if log else None
     if observed:                # observers also learn that a backward pass is running
         previous = _update(backward=True)
     recording = _grad.set(create_graph)
     try:
         while ready:
             key = ready.pop()
+            if log is not None:
+                log.append(key)
             if type(key) is not Node:
                 g = buf.pop(key, None)
                 if g is not None:

@@ -52,13 +52,15 @@ class OpCall:
             (None when a hook or other code ran it).
         start, seconds: ``time.perf_counter()`` when the op or rule started, and its duration.
         tensors: in ``on_forward``, the input Tensors themselves (``inputs`` are their arrays).
+        returns_tuple: in ``on_forward``, whether the op returned a tuple (of one or more
+            outputs) rather than one output.
     """
 
     __slots__ = ('op', 'phase', 'inputs', 'outputs', 'params', 'node', 'rule', 'start',
-                 'seconds', '_frame', '_source', 'tensors')
+                 'seconds', '_frame', '_source', 'tensors', 'returns_tuple')
 
     def __init__(self, op, phase, inputs, outputs, params, node, rule, start, seconds, frame,
-                 source, tensors=()):
+                 source, tensors=(), returns_tuple=False):
         self.op = op
         self.phase = phase
         self.inputs = inputs
@@ -71,6 +73,7 @@ class OpCall:
         self._frame = frame
         self._source = source
         self.tensors = tensors
+        self.returns_tuple = returns_tuple
 
     @property
     def name(self):
@@ -205,7 +208,7 @@ def dispatch(op, xs, params):
         source = node.source if node is not None else user_frame()
     call = OpCall(op, 'backward' if s.backward else 'forward', tuple(x._data for x in xs),
                   tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, source,
-                  xs)
+                  xs, type(out) is tuple)
     for observer in s.observers:
         observer.on_forward(call)
     return out

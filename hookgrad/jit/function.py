@@ -10,10 +10,17 @@ from ..autograd import function as _function
 from ..autograd.state import current as _state, depth as _depth, grad_enabled
 from ..hooks import cell_hooks
 from .._tensor import Tensor
+from .codegen import STALE
 from .recorder import Recorder
 
 MAX_PROGRAMS = 64       # signatures kept per jitted function (least recently used dropped)
-_local = threading.local()      # .depth: jitted calls running in this thread
+
+
+class _Local(threading.local):
+    depth = 0           # jitted calls replaying or tracing in this thread
+
+
+_local = _Local()
 
 
 class JitError(RuntimeError):
@@ -52,26 +59,28 @@ class JitFunction:
         return functools.partial(self.__call__, obj)
 
     def __call__(self, *args, **kwargs):
-        if nested():
-            return self.fn(*args, **kwargs)
+        if _function.observing and _state().observers or _local.depth:
+            return self.fn(*args, **kwargs)        # nested(), inline: the hot path
         flat = []
-        key = (_signature((args, kwargs), flat, {}), grad_enabled(), _depth.get(),
+        key = (_tensors(args, flat) if not kwargs else None, grad_enabled(), _depth.get(),
                cell_hooks.version)
+        if key[0] is None:
+            flat.clear()
+            key = (_signature((args, kwargs), flat, {}),) + key[1:]
         if self.input_signature is not None:
             check_inputs(f"jit '{self.__qualname__}' (input_signature)", self.input_signature,
                          flat)
-        reason = self.eager.get(key)
-        if reason is not None:
-            return self.fn(*args, **kwargs)
         program = self.cache.get(key)
         if program is not None:
-            stale = program.stale()
-            if stale is None:
+            result = _guarded(program.run, flat)
+            if result is not STALE:
                 self.cache.move_to_end(key)
                 self.replays += 1
-                return _guarded(program.run, flat)
+                return result
             del self.cache[key]
-            self.last_trace = f"the program no longer fits: {stale}"
+            self.last_trace = f"the program no longer fits: {program.stale()}"
+        elif key in self.eager:
+            return self.fn(*args, **kwargs)
         else:
             self.last_trace = self._why_new(key)
         return self._trace(key, flat, args, kwargs)
@@ -124,7 +133,7 @@ class JitFunction:
 def nested():
     """Whether a jitted call must run eagerly here: op observers are on in this thread (a
     trace records them as part of the outer call), or a jitted call is replaying."""
-    return bool(_function.observing and _state().observers or getattr(_local, 'depth', 0))
+    return bool(_function.observing and _state().observers or _local.depth)
 
 
 def check_inputs(where, declared, tensors):
@@ -145,11 +154,29 @@ def check_inputs(where, declared, tensors):
 
 def _guarded(fn, *args, **kwargs):
     """``fn(...)`` marked as a jitted call running (nested jitted calls run eagerly)."""
-    _local.depth = getattr(_local, 'depth', 0) + 1
+    _local.depth += 1
     try:
         return fn(*args, **kwargs)
     finally:
         _local.depth -= 1
+
+
+def _tensors(args, flat):
+    """``_signature`` of positional arguments that are all Tensors (the common call), else
+    None."""
+    sig = []
+    for a in args:
+        if not isinstance(a, Tensor):
+            return None
+        for i, t in enumerate(flat):
+            if t is a:
+                sig.append(('same', i))
+                break
+        else:
+            flat.append(a)
+            d = a._data
+            sig.append(('T', d.shape, d.dtype, a.requires_grad, a._node is None))
+    return tuple(sig)
 
 
 def _signature(value, flat, seen):
@@ -160,7 +187,7 @@ def _signature(value, flat, seen):
             return ('same', first)
         seen[id(value)] = len(flat)
         flat.append(value)
-        return ('T', value._data.shape, value._data.dtype.str, value.requires_grad,
+        return ('T', value._data.shape, value._data.dtype, value.requires_grad,
                 value._node is None)
     if isinstance(value, (tuple, list)):
         return (type(value), tuple(_signature(v, flat, seen) for v in value))

@@ -1,70 +1,36 @@
-"""A recorded program: the steps of one traced call, replayed on arrays.
+"""A recorded program: the steps of one traced call, compiled to Python and replayed on arrays.
 
 Values live in numbered slots: per slot an array (or, for objects an effect returned, any
 Python object), its graph edge (``(node, index)``, ``(leaf, 0)`` or None, as ``Node.next``
-holds them) and, once one exists, the Tensor object standing for it. A replay fills the slots
-of the call's arguments and of the outside tensors the program reads (parameters, constants),
-runs the steps in order and builds the result. Op steps run the op's forward on the slots'
-arrays and record a node exactly as op dispatch would, without making a Tensor per op; effect
-steps call the recorded function again with Tensors built from the slots (hooks, assignments,
-optimizer updates, backward passes), so everything they do happens again, in the same place.
+holds them) and, once one exists, the Tensor object standing for it. The compiled replay
+(hookgrad/jit/codegen.py) keeps slot ``k`` in local variables ``a{k}``, ``e{k}`` and ``v{k}``.
+It fills the slots of the call's arguments and of the outside tensors the program reads
+(parameters, constants), runs the steps in order and builds the result. Op steps run the op's
+forward on the slots' arrays and record a node exactly as op dispatch would, without making a
+Tensor per op; effect steps call the recorded function again with Tensors built from the slots
+(hooks, assignments, optimizer updates, backward passes), so everything they do happens again,
+in the same place.
+
+Each step and template below says what it does by emitting code (``emit``, ``expr``, ``read``).
 """
-from ..autograd import function as _function
-from ..autograd.function import NO_CTX, Node, link_arrays
-from ..autograd.state import grad, grad_enabled
-from .._tensor import Tensor
-
-_new = object.__new__
-
-
-class Slots:
-    """One replay's values: arrays (or objects), edges and Tensor objects, by slot; and
-    whether grad mode is on at this point of the replay."""
-
-    __slots__ = ('a', 'e', 'v', 'recording')
-
-    def __init__(self, n):
-        self.a = [None] * n
-        self.e = [None] * n
-        self.v = [None] * n
-        self.recording = grad_enabled()
-
-    def load(self, slot, t):
-        """Slot ``slot`` holds Tensor ``t`` (an argument, an outside tensor, an effect's
-        result)."""
-        self.a[slot] = t._data
-        self.e[slot] = _function._edge(t)
-        self.v[slot] = t
-
-    def tensor(self, slot):
-        """The Tensor standing for a slot (made once per replay, so identity holds)."""
-        t = self.v[slot]
-        if t is None:
-            e = self.e[slot]
-            if e is None:
-                t = Tensor._wrap(self.a[slot])
-            elif type(e[0]) is Node:
-                t = Tensor._wrap_output(self.a[slot], e[0], e[1])
-            else:
-                t = e[0]
-            self.v[slot] = t
-        return t
+import numpy as np
 
 
 # ------------------------------------------------------------------------------ templates
-# How an effect's arguments and a program's result are rebuilt from slots, and how an effect's
-# result is read back into slots. Leaves: a slot's Tensor, a slot's object, a constant.
+# How an effect's arguments and a program's result are rebuilt from slots (``expr``: a Python
+# expression), and how an effect's result is read back into slots (``read``: statements on the
+# expression ``src``). Leaves: a slot's Tensor, a slot's array or object, a constant.
 class TensorAt:
     __slots__ = ('slot',)
 
     def __init__(self, slot):
         self.slot = slot
 
-    def build(self, s):
-        return s.tensor(self.slot)
+    def expr(self, em):
+        return em.tensor(self.slot)
 
-    def read(self, value, s):
-        s.load(self.slot, value)
+    def read(self, em, src):
+        em.load(self.slot, src)
 
 
 class ArrayAt:
@@ -75,11 +41,11 @@ class ArrayAt:
     def __init__(self, slot):
         self.slot = slot
 
-    def build(self, s):
-        return s.a[self.slot]
+    def expr(self, em):
+        return f'a{self.slot}'
 
-    def read(self, value, s):
-        s.a[self.slot], s.e[self.slot], s.v[self.slot] = value, None, None
+    def read(self, em, src):
+        em.array(self.slot, src)
 
 
 class ObjectAt:
@@ -88,23 +54,27 @@ class ObjectAt:
     def __init__(self, slot):
         self.slot = slot
 
-    def build(self, s):
-        return s.a[self.slot]
+    def expr(self, em):
+        return f'a{self.slot}'
 
-    def read(self, value, s):
-        s.a[self.slot] = value
+    def read(self, em, src):
+        em.line(f'a{self.slot} = {src}')
 
 
 class Const:
+    """A value fixed at trace time. An array is copied per replay: each eager call made a new
+    one, which the call may hand out or change."""
+
     __slots__ = ('value',)
 
     def __init__(self, value):
         self.value = value
 
-    def build(self, s):
-        return self.value
+    def expr(self, em):
+        name = em.const(self.value)
+        return f'{name}.copy()' if isinstance(self.value, np.ndarray) else name
 
-    def read(self, value, s):
+    def read(self, em, src):
         pass
 
 
@@ -117,18 +87,22 @@ class Seq:
         self.kind = kind
         self.items = items
 
-    def build(self, s):
-        items = [t.build(s) for t in self.items]
-        if self.kind is tuple or self.kind is list:
-            return self.kind(items)
-        return self.kind(*items)
+    def expr(self, em):
+        items = ''.join(f'{t.expr(em)}, ' for t in self.items)
+        if self.kind is tuple:
+            return f'({items})'
+        if self.kind is list:
+            return f'[{items}]'
+        return f'{em.const(self.kind)}({items})'
 
-    def read(self, value, s):
-        if len(value) != len(self.items):
-            raise RuntimeError(f"a replayed effect returned {len(value)} values where the "
-                               f"traced call returned {len(self.items)}")
-        for t, v in zip(self.items, value):
-            t.read(v, s)
+    def read(self, em, src):
+        n = len(self.items)
+        em.line(f'if len({src}) != {n}: _mismatch(len({src}), {n})')
+        for i, t in enumerate(self.items):
+            if type(t) is not Const:
+                item = em.temp()
+                em.line(f'{item} = {src}[{i}]')
+                t.read(em, item)
 
 
 class Mapping:
@@ -138,114 +112,95 @@ class Mapping:
         self.keys = keys
         self.items = items
 
-    def build(self, s):
-        return {k: t.build(s) for k, t in zip(self.keys, self.items)}
+    def expr(self, em):
+        items = ''.join(f'{em.const(k)}: {t.expr(em)}, ' for k, t in zip(self.keys, self.items))
+        return f'{{{items}}}'
 
-    def read(self, value, s):
+    def read(self, em, src):
         for k, t in zip(self.keys, self.items):
-            t.read(value[k], s)
+            if type(t) is not Const:
+                item = em.temp()
+                em.line(f'{item} = {src}[{em.const(k)}]')
+                t.read(em, item)
 
 
 # ------------------------------------------------------------------------------ steps
 class OpStep:
-    """One op application: forward on the slots' arrays, a node when a gradient may flow.
+    """One op application: forward on the slots' arrays, and a node when a gradient may flow
+    (grad mode on and an input with an edge), built exactly as op dispatch builds it.
 
-    ``op_step`` picks a class by the number of inputs; they differ only in being unrolled.
+    ``scalar`` marks 0-d outputs, which NumPy may return as scalars: dispatch makes them
+    arrays, so the replay does too.
     """
 
-    __slots__ = ('op', 'ins', 'outs', 'params', 'tuple_out', 'reload')
+    __slots__ = ('op', 'ins', 'outs', 'params', 'tuple_out', 'scalar', 'reload')
 
-    def __init__(self, op, ins, outs, params, tuple_out):
+    def __init__(self, op, ins, outs, params, tuple_out, scalar=()):
         self.reload = ()            # (slot, tensor) whose array this step replaces
         self.op = op
         self.ins = ins
         self.outs = outs
         self.params = params
         self.tuple_out = tuple_out
+        self.scalar = scalar
 
-    def run(self, s):
-        a, e = s.a, s.e
-        arrays = [a[i] for i in self.ins]
-        edges = [e[i] for i in self.ins]
-        self._finish(s, arrays, edges, s.recording and any(x is not None for x in edges))
+    @property
+    def node(self):
+        """The local variable holding this step's node (None when it recorded none)."""
+        return f'n{self.outs[0]}'
 
-    def _finish(self, s, arrays, edges, record):
-        op = self.op
-        if record:
-            node = _new(Node)
-            node.op = op
-            node.saved = ()
-            y = op.forward(node, *arrays, **self.params)
-            link_arrays(node, edges, arrays, y)
-        else:
-            node = None
-            y = op.forward(NO_CTX, *arrays, **self.params)
-        a, e, v = s.a, s.e, s.v
-        if self.tuple_out:
-            for k, o in enumerate(self.outs):
-                a[o], e[o], v[o] = y[k], None if node is None else (node, k), None
-        else:
-            o = self.outs[0]
-            a[o], e[o], v[o] = y, None if node is None else (node, 0), None
+    def emit(self, em):
+        op, ins, outs = self.op, self.ins, self.outs
+        forward = em.const(op.forward, 'f')
+        arrays = ''.join(f'a{i}, ' for i in ins)
+        arrays += ''.join(f'{k}={em.const(v)}, ' for k, v in self.params.items())
+        n = self.node
+        for o in outs:
+            em.forget(o)
+        if op.differentiable and ins:
+            em.line(f"if rec and ({' or '.join(f'e{i} is not None' for i in ins)}):")
+            em.indent += 1
+            em.line(f'{n} = _new(Node); {n}.op = {em.const(op, "op")}; {n}.saved = ()')
+            em.line(f"y = {forward}({n}, {arrays})")
+            em.line(f"{n}.next = [{''.join(f'e{i}, ' for i in ins)}]; "
+                    f"{n}.reduce_to = [{''.join(f'a{i}.shape, ' for i in ins)}]")
+            self._outputs(em, n)
+            ids = ''.join(f'id(a{i}), ' for i in ins)
+            ids += ''.join(f'id(y[{k}]), ' for k in range(len(outs))) if self.tuple_out else \
+                'id(y), '
+            em.line(f'{n}.ids = ({ids}) if {n}.saved else None')
+            if self.tuple_out:
+                em.line(f'{n}.n_out = {len(outs)}; {n}.out_meta = [(x.shape, x.dtype) for x in y]')
+            em.indent -= 1
+            em.line('else:')
+            em.indent += 1
+        em.line(f'{n} = None')
+        em.line(f"y = {forward}(NO_CTX, {arrays})")
+        self._outputs(em, None)
+        if op.differentiable and ins:
+            em.indent -= 1
+        self._reload(em)
 
+    def _outputs(self, em, node):
+        for k, o in enumerate(self.outs):
+            y = f'y[{k}]' if self.tuple_out else 'y'
+            if k in self.scalar:
+                y = f'_asarray({y})'
+            em.line(f"a{o} = {y}; e{o} = {'None' if node is None else f'({node}, {k})'}")
 
-class Op1Step(OpStep):
-    __slots__ = ()
-
-    def run(self, s):
-        i = self.ins[0]
-        x, edge = s.a[i], s.e[i]
-        op = self.op
-        if edge is not None and s.recording and op.differentiable:
-            self._finish(s, [x], [edge], True)
-            return
-        o = self.outs[0]
-        if self.params or self.tuple_out:
-            self._finish(s, [x], [edge], False)
-            return
-        s.a[o], s.e[o], s.v[o] = op.forward(NO_CTX, x), None, None
-
-
-class Op2Step(OpStep):
-    __slots__ = ()
-
-    def run(self, s):
-        i, j = self.ins
-        a, e = s.a, s.e
-        ea, eb = e[i], e[j]
-        op = self.op
-        if (ea is not None or eb is not None) and s.recording and op.differentiable:
-            xa, xb = a[i], a[j]
-            if self.params or self.tuple_out:
-                self._finish(s, [xa, xb], [ea, eb], True)
-                return
-            node = _new(Node)
-            node.op = op
-            node.saved = ()
-            y = op.forward(node, xa, xb)
-            link_arrays(node, [ea, eb], (xa, xb), y)
-            o = self.outs[0]
-            a[o], e[o], s.v[o] = y, (node, 0), None
-            return
-        if self.params or self.tuple_out:
-            self._finish(s, [a[i], a[j]], [ea, eb], False)
-            return
-        o = self.outs[0]
-        a[o], e[o], s.v[o] = op.forward(NO_CTX, a[i], a[j]), None, None
-
-
-def op_step(op, ins, outs, params, tuple_out):
-    """The OpStep for an op application with these input and output slots."""
-    cls = {1: Op1Step, 2: Op2Step}.get(len(ins), OpStep)
-    return cls(op, ins, outs, params, tuple_out)
+    def _reload(self, em):
+        for slot, t in self.reload:
+            em.line(f'a{slot} = {em.const(t, "x")}._data')
 
 
 class EffectStep:
     """A call the program makes again on every replay: ``fn(*args)`` with its arguments
     rebuilt from slots, its result read back into slots; ``grads`` are the ``.grad`` values
-    it leaves on tensors, read after it as ``(tensor slot, gradient slot)``."""
+    it leaves on tensors, read after it as ``(tensor slot, gradient slot)``. ``log`` is what
+    the backward loop processed when the call ran a backward pass while it was traced, and
+    ``plan`` that pass compiled (hookgrad/jit/backward.py)."""
 
-    __slots__ = ('fn', 'args', 'result', 'grads', 'reload')
+    __slots__ = ('fn', 'args', 'result', 'grads', 'reload', 'log', 'plan')
 
     def __init__(self, fn, args, result):
         self.reload = ()
@@ -253,17 +208,34 @@ class EffectStep:
         self.args = args
         self.result = result
         self.grads = []
+        self.log = None
+        self.plan = None
 
-    def run(self, s):
-        result = self.fn(*self.args.build(s))
-        s.recording = grad_enabled()
-        self.result.read(result, s)
+    def emit(self, em):
+        from .inline import EFFECTS
+        inline = EFFECTS.get(self.fn)
+        if inline is not None and inline(em, self):
+            pass                    # writes arrays in place; grad mode is untouched
+        elif self.plan is not None:
+            items = [t.expr(em) for t in self.args.items]
+            em.line(f"args = ({''.join(f'{x}, ' for x in items)})")
+            self.plan.emit(em, 'args', 'r', em.const(self.fn, 'fx'))
+            em.line('rec = _grad_enabled()')
+        else:
+            args = self.args
+            if type(args) is Seq and args.kind is tuple:
+                call = ''.join(f'{t.expr(em)}, ' for t in args.items)
+            else:
+                call = f'*{args.expr(em)}'
+            em.line(f'r = {em.const(self.fn, "fx")}({call})')
+            em.line('rec = _grad_enabled()')
+        self.result.read(em, 'r')
         for tslot, gslot in self.grads:
-            g = s.tensor(tslot)._grad
-            if g is None:
-                raise RuntimeError("a replayed backward pass left no gradient where the traced "
-                                   "one did")
-            s.load(gslot, g)
+            g = em.temp()
+            em.line(f'{g} = {em.tensor(tslot)}._grad')
+            em.line(f'if {g} is None: _no_grad()')
+            em.load(gslot, g)
+        OpStep._reload(self, em)
 
 
 class DetachStep:
@@ -276,8 +248,8 @@ class DetachStep:
         self.src = src
         self.dst = dst
 
-    def run(self, s):
-        s.a[self.dst], s.e[self.dst], s.v[self.dst] = s.a[self.src], None, None
+    def emit(self, em):
+        em.array(self.dst, f'a{self.src}')
 
 
 class GradModeStep:
@@ -289,15 +261,14 @@ class GradModeStep:
     def __init__(self, enabled):
         self.enabled = enabled
 
-    def run(self, s):
-        grad.set(self.enabled)
-        s.recording = self.enabled
+    def emit(self, em):
+        em.line(f'_grad.set({self.enabled}); rec = {self.enabled}')
 
 
 # ------------------------------------------------------------------------------ the program
 def cell_members(cell):
-    """A cell's parameters and sub-cells, by identity (a program is stale once one is
-    replaced)."""
+    """The identities of a cell's parameters and sub-cells (a program is stale once one is
+    replaced; the program keeps them alive, so an identity is never reused meanwhile)."""
     d = cell.__dict__
     return tuple(map(id, d['_params'].values())) + tuple(map(id, d['_cells'].values()))
 
@@ -308,60 +279,57 @@ class Program:
     Attributes:
         n_slots: how many value slots a replay uses.
         args: ``(slot, position)`` of each Tensor among the call's flattened arguments.
-        externals: ``(slot, tensor, shape, dtype)`` of each outside tensor the program reads.
+        externals: ``(slot, tensor, shape, dtype, requires_grad)`` of each outside tensor the
+            program reads, as they were when it was traced.
         steps: the steps, in order.
         result: the template of the value the call returns.
-        cells: ``(weakref to cell, training, members)`` for every cell whose ops were recorded
-            (members: the identities of its parameters and sub-cells).
+        cells: ``(cell, training, members)`` for every cell whose ops were recorded (members:
+            the identities of its parameters and sub-cells, which ``kept`` holds).
         n_ops: how many op steps there are.
+        run: the compiled replay: ``run(flat_args)`` returns the call's result, or ``STALE``
+            (having done nothing) when the program no longer fits (see ``stale``).
+        source: its Python source.
     """
 
     def __init__(self, n_slots, args, externals, steps, result, cells):
+        from .codegen import compile_program
         self.n_slots = n_slots
         self.args = args
         self.externals = externals
         self.steps = steps
         self.result = result
         self.cells = cells
+        self.kept = [(c.__dict__['_params'].copy(), c.__dict__['_cells'].copy())
+                     for c, _, _ in cells]
         self.n_ops = sum(isinstance(step, OpStep) for step in steps)
+        self.run, self.source = compile_program(self)
+
+    @property
+    def compiled_backward(self):
+        """How many of the program's backward passes run compiled (the rest run the loop)."""
+        return sum(getattr(step, 'plan', None) is not None for step in self.steps)
 
     def stale(self):
         """Why the program no longer fits the state it reads, or None: an outside tensor
-        changed shape or dtype, a cell changed train/predict state or is gone."""
-        for _, t, shape, dtype in self.externals:
+        changed shape, dtype or ``requires_grad``, a cell changed train/predict state or its
+        parameters or sub-cells. The replay makes the same checks before it does anything."""
+        for _, t, shape, dtype, requires_grad in self.externals:
             if t._data.shape != shape or t._data.dtype != dtype:
                 return (f"an outside tensor changed from {shape} {dtype} to "
                         f"{t._data.shape} {t._data.dtype}")
-        for ref, training, members in self.cells:
-            cell = ref()
-            if cell is None:
-                return "a cell it ran was deleted"
+            if t.requires_grad is not requires_grad:
+                return (f"an outside tensor of shape {shape} changed to requires_grad="
+                        f"{t.requires_grad}")
+        for cell, training, members in self.cells:
             if cell_members(cell) != members:
                 return f"Cell {type(cell).__name__} has other parameters or sub-cells"
-            if cell.training != training:
+            if cell.training is not training:
                 return (f"Cell {type(cell).__name__} is in "
                         f"{'train' if cell.training else 'predict'} mode (traced in "
                         f"{'train' if training else 'predict'} mode)")
         return None
 
-    def run(self, flat):
-        """Replay on the flattened arguments of a call; returns the call's result."""
-        s = Slots(self.n_slots)
-        for slot, i in self.args:
-            s.load(slot, flat[i])
-        for slot, t, _, _ in self.externals:
-            s.load(slot, t)
-        token = grad.set(grad.get())    # steps may switch grad mode; the call leaves it as found
-        try:
-            for step in self.steps:
-                step.run(s)
-                if step.reload:
-                    for slot, t in step.reload:
-                        s.a[slot] = t._data
-        finally:
-            grad.reset(token)
-        return self.result.build(s)
-
     def __repr__(self):
         return (f"<Program: {self.n_ops} ops, {len(self.steps) - self.n_ops} other steps, "
-                f"{len(self.externals)} outside tensors>")
+                f"{len(self.externals)} outside tensors, {self.compiled_backward} compiled "
+                f"backward passes>")

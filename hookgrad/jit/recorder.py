@@ -11,15 +11,15 @@ the same value (cut from the graph when it needs no gradient). A call whose resu
 Python reading tensor values (``.item()``, ``if x.sum() > 0``...) cannot be replayed: the
 recorder notes the first such read and the function runs eagerly for that signature.
 """
-import weakref
-
 import numpy as np
 
+from ..autograd.engine import run_backward
 from ..autograd.observer import OpObserver, user_frame
 from ..autograd.state import current as _state, update as _update
 from .._tensor import Tensor
+from .backward import compile_backward
 from .program import (ArrayAt, Const, DetachStep, EffectStep, GradModeStep, Mapping, ObjectAt,
-                      Program, Seq, TensorAt, cell_members, op_step)
+                      OpStep, Program, Seq, TensorAt, cell_members)
 
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis), slice)
 
@@ -37,7 +37,11 @@ class Recorder(OpObserver):
         self.by_object = {}         # id(object an effect returned) -> slot
         self.keep = []              # everything whose id is a key above, alive till the end
         self.args = []
+        self.arg_slots = set()
         self.externals = []
+        self.producer = {}          # slot -> the step that fills it (op and effect results)
+        self.op_steps = {}          # id(node) -> the op step that made it
+        self.edge_slot = {}         # id(node) -> the argument slot whose edge it is
         self.detached = {}          # slot -> the slot of its value cut from the graph
         self.cells = {}
         self.suspended = 0          # > 0 inside an effect: what runs there is not recorded
@@ -82,6 +86,13 @@ class Recorder(OpObserver):
         if s is None:
             s = self.bind(t)
         self.args.append((s, position))
+        self.arg_slots.add(s)
+        if t._node is not None:
+            self.edge_slot.setdefault(id(t._node), s)
+
+    def slot_of(self, t):
+        """The slot of Tensor ``t``, or None."""
+        return self.by_tensor.get(id(t))
 
     def ref(self, t):
         """The slot of Tensor ``t`` as an input (an outside tensor gets one on first use)."""
@@ -111,7 +122,7 @@ class Recorder(OpObserver):
             return                  # run by an effect or a backward pass: they run again
         for cell in call.cells():
             if id(cell) not in self.cells:
-                self.cells[id(cell)] = (weakref.ref(cell), cell.training, cell_members(cell))
+                self.cells[id(cell)] = (cell, bool(cell.training), cell_members(cell))
         ins = tuple(self.ref(t) for t in call.tensors)
         self._check_params(call)
         outs = []
@@ -122,7 +133,13 @@ class Recorder(OpObserver):
             if call.node is not None:
                 self.nodes[s] = call.node
             outs.append(s)
-        self.steps.append(op_step(call.op, ins, tuple(outs), call.params, len(outs) > 1))
+        step = OpStep(call.op, ins, tuple(outs), call.params, call.returns_tuple,
+                      tuple(k for k, y in enumerate(call.outputs) if y.ndim == 0))
+        for s in outs:
+            self.producer[s] = step
+        if call.node is not None:
+            self.op_steps[id(call.node)] = step
+        self.steps.append(step)
         self._note_replaced()
 
     def _check_params(self, call):
@@ -149,6 +166,7 @@ class Recorder(OpObserver):
             return fn(*args)
         step = EffectStep(fn, self.template(args), None)
         self.steps.append(step)
+        first = len(self.arrays)
         outer, self.current = self.current, step
         self.suspended += 1
         try:
@@ -157,8 +175,22 @@ class Recorder(OpObserver):
             self.suspended -= 1
             self.current = outer
         step.result = self.pattern(result)
+        for s in range(first, len(self.arrays)):
+            self.producer[s] = step
+        if step.log is not None:
+            step.plan = compile_backward(step.log, step.args, args, self)
+            step.log = None
         self._note_replaced()
         return result
+
+    def engine_log(self):
+        """A list for the backward loop to log what it processes into, when the running
+        effect is a backward pass (and not one run inside it); else None."""
+        step = self.current
+        if step is not None and step.fn is run_backward and step.log is None:
+            step.log = []
+            return step.log
+        return None
 
     def grads_written(self, tensors):
         """A backward pass (inside the running effect) set these tensors' ``.grad``."""
@@ -230,7 +262,8 @@ class Recorder(OpObserver):
     def program(self, result):
         """The Program of the recorded call, returning (a template of) ``result``."""
         out = self.template(result)
-        externals = [(s, t, t._data.shape, t._data.dtype) for s, t in self.externals]
+        externals = [(s, t, t._data.shape, t._data.dtype, t.requires_grad)
+                     for s, t in self.externals]
         return Program(len(self.arrays), self.args, externals, self.steps, out,
                        list(self.cells.values()))
 

@@ -268,9 +268,15 @@ def _assign(variable, value):
         if src.shape != data.shape:
             raise ValueError(f"ops.assign: value has shape {src.shape}, but variable has shape "
                              f"{data.shape}")
+    assign_array(variable, src)
+    return variable
+
+
+def assign_array(variable, src):
+    """Write array ``src`` (of ``variable``'s shape, or a 0-d fill value) into ``variable``."""
+    data = variable._data
     if data.flags.writeable:
         np.copyto(data, src, casting='unsafe')
     else:
         # read-only data (a broadcast view, a cached constant) is replaced, never written through
         variable._data = np.array(np.broadcast_to(src, data.shape), dtype=data.dtype)
-    return variable

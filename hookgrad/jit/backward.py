@@ -1,0 +1,235 @@
+"""A backward pass compiled from the one a trace ran: the same rules in the same order.
+
+While a recorder traces a call, the backward loop (autograd/engine.py) logs the nodes and
+leaves it processes, in order. From that log and the traced graph a ``BackwardPlan`` fixes, for
+each node, which gradient buffers feed it and which its gradients go to. The replay runs the
+rules on the nodes its op steps just made, in that order, as straight-line code: no dependency
+counting, no dictionaries. Gradients are summed in the order the loop summed them, so the
+results are the loop's, bit for bit; leaves get their hooks, ``.grad`` and captures exactly as
+the loop gives them (with its own helpers).
+
+The plan holds only while the replay's graph is the traced one. Before it runs, the replay
+checks what could differ: that every node exists, has no tensor hook and was not freed, and that
+every edge into it that did not come from the program's own ops or from the call's arguments
+(an outside tensor, a value a hook returned) points where it pointed in the trace. If a check
+fails, the replay runs the loop itself, which is always right.
+
+Only first-order passes without hooks on non-leaf tensors are compiled; others run the loop.
+"""
+from ..autograd.function import Node
+from .program import Const, OpStep, Seq, TensorAt
+
+
+class BackwardPlan:
+    """The checks, buffers and entries of one compiled backward pass; ``emit`` writes it."""
+
+    def __init__(self, checks, owners, entries, seeds, n_buffers, n_targets, retain):
+        self.checks = checks        # ('node', k), ('none', i), ('edge', i), ('owner', i, o, j)
+        self.owners = owners        # (owner) of every node processed, to free them
+        self.entries = entries      # ('rule', ...) and ('leaf', ...) in order
+        self.seeds = seeds          # the buffer of each root
+        self.n_buffers = n_buffers
+        self.n_targets = n_targets  # None: leaves accumulate into .grad
+        self.retain = retain
+
+    def emit(self, em, args, result, loop):
+        """Code running the plan on ``args`` (run_backward's arguments) into ``result``, or
+        the loop (``loop``, the name of run_backward) when a check fails."""
+        owners = {}
+
+        def owner(o):
+            kind, slot = o
+            if kind == 'n':
+                return f'n{slot}'
+            return owners.setdefault(o, em.tensor(slot))
+
+        for check in self.checks:       # leaf Tensors used below exist before the branch
+            if check[0] == 'owner':
+                owner(check[2])
+        for entry in self.entries:
+            if entry[0] == 'leaf':
+                owner(('v', entry[1]))
+        conditions = []
+        for check in self.checks:
+            kind, i = check[0], check[1]
+            if kind == 'node':
+                conditions.append(f'n{i} is not None and n{i}.hooks is None and '
+                                  f'n{i}.saved is not None')
+            elif kind == 'none':
+                conditions.append(f'e{i} is None')
+            elif kind == 'edge':
+                conditions.append(f'e{i} is not None')
+            else:
+                _, _, o, j = check
+                c = f'e{i} is not None and e{i}[0] is {owner(o)}'
+                conditions.append(c if j is None else f'{c} and e{i}[1] == {j}')
+        b = [em.temp('b') for _ in range(self.n_buffers)]
+        updates = [(entry[1], em.temp('u')) for entry in self.entries
+                   if entry[0] == 'leaf' and entry[4]]     # leaf slot, its gradient local
+        self._updates = dict(updates)
+        em.line(f"if {' and '.join(conditions) or 'True'}:")
+        em.indent += 1
+        if b or updates:
+            em.line(f"{' = '.join(b + [u for _, u in updates])} = None")
+        em.line(f'roots_grads = {args}[1]')
+        for k, s in enumerate(self.seeds):
+            em.line(f'{b[s]} = roots_grads[{k}] if {b[s]} is None else {b[s]} + roots_grads[{k}]')
+        if self.n_targets is not None:
+            em.line(f'cap = [None] * {self.n_targets}')
+        em.line('cur = None; btoken = _grad.set(False)')
+        em.line('try:')
+        em.indent += 1
+        for entry in self.entries:
+            getattr(self, '_' + entry[0])(em, b, owner, *entry[1:])
+        em.indent -= 1
+        em.line('except Exception as exc:')
+        em.line('    if cur is not None: _note_failure(exc, cur)')
+        em.line('    raise')
+        em.line('finally:')
+        em.line('    _grad.reset(btoken)')
+        if updates:         # .grad is written once the whole pass succeeded, in the loop's order
+            em.line(f"if {' or '.join(f'{u} is not None' for _, u in updates)}:")
+            em.line('    shared = {id(g) for g in roots_grads}')
+            for slot, u in updates:
+                em.line(f'    if {u} is not None: _accumulate_grad({owner(("v", slot))}, {u}, '
+                        f'Tensor, shared)')
+        if not self.retain:
+            for o in self.owners:
+                em.line(f'{owner(o)}.saved = None; {owner(o)}.ids = None')
+        em.line(f"{result} = {'cap' if self.n_targets is not None else 'None'}")
+        em.indent -= 1
+        em.line('else:')
+        em.line(f"    {result} = {loop}(*{args})")
+
+    @staticmethod
+    def _rule(em, b, owner, k, op, n_in, bufs, routes):
+        n = f'n{k}'
+        em.line(f'cur = {n}')
+        if len(bufs) == 1:
+            em.line(f'if {b[bufs[0]]} is not None:')
+            em.indent += 1
+            em.line(f'gxs = {em.const(op.array_rule, "rule")}({n}, {b[bufs[0]]})')
+            em.line('if type(gxs) is not tuple: gxs = (gxs,)')
+            em.line(f'if len(gxs) != {n_in}: _count_error({n}, gxs)')
+        else:
+            em.line(f"if {' or '.join(f'{b[x]} is not None' for x in bufs)}:")
+            em.indent += 1
+            em.line(f"gxs = _call_backward({n}, [{', '.join(b[x] for x in bufs)}], False)")
+        if routes:
+            em.line(f'rt = {n}.reduce_to')
+        for i, target in routes:
+            em.line(f'gx = gxs[{i}]')
+            em.line('if gx is not None:')
+            em.line(f'    if rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])')
+            em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
+        if not routes:
+            em.line('pass')
+        em.indent -= 1
+
+    def _leaf(self, em, b, owner, slot, buf, positions, accumulate):
+        leaf = owner(('v', slot))
+        if not accumulate and not positions:
+            return              # reached, but neither captured nor accumulated: the loop drops it
+        em.line(f'if {b[buf]} is not None:')
+        em.indent += 1
+        em.line(f'g = {b[buf]}; cur = None')
+        em.line(f'if {leaf}._hooks: g = _run_tensor_hooks({leaf}._hooks, g, False)')
+        if accumulate:
+            em.line(f'{self._updates[slot]} = g')
+        for i in positions:
+            em.line(f'cap[{i}] = g')
+        em.indent -= 1
+
+
+def compile_backward(log, args_template, args, rec):
+    """The BackwardPlan of a traced pass, or None when it cannot be compiled.
+
+    ``log`` is what the loop processed, in order; ``args`` the pass's arguments (roots,
+    root_grads, targets, retain_graph, create_graph) and ``args_template`` how the program
+    rebuilds them; ``rec`` the Recorder, which knows each slot's origin. (A target with a
+    graph of its own is an argument that requires grad: its pass records a graph for higher
+    order, so it is never compiled.)
+    """
+    roots, _, targets, retain, create = args
+    if create or type(args_template) is not Seq or len(args_template.items) != 5:
+        return None
+    t_roots, _, t_targets, t_retain, _ = args_template.items
+    if type(t_retain) is not Const or not _tensor_slots(t_roots):
+        return None
+    if targets is not None and (not _tensor_slots(t_targets) or
+                                any(t._node is not None for t in targets)):
+        return None
+    checks = {}
+    buffers = {}
+
+    def buffer(key, index):
+        k = (id(key), index)
+        if k not in buffers:
+            buffers[k] = len(buffers)
+        return buffers[k]
+
+    def owner(key):
+        """How the replay names the node or leaf ``key``, or None."""
+        if type(key) is Node:
+            step = rec.op_steps.get(id(key))
+            return None if step is None else ('n', step.outs[0])
+        s = rec.slot_of(key)
+        return None if s is None else ('v', s)
+
+    def expect(slot, edge):
+        """The check that slot ``slot`` has, at replay, the edge it had in the trace."""
+        if slot in rec.arg_slots:
+            return True
+        if edge is None:
+            checks[('none', slot)] = None
+            return True
+        if type(rec.producer.get(slot)) is OpStep:
+            checks[('edge', slot)] = None
+            return True
+        o = owner(edge[0])
+        if o is None:
+            return False
+        multi = type(edge[0]) is Node and edge[0].n_out > 1
+        checks[('owner', slot, o, edge[1] if multi else None)] = None
+        return True
+
+    positions = {}      # id(leaf) -> its places among the targets
+    for i, t in enumerate(targets or ()):
+        positions.setdefault(id(t), []).append(i)
+    entries, owners = [], []
+    for key in log:
+        if type(key) is not Node:
+            s = rec.slot_of(key)
+            if s is None:
+                return None
+            entries.append(('leaf', s, buffer(key, 0), tuple(positions.get(id(key), ())),
+                            targets is None))
+            continue
+        step = rec.op_steps.get(id(key))
+        if step is None or key.hooks is not None:
+            return None
+        owners.append(('n', step.outs[0]))
+        checks[('node', step.outs[0])] = None
+        routes = []
+        for i, (e, slot) in enumerate(zip(key.next, step.ins)):
+            if not expect(slot, e):
+                return None
+            if e is not None:
+                target = e[0]
+                routes.append((i, buffer(target, e[1] if type(target) is Node and
+                                         target.n_out > 1 else 0)))
+        entries.append(('rule', step.outs[0], key.op, len(key.next),
+                        [buffer(key, i) for i in range(key.n_out)], tuple(routes)))
+    seeds = []
+    for r, tmpl in zip(roots, t_roots.items):
+        node = r._node
+        if node is not None and not expect(tmpl.slot, (node, r._index)):
+            return None
+        key = node if node is not None else r
+        seeds.append(buffer(key, r._index if node is not None and node.n_out > 1 else 0))
+    return BackwardPlan(list(checks), owners, entries, seeds, len(buffers),
+                        None if targets is None else len(targets), bool(t_retain.value))
+
+
+def _tensor_slots(template):
+    return type(template) is Seq and all(type(t) is TensorAt for t in template.items)

@@ -1,0 +1,160 @@
+"""Compile a Program into one straight-line Python function.
+
+Every step of the program becomes a few lines of Python: an op step calls the op's forward on
+local variables and, when a gradient may flow, fills a node as op dispatch does; an effect step
+calls its function with Tensors built from locals; a compiled backward pass runs the backward
+rules in the order the trace ran them. A replay is then one Python call with no per-step
+dispatch, list indexing or Tensor objects for intermediate values. ``Program.source`` shows the
+code (it is what runs).
+
+Slot ``k`` is the locals ``a{k}`` (its array or object), ``e{k}`` (its graph edge) and ``v{k}``
+(the Tensor standing for it, made once per replay where an effect needs one, so identity holds);
+``n{k}`` is the node of the op step whose first output is slot ``k``.
+"""
+import numpy as np
+
+from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
+from ..autograd.function import NO_CTX, Node, _edge
+from ..autograd.math import array_math
+from ..autograd.state import grad, grad_enabled
+from ..hooks.calling import run_tensor_hooks
+from .._tensor import Tensor
+from .program import GradModeStep, cell_members
+
+_LITERALS = (type(None), bool, int, str)
+
+
+def _mk(a, e):
+    """The Tensor standing for a slot: its array on its edge."""
+    if e is None:
+        return Tensor._wrap(a)
+    owner = e[0]
+    if type(owner) is Node:
+        return Tensor._wrap_output(a, owner, e[1])
+    return owner
+
+
+def _mismatch(got, want):
+    raise RuntimeError(f"a replayed effect returned {got} values where the traced call "
+                       f"returned {want}")
+
+
+def _no_grad():
+    raise RuntimeError("a replayed backward pass left no gradient where the traced one did")
+
+
+class _Stale:
+    """What a replay returns, having done nothing, when its program no longer fits."""
+
+    def __repr__(self):
+        return 'STALE'
+
+
+STALE = _Stale()
+
+
+def _asarray(y):
+    return y if type(y) is np.ndarray else np.asarray(y)
+
+
+_HELPERS = dict(
+    _new=object.__new__, Node=Node, NO_CTX=NO_CTX, Tensor=Tensor, _edge=_edge, _mk=_mk,
+    _grad=grad, _grad_enabled=grad_enabled, _asarray=_asarray, _mismatch=_mismatch,
+    _no_grad=_no_grad, _sum_to=array_math.sum_to, _run_tensor_hooks=run_tensor_hooks,
+    _accumulate_grad=_accumulate_grad, _call_backward=_call_backward, _count_error=_count_error,
+    _note_failure=_note_failure, STALE=STALE, _members=cell_members)
+
+
+class Emitter:
+    """Collects the lines of the function, the objects it refers to, and which slots have a
+    Tensor local at the point being emitted."""
+
+    def __init__(self):
+        self.lines = []
+        self.namespace = dict(_HELPERS)
+        self.indent = 1
+        self.valid = set()          # slots whose v{k} holds their Tensor here
+        self._names = {}            # id(constant) -> its name
+        self._count = 0
+
+    def line(self, text):
+        self.lines.append('    ' * self.indent + text)
+
+    def temp(self, prefix='t'):
+        """A fresh local variable name."""
+        self._count += 1
+        return f'{prefix}{self._count}'
+
+    def const(self, value, prefix='k'):
+        """An expression for ``value`` (a literal, or a name bound to the object)."""
+        if type(value) in _LITERALS:
+            return repr(value)
+        name = self._names.get(id(value))
+        if name is None:
+            name = self._names[id(value)] = self.temp(prefix)
+            self.namespace[name] = value
+        return name
+
+    # ------------------------------------------------------------ slots
+    def tensor(self, slot):
+        """The local holding slot's Tensor (made here if there is none yet)."""
+        if slot not in self.valid:
+            self.line(f'v{slot} = _mk(a{slot}, e{slot})')
+            self.valid.add(slot)
+        return f'v{slot}'
+
+    def load(self, slot, src):
+        """Slot ``slot`` holds the Tensor ``src``."""
+        self.line(f'v{slot} = {src}; a{slot} = v{slot}._data; e{slot} = _edge(v{slot})')
+        self.valid.add(slot)
+
+    def array(self, slot, src):
+        """Slot ``slot`` holds the array ``src``, cut from the graph."""
+        self.line(f'a{slot} = {src}; e{slot} = None')
+        self.valid.discard(slot)
+
+    def forget(self, slot):
+        """Slot ``slot`` gets a new value: its Tensor local is stale."""
+        self.valid.discard(slot)
+
+
+def compile_program(program):
+    """The replay function of ``program`` and its source: ``run(flat_args)`` -> result."""
+    em = Emitter()
+    _guards(em, program)
+    for slot, i in program.args:
+        em.load(slot, f'flat[{i}]')
+    for slot, t, _, _, _ in program.externals:
+        em.load(slot, em.const(t, 'x'))
+    switches = any(type(step) is GradModeStep for step in program.steps)
+    if switches:
+        em.line('token = _grad.set(_grad.get())     # steps switch grad mode; restored at the end')
+        em.line('try:')
+        em.indent += 1
+    em.line('rec = _grad.get()')
+    for step in program.steps:
+        step.emit(em)
+    em.line(f'return {program.result.expr(em)}')
+    if switches:
+        em.indent -= 1
+        em.line('finally:')
+        em.line('    _grad.reset(token)')
+    source = 'def replay(flat):\n' + '\n'.join(em.lines) + '\n'
+    code = compile(source, f'<jit program {id(program):#x}>', 'exec')
+    exec(code, em.namespace)
+    return em.namespace['replay'], source
+
+
+def _guards(em, program):
+    """Return STALE unless the outside tensors and cells are as traced (Program.stale)."""
+    conditions = []
+    for _, t, shape, dtype, requires_grad in program.externals:
+        x, d = em.const(t, 'x'), em.const(dtype, 'dt')
+        conditions.append(f'{x}._data.shape != {shape!r} or ({x}._data.dtype is not {d} and '
+                          f'{x}._data.dtype != {d}) or {x}.requires_grad is not {requires_grad}')
+    for cell, training, members in program.cells:
+        c = em.const(cell, 'cell')
+        conditions.append(f'{c}.training is not {training} or _members({c}) != '
+                          f'{em.const(members, "m")}')
+    for c in conditions:
+        em.line(f'if {c}: return STALE')
