@@ -302,18 +302,21 @@ def _accumulate_grad(t, g, Tensor, shared):
     gradient, view or user array), so optimizers may update it in place.
     """
     want = t._data.dtype
-    if isinstance(g, Tensor):
-        if g._data.dtype != want:
-            g = g.astype(want)
-        t._grad = g if t._grad is None else t._grad + g
-        return
     old = t._grad
-    if old is not None:
-        t._grad = Tensor._wrap((old._data + g).astype(want, copy=False))
+    if type(g) is np.ndarray:
+        if old is not None:
+            t._grad = Tensor._wrap((old._data + g).astype(want, copy=False))
+            return
+        if g.dtype != want:
+            g = g.astype(want)
+        elif id(g) in shared or not (g.flags.owndata and g.flags.writeable):
+            g = g.copy()
+        shared.add(id(g))
+        t._grad = Tensor._wrap(g)
         return
-    if g.dtype != want:
+    if not isinstance(g, Tensor):       # a NumPy scalar
+        _accumulate_grad(t, np.array(g), Tensor, shared)
+        return
+    if g._data.dtype != want:
         g = g.astype(want)
-    elif id(g) in shared or not (g.flags.owndata and g.flags.writeable):
-        g = g.copy()
-    shared.add(id(g))
-    t._grad = Tensor._wrap(g)
+    t._grad = g if old is None else old + g

@@ -93,10 +93,14 @@ class Op:
     ``backward_arrays``) as static methods; see the module docstring for the contract.
 
     ``differentiable = False`` marks ops whose outputs never carry a gradient (comparisons,
-    argmax...). Subclasses are registered in ``OPS`` under ``name`` (default: the class name).
+    argmax...); ``shape_from_values = True`` ops whose output shape depends on the values of
+    their inputs, not only on their shapes (indexing by a boolean mask): a graph-mode program
+    then does not assume the shape. Subclasses are registered in ``OPS`` under ``name``
+    (default: the class name).
     """
 
     differentiable = True
+    shape_from_values = False
     name = None
     backward_arrays = None
     array_rule = None       # backward_arrays if the op has one, else backward; set per class

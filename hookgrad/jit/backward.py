@@ -32,6 +32,11 @@ class BackwardPlan:
         self.n_targets = n_targets  # None: leaves accumulate into .grad
         self.retain = retain
 
+    def reads(self):
+        """The slots the plan reads (its checks' and its leaves')."""
+        return tuple(c[1] for c in self.checks if c[0] != 'node') + \
+            tuple(e[1] for e in self.entries if e[0] == 'leaf')
+
     def emit(self, em, args, result, loop):
         """Code running the plan on ``args`` (run_backward's arguments) into ``result``, or
         the loop (``loop``, the name of run_backward) when a check fails."""
@@ -102,26 +107,36 @@ class BackwardPlan:
         em.line(f"    {result} = {loop}(*{args})")
 
     @staticmethod
-    def _rule(em, b, owner, k, op, n_in, bufs, routes):
+    def _rule(em, b, owner, k, op, n_in, bufs, routes, shapes, first):
         n = f'n{k}'
         em.line(f'cur = {n}')
         if len(bufs) == 1:
             em.line(f'if {b[bufs[0]]} is not None:')
             em.indent += 1
-            em.line(f'gxs = {em.const(op.array_rule, "rule")}({n}, {b[bufs[0]]})')
-            em.line('if type(gxs) is not tuple: gxs = (gxs,)')
-            em.line(f'if len(gxs) != {n_in}: _count_error({n}, gxs)')
+            em.line(f'gxs = {em.const(op.array_rule, "rule")}({n}, {b[bufs[0]]}); '
+                    f'{b[bufs[0]]} = None')
+            em.line(f'if type(gxs) is not tuple or len(gxs) != {n_in}: gxs = _as_grads({n}, gxs)')
         else:
             em.line(f"if {' or '.join(f'{b[x]} is not None' for x in bufs)}:")
             em.indent += 1
-            em.line(f"gxs = _call_backward({n}, [{', '.join(b[x] for x in bufs)}], False)")
-        if routes:
+            em.line(f"gxs = _call_backward({n}, [{', '.join(b[x] for x in bufs)}], False); "
+                    f"{' = '.join(b[x] for x in bufs)} = None")
+        if routes and shapes is None:
             em.line(f'rt = {n}.reduce_to')
-        for i, target in routes:
+        for (i, target), new in zip(routes, first):
             em.line(f'gx = gxs[{i}]')
-            em.line('if gx is not None:')
-            em.line(f'    if rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])')
-            em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
+            if shapes is None:
+                reduce = f'rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])'
+            else:
+                shape = em.const(shapes[i], 'shape')
+                reduce = f'gx.shape != {shape}: gx = _sum_to(gx, {shape})'
+            if new:             # the first gradient for this buffer: it holds None
+                em.line(f'if gx is not None and {reduce}')
+                em.line(f'{b[target]} = gx')
+            else:
+                em.line('if gx is not None:')
+                em.line(f'    if {reduce}')
+                em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
         if not routes:
             em.line('pass')
         em.indent -= 1
@@ -132,7 +147,7 @@ class BackwardPlan:
             return              # reached, but neither captured nor accumulated: the loop drops it
         em.line(f'if {b[buf]} is not None:')
         em.indent += 1
-        em.line(f'g = {b[buf]}; cur = None')
+        em.line(f'g = {b[buf]}; {b[buf]} = None; cur = None')
         em.line(f'if {leaf}._hooks: g = _run_tensor_hooks({leaf}._hooks, g, False)')
         if accumulate:
             em.line(f'{self._updates[slot]} = g')
@@ -196,6 +211,14 @@ def compile_backward(log, args_template, args, rec):
     positions = {}      # id(leaf) -> its places among the targets
     for i, t in enumerate(targets or ()):
         positions.setdefault(id(t), []).append(i)
+    seeds = []
+    for r, tmpl in zip(roots, t_roots.items):
+        node = r._node
+        if node is not None and not expect(tmpl.slot, (node, r._index)):
+            return None
+        key = node if node is not None else r
+        seeds.append(buffer(key, r._index if node is not None and node.n_out > 1 else 0))
+    filled = set(seeds)         # buffers that hold a gradient before the first rule runs
     entries, owners = [], []
     for key in log:
         if type(key) is not Node:
@@ -218,15 +241,13 @@ def compile_backward(log, args_template, args, rec):
                 target = e[0]
                 routes.append((i, buffer(target, e[1] if type(target) is Node and
                                          target.n_out > 1 else 0)))
+        first = []
+        for _, target in routes:
+            first.append(target not in filled)
+            filled.add(target)
         entries.append(('rule', step.outs[0], key.op, len(key.next),
-                        [buffer(key, i) for i in range(key.n_out)], tuple(routes)))
-    seeds = []
-    for r, tmpl in zip(roots, t_roots.items):
-        node = r._node
-        if node is not None and not expect(tmpl.slot, (node, r._index)):
-            return None
-        key = node if node is not None else r
-        seeds.append(buffer(key, r._index if node is not None and node.n_out > 1 else 0))
+                        [buffer(key, i) for i in range(key.n_out)], tuple(routes), step.shapes,
+                        tuple(first)))
     return BackwardPlan(list(checks), owners, entries, seeds, len(buffers),
                         None if targets is None else len(targets), bool(t_retain.value))
 

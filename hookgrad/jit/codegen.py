@@ -53,6 +53,15 @@ class _Stale:
 STALE = _Stale()
 
 
+def _as_grads(node, gxs):
+    """A rule's gradients as the backward loop takes them: one non-tuple is one gradient."""
+    if type(gxs) is not tuple:
+        gxs = (gxs,)
+    if len(gxs) != len(node.next):
+        _count_error(node, gxs)
+    return gxs
+
+
 def _asarray(y):
     return y if type(y) is np.ndarray else np.asarray(y)
 
@@ -60,7 +69,7 @@ def _asarray(y):
 _HELPERS = dict(
     _new=object.__new__, Node=Node, NO_CTX=NO_CTX, Tensor=Tensor, _edge=_edge, _mk=_mk,
     _grad=grad, _grad_enabled=grad_enabled, _asarray=_asarray, _mismatch=_mismatch,
-    _no_grad=_no_grad, _sum_to=array_math.sum_to, _run_tensor_hooks=run_tensor_hooks,
+    _no_grad=_no_grad, _as_grads=_as_grads, _sum_to=array_math.sum_to, _run_tensor_hooks=run_tensor_hooks,
     _accumulate_grad=_accumulate_grad, _call_backward=_call_backward, _count_error=_count_error,
     _note_failure=_note_failure, STALE=STALE, _members=cell_members)
 
@@ -74,6 +83,8 @@ class Emitter:
         self.namespace = dict(_HELPERS)
         self.indent = 1
         self.valid = set()          # slots whose v{k} holds their Tensor here
+        self.no_edge = set()        # slots whose e{k} is None here on every replay
+        self.rec = None             # grad mode here when every replay has it, else None
         self._names = {}            # id(constant) -> its name
         self._count = 0
 
@@ -103,37 +114,56 @@ class Emitter:
             self.valid.add(slot)
         return f'v{slot}'
 
-    def load(self, slot, src):
-        """Slot ``slot`` holds the Tensor ``src``."""
-        self.line(f'v{slot} = {src}; a{slot} = v{slot}._data; e{slot} = _edge(v{slot})')
+    def load(self, slot, src, edge=None):
+        """Slot ``slot`` holds the Tensor ``src`` (whose edge is ``edge`` when every replay
+        has it: a constant's name or 'None')."""
+        self.line(f"v{slot} = {src}; a{slot} = v{slot}._data; "
+                  f"e{slot} = {edge or f'_edge(v{slot})'}")
         self.valid.add(slot)
+        if edge == 'None':
+            self.no_edge.add(slot)
+        else:
+            self.no_edge.discard(slot)
 
     def array(self, slot, src):
         """Slot ``slot`` holds the array ``src``, cut from the graph."""
         self.line(f'a{slot} = {src}; e{slot} = None')
         self.valid.discard(slot)
+        self.no_edge.add(slot)
 
-    def forget(self, slot):
-        """Slot ``slot`` gets a new value: its Tensor local is stale."""
+    def forget(self, slot, no_edge=False):
+        """Slot ``slot`` gets a new value (with no edge, if ``no_edge``): its Tensor local is
+        stale."""
         self.valid.discard(slot)
+        if no_edge:
+            self.no_edge.add(slot)
+        else:
+            self.no_edge.discard(slot)
+
+    def effect_done(self):
+        """After a call that may switch grad mode: read it."""
+        self.line('rec = _grad_enabled()')
+        self.rec = None
 
 
 def compile_program(program):
     """The replay function of ``program`` and its source: ``run(flat_args)`` -> result."""
     em = Emitter()
     _guards(em, program)
-    for slot, i in program.args:
-        em.load(slot, f'flat[{i}]')
-    for slot, t, _, _, _ in program.externals:
-        em.load(slot, em.const(t, 'x'))
+    for slot, i, edge in program.args:
+        em.load(slot, f'flat[{i}]', None if edge else 'None')   # the signature fixes which
     switches = any(type(step) is GradModeStep for step in program.steps)
     if switches:
         em.line('token = _grad.set(_grad.get())     # steps switch grad mode; restored at the end')
         em.line('try:')
         em.indent += 1
     em.line('rec = _grad.get()')
-    for step in program.steps:
+    em.rec = program.grad_mode           # the signature holds it
+    for step, dead in zip(program.steps, _last_reads(program)):
         step.emit(em)
+        if dead:
+            em.line(' = '.join(f'a{s} = e{s} = v{s}' for s in dead) + ' = None')
+            em.valid.difference_update(dead)
     em.line(f'return {program.result.expr(em)}')
     if switches:
         em.indent -= 1
@@ -146,15 +176,36 @@ def compile_program(program):
 
 
 def _guards(em, program):
-    """Return STALE unless the outside tensors and cells are as traced (Program.stale)."""
-    conditions = []
-    for _, t, shape, dtype, requires_grad in program.externals:
+    """Return STALE unless the outside tensors and cells are as traced (Program.stale); load
+    the outside tensors. Their graph edges follow from what is checked: an outside tensor's
+    node never changes."""
+    for slot, t, shape, dtype, requires_grad in program.externals:
         x, d = em.const(t, 'x'), em.const(dtype, 'dt')
-        conditions.append(f'{x}._data.shape != {shape!r} or ({x}._data.dtype is not {d} and '
-                          f'{x}._data.dtype != {d}) or {x}.requires_grad is not {requires_grad}')
+        a = f'a{slot}'
+        em.line(f'{a} = {x}._data')
+        em.line(f'if {a}.shape != {shape!r} or ({a}.dtype is not {d} and {a}.dtype != {d}) or '
+                f'{x}.requires_grad is not {requires_grad}: return STALE')
+        edge = _edge(t)
+        em.line(f"v{slot} = {x}; e{slot} = {'None' if edge is None else em.const(edge, 'edge')}")
+        em.valid.add(slot)
+        if edge is None:
+            em.no_edge.add(slot)
     for cell, training, members in program.cells:
         c = em.const(cell, 'cell')
-        conditions.append(f'{c}.training is not {training} or _members({c}) != '
-                          f'{em.const(members, "m")}')
-    for c in conditions:
-        em.line(f'if {c}: return STALE')
+        em.line(f'if {c}.training is not {training} or _members({c}) != '
+                f'{em.const(members, "m")}: return STALE')
+
+
+def _last_reads(program):
+    """Per step, the large slots no later step (nor the result) reads."""
+    last = {}
+    for index, step in enumerate(program.steps):
+        for slot in step.reads():
+            if slot in program.large:
+                last[slot] = index
+    for slot in program.result.slots():
+        last.pop(slot, None)
+    dead = [[] for _ in program.steps]
+    for slot, index in last.items():
+        dead[index].append(slot)
+    return dead

@@ -29,6 +29,9 @@ class TensorAt:
     def expr(self, em):
         return em.tensor(self.slot)
 
+    def slots(self):
+        return (self.slot,)
+
     def read(self, em, src):
         em.load(self.slot, src)
 
@@ -44,6 +47,9 @@ class ArrayAt:
     def expr(self, em):
         return f'a{self.slot}'
 
+    def slots(self):
+        return (self.slot,)
+
     def read(self, em, src):
         em.array(self.slot, src)
 
@@ -56,6 +62,9 @@ class ObjectAt:
 
     def expr(self, em):
         return f'a{self.slot}'
+
+    def slots(self):
+        return (self.slot,)
 
     def read(self, em, src):
         em.line(f'a{self.slot} = {src}')
@@ -73,6 +82,9 @@ class Const:
     def expr(self, em):
         name = em.const(self.value)
         return f'{name}.copy()' if isinstance(self.value, np.ndarray) else name
+
+    def slots(self):
+        return ()
 
     def read(self, em, src):
         pass
@@ -95,6 +107,9 @@ class Seq:
             return f'[{items}]'
         return f'{em.const(self.kind)}({items})'
 
+    def slots(self):
+        return tuple(s for t in self.items for s in t.slots())
+
     def read(self, em, src):
         n = len(self.items)
         em.line(f'if len({src}) != {n}: _mismatch(len({src}), {n})')
@@ -116,6 +131,9 @@ class Mapping:
         items = ''.join(f'{em.const(k)}: {t.expr(em)}, ' for k, t in zip(self.keys, self.items))
         return f'{{{items}}}'
 
+    def slots(self):
+        return tuple(s for t in self.items for s in t.slots())
+
     def read(self, em, src):
         for k, t in zip(self.keys, self.items):
             if type(t) is not Const:
@@ -130,12 +148,14 @@ class OpStep:
     (grad mode on and an input with an edge), built exactly as op dispatch builds it.
 
     ``scalar`` marks 0-d outputs, which NumPy may return as scalars: dispatch makes them
-    arrays, so the replay does too.
+    arrays, so the replay does too. ``shapes`` are the inputs' shapes when every replay has
+    them (inputs from the call's arguments, outside tensors and ops on those; not values a hook
+    returned), else None.
     """
 
-    __slots__ = ('op', 'ins', 'outs', 'params', 'tuple_out', 'scalar', 'reload')
+    __slots__ = ('op', 'ins', 'outs', 'params', 'tuple_out', 'scalar', 'shapes', 'reload')
 
-    def __init__(self, op, ins, outs, params, tuple_out, scalar=()):
+    def __init__(self, op, ins, outs, params, tuple_out, scalar=(), shapes=None):
         self.reload = ()            # (slot, tensor) whose array this step replaces
         self.op = op
         self.ins = ins
@@ -143,11 +163,16 @@ class OpStep:
         self.params = params
         self.tuple_out = tuple_out
         self.scalar = scalar
+        self.shapes = shapes
 
     @property
     def node(self):
         """The local variable holding this step's node (None when it recorded none)."""
         return f'n{self.outs[0]}'
+
+    def reads(self):
+        """The slots this step reads (for freeing values no later step needs)."""
+        return self.ins
 
     def emit(self, em):
         op, ins, outs = self.op, self.ins, self.outs
@@ -155,15 +180,19 @@ class OpStep:
         arrays = ''.join(f'a{i}, ' for i in ins)
         arrays += ''.join(f'{k}={em.const(v)}, ' for k, v in self.params.items())
         n = self.node
+        edges = [i for i in ins if i not in em.no_edge]
+        record = op.differentiable and edges and em.rec is not False
         for o in outs:
-            em.forget(o)
-        if op.differentiable and ins:
-            em.line(f"if rec and ({' or '.join(f'e{i} is not None' for i in ins)}):")
+            em.forget(o, no_edge=not record)
+        if record:
+            test = ' or '.join(f'e{i} is not None' for i in edges)
+            em.line(f"if {test}:" if em.rec else f"if rec and ({test}):")
             em.indent += 1
             em.line(f'{n} = _new(Node); {n}.op = {em.const(op, "op")}; {n}.saved = ()')
             em.line(f"y = {forward}({n}, {arrays})")
-            em.line(f"{n}.next = [{''.join(f'e{i}, ' for i in ins)}]; "
-                    f"{n}.reduce_to = [{''.join(f'a{i}.shape, ' for i in ins)}]")
+            shapes = em.const(self.shapes, 'shapes') if self.shapes is not None else \
+                f"[{''.join(f'a{i}.shape, ' for i in ins)}]"
+            em.line(f"{n}.next = [{''.join(f'e{i}, ' for i in ins)}]; {n}.reduce_to = {shapes}")
             self._outputs(em, n)
             ids = ''.join(f'id(a{i}), ' for i in ins)
             ids += ''.join(f'id(y[{k}]), ' for k in range(len(outs))) if self.tuple_out else \
@@ -177,7 +206,7 @@ class OpStep:
         em.line(f'{n} = None')
         em.line(f"y = {forward}(NO_CTX, {arrays})")
         self._outputs(em, None)
-        if op.differentiable and ins:
+        if record:
             em.indent -= 1
         self._reload(em)
 
@@ -211,6 +240,10 @@ class EffectStep:
         self.log = None
         self.plan = None
 
+    def reads(self):
+        slots = self.args.slots() + tuple(t for t, _ in self.grads)
+        return slots + self.plan.reads() if self.plan is not None else slots
+
     def emit(self, em):
         from .inline import EFFECTS
         inline = EFFECTS.get(self.fn)
@@ -220,7 +253,7 @@ class EffectStep:
             items = [t.expr(em) for t in self.args.items]
             em.line(f"args = ({''.join(f'{x}, ' for x in items)})")
             self.plan.emit(em, 'args', 'r', em.const(self.fn, 'fx'))
-            em.line('rec = _grad_enabled()')
+            em.effect_done()
         else:
             args = self.args
             if type(args) is Seq and args.kind is tuple:
@@ -228,14 +261,21 @@ class EffectStep:
             else:
                 call = f'*{args.expr(em)}'
             em.line(f'r = {em.const(self.fn, "fx")}({call})')
-            em.line('rec = _grad_enabled()')
+            em.effect_done()
         self.result.read(em, 'r')
+        plain = _first_order(self.args)     # then .grad values are Tensors without a graph
         for tslot, gslot in self.grads:
             g = em.temp()
             em.line(f'{g} = {em.tensor(tslot)}._grad')
             em.line(f'if {g} is None: _no_grad()')
-            em.load(gslot, g)
+            em.load(gslot, g, 'None' if plain else None)
         OpStep._reload(self, em)
+
+
+def _first_order(args):
+    """Whether a backward pass with these arguments (run_backward's) records no graph."""
+    return type(args) is Seq and len(args.items) == 5 and type(args.items[4]) is Const and \
+        args.items[4].value is False
 
 
 class DetachStep:
@@ -247,6 +287,9 @@ class DetachStep:
     def __init__(self, src, dst):
         self.src = src
         self.dst = dst
+
+    def reads(self):
+        return (self.src,)
 
     def emit(self, em):
         em.array(self.dst, f'a{self.src}')
@@ -261,8 +304,12 @@ class GradModeStep:
     def __init__(self, enabled):
         self.enabled = enabled
 
+    def reads(self):
+        return ()
+
     def emit(self, em):
         em.line(f'_grad.set({self.enabled}); rec = {self.enabled}')
+        em.rec = self.enabled
 
 
 # ------------------------------------------------------------------------------ the program
@@ -278,7 +325,11 @@ class Program:
 
     Attributes:
         n_slots: how many value slots a replay uses.
-        args: ``(slot, position)`` of each Tensor among the call's flattened arguments.
+        grad_mode: grad mode when the call starts (the call signature fixes it).
+        large: slots of large arrays the call makes: the replay lets go of each after the
+            last step that reads it, as eager code drops a value no name holds.
+        args: ``(slot, position, has_edge)`` of each Tensor among the call's flattened
+            arguments (whether it has a graph edge: the call signature fixes it).
         externals: ``(slot, tensor, shape, dtype, requires_grad)`` of each outside tensor the
             program reads, as they were when it was traced.
         steps: the steps, in order.
@@ -291,8 +342,10 @@ class Program:
         source: its Python source.
     """
 
-    def __init__(self, n_slots, args, externals, steps, result, cells):
+    def __init__(self, n_slots, args, externals, steps, result, cells, grad_mode, large=()):
         from .codegen import compile_program
+        self.grad_mode = grad_mode
+        self.large = large
         self.n_slots = n_slots
         self.args = args
         self.externals = externals

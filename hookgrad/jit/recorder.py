@@ -15,12 +15,14 @@ import numpy as np
 
 from ..autograd.engine import run_backward
 from ..autograd.observer import OpObserver, user_frame
-from ..autograd.state import current as _state, update as _update
+from ..autograd.function import _edge
+from ..autograd.state import current as _state, grad_enabled, update as _update
 from .._tensor import Tensor
 from .backward import compile_backward
 from .program import (ArrayAt, Const, DetachStep, EffectStep, GradModeStep, Mapping, ObjectAt,
                       OpStep, Program, Seq, TensorAt, cell_members)
 
+LARGE = 1 << 16     # bytes: a replay lets go of arrays this large as soon as it can
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis), slice)
 
 
@@ -38,6 +40,7 @@ class Recorder(OpObserver):
         self.keep = []              # everything whose id is a key above, alive till the end
         self.args = []
         self.arg_slots = set()
+        self.fixed = set()          # slots whose shape every replay has (see OpStep.shapes)
         self.externals = []
         self.producer = {}          # slot -> the step that fills it (op and effect results)
         self.op_steps = {}          # id(node) -> the op step that made it
@@ -51,6 +54,7 @@ class Recorder(OpObserver):
 
     # ----------------------------------------------------------------- switch
     def enable(self):
+        self.grad_mode_at_start = grad_enabled()
         super().enable()
         self._previous = _update(recorder=self)
         return self
@@ -85,8 +89,9 @@ class Recorder(OpObserver):
         s = self.by_tensor.get(id(t))
         if s is None:
             s = self.bind(t)
-        self.args.append((s, position))
+        self.args.append((s, position, _edge(t) is not None))
         self.arg_slots.add(s)
+        self.fixed.add(s)
         if t._node is not None:
             self.edge_slot.setdefault(id(t._node), s)
 
@@ -107,6 +112,7 @@ class Recorder(OpObserver):
                 return s
         s = self.bind(t)
         self.externals.append((s, t))
+        self.fixed.add(s)
         return s
 
     def _detached(self, s):
@@ -114,6 +120,8 @@ class Recorder(OpObserver):
         if d is None:
             d = self.detached[s] = self._slot(self.arrays[s], True)
             self.steps.append(DetachStep(s, d))
+            if s in self.fixed:
+                self.fixed.add(d)
         return d
 
     # ----------------------------------------------------------------- ops
@@ -133,8 +141,12 @@ class Recorder(OpObserver):
             if call.node is not None:
                 self.nodes[s] = call.node
             outs.append(s)
+        fixed = all(s in self.fixed for s in ins)     # shapes follow from input shapes
+        if fixed and not call.op.shape_from_values:
+            self.fixed.update(outs)
         step = OpStep(call.op, ins, tuple(outs), call.params, call.returns_tuple,
-                      tuple(k for k, y in enumerate(call.outputs) if y.ndim == 0))
+                      tuple(k for k, y in enumerate(call.outputs) if y.ndim == 0),
+                      tuple(x.shape for x in call.inputs) if fixed else None)
         for s in outs:
             self.producer[s] = step
         if call.node is not None:
@@ -154,6 +166,7 @@ class Recorder(OpObserver):
         step = self.steps[-1]
         for s, t in self.externals:
             if t._data is not self.arrays[s]:
+                self.fixed.discard(s)       # set_data may change the shape
                 self.arrays[s] = t._data
                 self.by_array[id(t._data)] = s
                 self.keep.append(t._data)
@@ -264,8 +277,11 @@ class Recorder(OpObserver):
         out = self.template(result)
         externals = [(s, t, t._data.shape, t._data.dtype, t.requires_grad)
                      for s, t in self.externals]
+        outside = self.arg_slots.union(s for s, _ in self.externals)
+        large = {s for s, a in enumerate(self.arrays) if s not in outside and
+                 isinstance(a, np.ndarray) and a.nbytes >= LARGE}
         return Program(len(self.arrays), self.args, externals, self.steps, out,
-                       list(self.cells.values()))
+                       list(self.cells.values()), self.grad_mode_at_start, large)
 
 
 def _leaves(value):

@@ -26,7 +26,7 @@ class Sub(Op):
 
     @staticmethod
     def backward(ctx, gy):
-        return gy, -gy
+        return gy, (-gy if ctx.needs_grad(1) else None)
 
 
 class Mul(Op):
@@ -39,7 +39,7 @@ class Mul(Op):
     @staticmethod
     def backward(ctx, gy):
         a, b = ctx.saved
-        return gy * b, gy * a
+        return (gy * b if ctx.needs_grad(0) else None), (gy * a if ctx.needs_grad(1) else None)
 
 
 class Div(Op):
@@ -53,7 +53,7 @@ class Div(Op):
     def backward(ctx, gy):
         a, b = ctx.saved
         ga = gy / b
-        return ga, -ga * a / b
+        return (ga if ctx.needs_grad(0) else None), (-ga * a / b if ctx.needs_grad(1) else None)
 
 
 class Neg(Op):
@@ -81,9 +81,9 @@ class Pow(Op):
         m = ctx.m
         if type(b) is np.ndarray and b.ndim == 0:       # one exponent: no element-wise where
             lower = b - 1 if b != 0 else np.zeros_like(b)
+            ga = gy * b * (a if lower == 1 else a ** lower)     # a ** 1 is a copy of a
         else:
-            lower = m.where(b == 0, 1, b) - 1           # d(a**0)/da = 0, also at a = 0
-        ga = gy * b * a ** lower
+            ga = gy * b * a ** (m.where(b == 0, 1, b) - 1)      # d(a**0)/da = 0, also at a = 0
         gb = None
         if ctx.needs_grad(1):
             safe = m.where(a > 0, a, m.ones_like(a))

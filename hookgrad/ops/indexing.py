@@ -22,6 +22,8 @@ _BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
 class GetItem(Op):
     """y = x[key] (NumPy basic and advanced indexing); the gradient is scattered back, adding
     repeated positions."""
+    shape_from_values = True        # a boolean mask selects as many elements as it holds True
+
     @staticmethod
     def forward(ctx, x, *indices, key):
         if indices:

@@ -33,6 +33,9 @@ class MatMul(Op):
         m = ctx.m
         want_a = ctx.needs_grad(0)
         want_b = ctx.needs_grad(1)
+        if a.ndim == 2 and b.ndim == 2:         # the common case first
+            return (m.matmul(gy, _swap(m, b)) if want_a else None), \
+                (m.matmul(_swap(m, a), gy) if want_b else None)
         ga = gb = None
         if a.ndim == 1 and b.ndim == 1:         # a dot product: gy is 0-d
             return (gy * b if want_a else None), (gy * a if want_b else None)

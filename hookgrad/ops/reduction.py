@@ -89,7 +89,7 @@ class ReduceSum(Op):
         _remember(ctx, x, axis, keepdims)
         if dtype is None and x.dtype.kind in 'biu':
             dtype = _INT64
-        return np.asarray(x.sum(axis=axis, keepdims=keepdims, dtype=dtype))
+        return np.asarray(np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims))
 
     @staticmethod
     def backward(ctx, gy):
@@ -103,7 +103,7 @@ class ReduceMean(Op):
         _remember(ctx, x, axis, keepdims)
         if x.dtype.itemsize < 4:        # float16: NumPy's mean accumulates in float32
             return np.asarray(x.mean(axis=axis, keepdims=keepdims))
-        return np.asarray(x.sum(axis=axis, keepdims=keepdims) / _count(x.shape, axis))
+        return np.asarray(np.add.reduce(x, axis=axis, keepdims=keepdims) / _count(x.shape, axis))
 
     @staticmethod
     def backward(ctx, gy):

@@ -245,3 +245,32 @@ def test_an_error_in_a_compiled_rule_names_the_op_and_changes_nothing():
         Fragile.broken = False
     assert "(raised in the backward of 'Fragile')" in getattr(info.value, '__notes__', [''])[0]
     assert w.grad is None and program(jitted).compiled_backward == 1
+
+
+def test_a_boolean_mask_selects_a_different_number_of_elements_per_call():
+    def make():
+        v = ms.Parameter(np.array([1.5], np.float32), name='v')
+        f = ms.value_and_grad(lambda x, m: ops.sum(x[m] * v), None, [v])
+        masks = [np.arange(6) < k for k in (2, 5, 3)]
+        return f, [v], lambda i: (T(i, (6,)), ms.Tensor(masks[i]))
+    compare(make)
+
+
+def test_large_values_are_let_go_of_after_their_last_use():
+    import tracemalloc
+
+    def chain(x):
+        for _ in range(12):
+            x = ops.tanh(x * 1.01)
+        return x
+
+    x = T(0, (256, 1024))               # 1 MiB per value
+    jitted = ms.jit(chain)
+    jitted(x)
+    peaks = []
+    for fn in (chain, jitted):
+        tracemalloc.start()
+        fn(x)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] <= peaks[0] + x.asnumpy().nbytes, peaks
