@@ -104,6 +104,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                         gxs = (gxs,)
                     if len(gxs) != len(edges):
                         _count_error(node, gxs)
+                if log is not None:     # and the shapes of the gradients, for the plan
+                    log.shapes[id(node)] = [None if g is None else g.shape for g in gxs]
                 shapes = node.reduce_to
                 i = 0
                 for e in edges:

@@ -95,12 +95,16 @@ class Op:
     ``differentiable = False`` marks ops whose outputs never carry a gradient (comparisons,
     argmax...); ``shape_from_values = True`` ops whose output shape depends on the values of
     their inputs, not only on their shapes (indexing by a boolean mask): a graph-mode program
-    then does not assume the shape. Subclasses are registered in ``OPS`` under ``name``
-    (default: the class name).
+    then does not assume the shape. ``ufunc`` names the NumPy ufunc an element-wise op's
+    forward is, exactly (``np.add`` for Add), for ops whose output has the dtype of same-dtype
+    inputs: a graph-mode replay may then write the result into an array that is about to be
+    overwritten with it. Subclasses are registered in ``OPS`` under ``name`` (default: the
+    class name).
     """
 
     differentiable = True
     shape_from_values = False
+    ufunc = None
     name = None
     backward_arrays = None
     array_rule = None       # backward_arrays if the op has one, else backward; set per class
@@ -109,7 +113,8 @@ class Op:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get('name') or cls.__name__
         old = OPS.get(name)
-        if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
+        if old is not None and \
+                (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
             raise TypeError(f"op {name!r} is already registered by {OPS[name].__module__}")
         cls.name = name
         rule = cls.backward_arrays or getattr(cls, 'backward', None)

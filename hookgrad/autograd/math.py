@@ -12,12 +12,19 @@ def _sum_to(x, shape):
     have = x.shape
     if have == shape:
         return x
+    axis, keepdims = summed_axes(have, shape)
+    x = np.add.reduce(x, axis=axis, keepdims=keepdims)
+    return x.reshape(shape) if keepdims and len(have) != len(shape) else x
+
+
+def summed_axes(have, shape):
+    """``(axis, keepdims)`` of the ``np.add.reduce`` that sums an array of shape ``have`` down
+    to ``shape`` (then reshaped to ``shape`` when keepdims and the ranks differ)."""
     lead = len(have) - len(shape)
     if have[lead:] == shape:        # only leading axes: the sum has the shape already
-        return np.add.reduce(x, axis=0 if lead == 1 else tuple(range(lead)))
+        return (0 if lead == 1 else tuple(range(lead))), False
     kept = tuple(i + lead for i, n in enumerate(shape) if n == 1 and have[i + lead] != 1)
-    x = np.add.reduce(x, axis=tuple(range(lead)) + kept, keepdims=True)
-    return x.reshape(shape) if lead else x
+    return tuple(range(lead)) + kept, True
 
 
 def _broadcast_to(x, shape):

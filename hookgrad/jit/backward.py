@@ -17,6 +17,7 @@ fails, the replay runs the loop itself, which is always right.
 Only first-order passes without hooks on non-leaf tensors are compiled; others run the loop.
 """
 from ..autograd.function import Node
+from ..autograd.math import summed_axes
 from .program import Const, OpStep, Seq, TensorAt
 
 
@@ -107,7 +108,7 @@ class BackwardPlan:
         em.line(f"    {result} = {loop}(*{args})")
 
     @staticmethod
-    def _rule(em, b, owner, k, op, n_in, bufs, routes, shapes, first):
+    def _rule(em, b, owner, k, op, n_in, bufs, routes, shapes, first, traced):
         n = f'n{k}'
         em.line(f'cur = {n}')
         if len(bufs) == 1:
@@ -126,16 +127,17 @@ class BackwardPlan:
         for (i, target), new in zip(routes, first):
             em.line(f'gx = gxs[{i}]')
             if shapes is None:
-                reduce = f'rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])'
-            else:
+                reduce = f'if rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])'
+            elif traced[i] is None or traced[i] == shapes[i]:
                 shape = em.const(shapes[i], 'shape')
-                reduce = f'gx.shape != {shape}: gx = _sum_to(gx, {shape})'
+                reduce = f'if gx.shape != {shape}: gx = _sum_to(gx, {shape})'
+            else:                   # the traced sum, unless the gradient's shape differs
+                reduce = _summed(em, traced[i], shapes[i])
+            em.line('if gx is not None:')
+            em.line(f'    {reduce}')
             if new:             # the first gradient for this buffer: it holds None
-                em.line(f'if gx is not None and {reduce}')
                 em.line(f'{b[target]} = gx')
             else:
-                em.line('if gx is not None:')
-                em.line(f'    if {reduce}')
                 em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
         if not routes:
             em.line('pass')
@@ -245,11 +247,23 @@ def compile_backward(log, args_template, args, rec):
         for _, target in routes:
             first.append(target not in filled)
             filled.add(target)
+        traced = log.shapes.get(id(key)) or [None] * len(key.next)
         entries.append(('rule', step.outs[0], key.op, len(key.next),
                         [buffer(key, i) for i in range(key.n_out)], tuple(routes), step.shapes,
-                        tuple(first)))
+                        tuple(first), traced))
     return BackwardPlan(list(checks), owners, entries, seeds, len(buffers),
                         None if targets is None else len(targets), bool(t_retain.value))
+
+
+def _summed(em, have, shape):
+    """A statement summing ``gx`` (of shape ``have`` in the trace) down to ``shape``, as
+    ``array_math.sum_to`` does."""
+    axis, keepdims = summed_axes(have, shape)
+    sum_ = f"_reduce(gx, axis={axis!r}{', keepdims=True' if keepdims else ''})"
+    if keepdims and len(have) != len(shape):
+        sum_ += f'.reshape({shape!r})'
+    shape = em.const(shape, 'shape')
+    return f'gx = {sum_} if gx.shape == {have!r} else _sum_to(gx, {shape})'
 
 
 def _tensor_slots(template):

@@ -11,6 +11,8 @@ Slot ``k`` is the locals ``a{k}`` (its array or object), ``e{k}`` (its graph edg
 (the Tensor standing for it, made once per replay where an effect needs one, so identity holds);
 ``n{k}`` is the node of the op step whose first output is slot ``k``.
 """
+import collections
+
 import numpy as np
 
 from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
@@ -19,6 +21,7 @@ from ..autograd.math import array_math
 from ..autograd.state import grad, grad_enabled
 from ..hooks.calling import run_tensor_hooks
 from .._tensor import Tensor
+from .inline import fuse
 from .program import GradModeStep, cell_members
 
 _LITERALS = (type(None), bool, int, str)
@@ -69,7 +72,7 @@ def _asarray(y):
 _HELPERS = dict(
     _new=object.__new__, Node=Node, NO_CTX=NO_CTX, Tensor=Tensor, _edge=_edge, _mk=_mk,
     _grad=grad, _grad_enabled=grad_enabled, _asarray=_asarray, _mismatch=_mismatch,
-    _no_grad=_no_grad, _as_grads=_as_grads, _sum_to=array_math.sum_to,
+    _no_grad=_no_grad, _as_grads=_as_grads, _sum_to=array_math.sum_to, _reduce=np.add.reduce,
     _run_tensor_hooks=run_tensor_hooks, _accumulate_grad=_accumulate_grad,
     _call_backward=_call_backward, _count_error=_count_error,
     _note_failure=_note_failure, STALE=STALE, _members=cell_members)
@@ -86,6 +89,7 @@ class Emitter:
         self.valid = set()          # slots whose v{k} holds their Tensor here
         self.no_edge = set()        # slots whose e{k} is None here on every replay
         self.rec = None             # grad mode here when every replay has it, else None
+        self.used = set()           # slots some step or the result reads (others need no locals)
         self._names = {}            # id(constant) -> its name
         self._count = 0
 
@@ -150,6 +154,8 @@ class Emitter:
 def compile_program(program):
     """The replay function of ``program`` and its source: ``run(flat_args)`` -> result."""
     em = Emitter()
+    em.used = {slot for step in program.steps for slot in step.reads()}
+    em.used.update(program.result.slots())
     _guards(em, program)
     for slot, i, edge in program.args:
         em.load(slot, f'flat[{i}]', None if edge else 'None')   # the signature fixes which
@@ -160,11 +166,19 @@ def compile_program(program):
         em.indent += 1
     em.line('rec = _grad.get()')
     em.rec = program.grad_mode           # the signature holds it
-    for step, dead in zip(program.steps, _last_reads(program)):
-        step.emit(em)
-        if dead:
-            em.line(' = '.join(f'a{s} = e{s} = v{s}' for s in dead) + ' = None')
-            em.valid.difference_update(dead)
+    steps, dead = program.steps, _last_reads(program)
+    reads = collections.Counter(slot for step in steps for slot in step.reads())
+    reads.update(program.result.slots())
+    i = 0
+    while i < len(steps):
+        done = 2 if i + 1 < len(steps) and fuse(em, steps[i], steps[i + 1], reads) else 1
+        if done == 1:
+            steps[i].emit(em)
+        for slots in dead[i:i + done]:
+            if slots:
+                em.line(' = '.join(f'a{s} = e{s} = v{s}' for s in slots) + ' = None')
+                em.valid.difference_update(slots)
+        i += done
     em.line(f'return {program.result.expr(em)}')
     if switches:
         em.indent -= 1

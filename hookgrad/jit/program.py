@@ -33,7 +33,8 @@ class TensorAt:
         return (self.slot,)
 
     def read(self, em, src):
-        em.load(self.slot, src)
+        if self.slot in em.used:
+            em.load(self.slot, src)
 
 
 class ArrayAt:
@@ -51,7 +52,8 @@ class ArrayAt:
         return (self.slot,)
 
     def read(self, em, src):
-        em.array(self.slot, src)
+        if self.slot in em.used:
+            em.array(self.slot, src)
 
 
 class ObjectAt:
@@ -67,7 +69,8 @@ class ObjectAt:
         return (self.slot,)
 
     def read(self, em, src):
-        em.line(f'a{self.slot} = {src}')
+        if self.slot in em.used:
+            em.line(f'a{self.slot} = {src}')
 
 
 class Const:
@@ -114,7 +117,7 @@ class Seq:
         n = len(self.items)
         em.line(f'if len({src}) != {n}: _mismatch(len({src}), {n})')
         for i, t in enumerate(self.items):
-            if type(t) is not Const:
+            if not em.used.isdisjoint(t.slots()):
                 item = em.temp()
                 em.line(f'{item} = {src}[{i}]')
                 t.read(em, item)
@@ -136,7 +139,7 @@ class Mapping:
 
     def read(self, em, src):
         for k, t in zip(self.keys, self.items):
-            if type(t) is not Const:
+            if not em.used.isdisjoint(t.slots()):
                 item = em.temp()
                 em.line(f'{item} = {src}[{em.const(k)}]')
                 t.read(em, item)
@@ -174,14 +177,21 @@ class OpStep:
         """The slots this step reads (for freeing values no later step needs)."""
         return self.ins
 
+    def edges(self, em):
+        """The inputs whose edges decide, at replay, whether a node is made here; empty when
+        no replay makes one."""
+        if not self.op.differentiable or em.rec is False:
+            return []
+        return [i for i in self.ins if i not in em.no_edge]
+
     def emit(self, em):
         op, ins, outs = self.op, self.ins, self.outs
         forward = em.const(op.forward, 'f')
         arrays = ''.join(f'a{i}, ' for i in ins)
         arrays += ''.join(f'{k}={em.const(v)}, ' for k, v in self.params.items())
         n = self.node
-        edges = [i for i in ins if i not in em.no_edge]
-        record = op.differentiable and edges and em.rec is not False
+        edges = self.edges(em)
+        record = bool(edges)
         for o in outs:
             em.forget(o, no_edge=not record)
         if record:
@@ -203,9 +213,12 @@ class OpStep:
             em.indent -= 1
             em.line('else:')
             em.indent += 1
-        em.line(f'{n} = None')
-        em.line(f"y = {forward}(NO_CTX, {arrays})")
-        self._outputs(em, None)
+            em.line(f'{n} = None')        # backward plans check that there is no node
+        if len(outs) == 1 and not self.tuple_out and not self.scalar:
+            em.line(f"a{outs[0]} = {forward}(NO_CTX, {arrays}); e{outs[0]} = None")
+        else:
+            em.line(f"y = {forward}(NO_CTX, {arrays})")
+            self._outputs(em, None)
         if record:
             em.indent -= 1
         self._reload(em)
@@ -247,9 +260,16 @@ class EffectStep:
     def emit(self, em):
         from .inline import EFFECTS
         inline = EFFECTS.get(self.fn)
-        if inline is not None and inline(em, self):
-            pass                    # writes arrays in place; grad mode is untouched
-        elif self.plan is not None:
+        edge = inline(em, self) if inline is not None else None
+        if edge is not None:        # written in place; grad mode is untouched
+            if type(self.result) is TensorAt:
+                if self.result.slot in em.used:
+                    em.load(self.result.slot, 'r', edge)
+            else:
+                self.result.read(em, 'r')
+            OpStep._reload(self, em)
+            return
+        if self.plan is not None:
             items = [t.expr(em) for t in self.args.items]
             em.line(f"args = ({''.join(f'{x}, ' for x in items)})")
             self.plan.emit(em, 'args', 'r', em.const(self.fn, 'fx'))
@@ -265,6 +285,8 @@ class EffectStep:
         self.result.read(em, 'r')
         plain = _first_order(self.args)     # then .grad values are Tensors without a graph
         for tslot, gslot in self.grads:
+            if gslot not in em.used:
+                continue
             g = em.temp()
             em.line(f'{g} = {em.tensor(tslot)}._grad')
             em.line(f'if {g} is None: _no_grad()')

@@ -201,7 +201,7 @@ class Recorder(OpObserver):
         effect is a backward pass (and not one run inside it); else None."""
         step = self.current
         if step is not None and step.fn is run_backward and step.log is None:
-            step.log = []
+            step.log = EngineLog()
             return step.log
         return None
 
@@ -282,6 +282,15 @@ class Recorder(OpObserver):
                  isinstance(a, np.ndarray) and a.nbytes >= LARGE}
         return Program(len(self.arrays), self.args, externals, self.steps, out,
                        list(self.cells.values()), self.grad_mode_at_start, large)
+
+
+class EngineLog(list):
+    """What the backward loop processed, in order (nodes and leaves), and ``shapes``: by
+    ``id(node)``, the shapes of the gradients its rule returned (None where none)."""
+
+    def __init__(self):
+        super().__init__()
+        self.shapes = {}
 
 
 def _leaves(value):

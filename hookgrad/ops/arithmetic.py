@@ -9,6 +9,8 @@ from ._base import as_tensor, binary, broadcast_error, operands as _operands
 
 class Add(Op):
     """y = a + b."""
+    ufunc = np.add
+
     @staticmethod
     def forward(ctx, a, b):
         return a + b
@@ -20,6 +22,8 @@ class Add(Op):
 
 class Sub(Op):
     """y = a - b."""
+    ufunc = np.subtract
+
     @staticmethod
     def forward(ctx, a, b):
         return a - b
@@ -31,6 +35,8 @@ class Sub(Op):
 
 class Mul(Op):
     """y = a * b."""
+    ufunc = np.multiply
+
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)

@@ -274,3 +274,33 @@ def test_large_values_are_let_go_of_after_their_last_use():
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] <= peaks[0] + x.asnumpy().nbytes, peaks
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64, np.float16, np.int32])
+def test_an_update_written_in_place_equals_the_eager_one(dtype):
+    def make():
+        p = ms.Parameter(np.arange(6).astype(dtype).reshape(2, 3), name='p', requires_grad=False)
+        q = ms.Parameter(np.arange(3).astype(dtype), name='q', requires_grad=False)
+        frozen = ms.Tensor(np.broadcast_to(np.arange(3).astype(dtype), (2, 3)))   # read-only
+
+        def step(x):
+            ops.assign(p, p - x)            # written into p's array
+            ops.assign(q, q * 2 + x[0])     # a broadcast: computed, then copied
+            ops.assign(frozen, frozen + x)  # read-only data is replaced
+            return p + q + frozen
+        return step, [p, q, frozen], lambda i: (ms.Tensor(np.full((2, 3), i + 1, dtype)),)
+    compare(make, compiled=0)
+
+
+def test_ops_that_name_a_ufunc_compute_exactly_it():
+    from hookgrad.autograd.function import NO_CTX, OPS
+    rng = np.random.default_rng(0)
+    named = [op for op in OPS.values() if op.ufunc is not None]
+    assert {op.name for op in named} >= {'Add', 'Sub', 'Mul'}
+    for op in named:
+        for dtype in (np.float32, np.float64, np.int64):
+            a, b = (rng.standard_normal((3, 4)) * 5).astype(dtype), \
+                (rng.standard_normal((3, 4)) * 5).astype(dtype)
+            y = op.forward(NO_CTX, a, b)
+            np.testing.assert_array_equal(y, op.ufunc(a, b))
+            assert y.dtype == dtype
