@@ -25,7 +25,7 @@ class BackwardPlan:
     """The checks, buffers and entries of one compiled backward pass; ``emit`` writes it."""
 
     def __init__(self, checks, owners, entries, seeds, n_buffers, n_targets, retain):
-        self.checks = checks        # ('node', k), ('none', i), ('edge', i), ('owner', i, o, j)
+        self.checks = checks        # ('node', k, outs), ('none', i), ('edge', i, k), ('owner', ...)
         self.owners = owners        # (owner) of every node processed, to free them
         self.entries = entries      # ('rule', ...) and ('leaf', ...) in order
         self.seeds = seeds          # the buffer of each root
@@ -56,15 +56,19 @@ class BackwardPlan:
             if entry[0] == 'leaf':
                 owner(('v', entry[1]))
         conditions = []
+        nodes = {c[1] for c in self.checks if c[0] == 'node'}
         for check in self.checks:
             kind, i = check[0], check[1]
             if kind == 'node':
-                conditions.append(f'n{i} is not None and n{i}.hooks is None and '
-                                  f'n{i}.saved is not None')
+                c = f'n{i} is not None and n{i}.saved is not None'
+                if not em.made.isdisjoint(check[2]):    # a Tensor of it may have got a hook
+                    c += f' and n{i}.hooks is None'
+                conditions.append(c)
             elif kind == 'none':
                 conditions.append(f'e{i} is None')
             elif kind == 'edge':
-                conditions.append(f'e{i} is not None')
+                if check[2] not in nodes:       # else: its node is checked to exist
+                    conditions.append(f'e{i} is not None')
             else:
                 _, _, o, j = check
                 c = f'e{i} is not None and e{i}[0] is {owner(o)}'
@@ -97,11 +101,17 @@ class BackwardPlan:
             em.line(f"if {' or '.join(f'{u} is not None' for _, u in updates)}:")
             em.line('    shared = {id(g) for g in roots_grads}')
             for slot, u in updates:
-                em.line(f'    if {u} is not None: _accumulate_grad({owner(("v", slot))}, {u}, '
-                        f'Tensor, shared)')
+                t = owner(('v', slot))
+                # engine._accumulate_grad, whose commonest case (a first gradient, an array
+                # of the tensor's dtype owned by nobody else) is written out here
+                em.line(f'    if {u} is not None:')
+                em.line(f'        if {t}._grad is None and type({u}) is _ndarray and {u}.dtype is '
+                        f'{t}._data.dtype and {u}.flags.owndata and {u}.flags.writeable and '
+                        f'id({u}) not in shared:')
+                em.line(f'            shared.add(id({u})); {t}._grad = _wrap({u})')
+                em.line(f'        else: _accumulate_grad({t}, {u}, Tensor, shared)')
         if not self.retain:
-            for o in self.owners:
-                em.line(f'{owner(o)}.saved = None; {owner(o)}.ids = None')
+            em.line(''.join(f'{owner(o)}.saved = ' for o in self.owners) + 'None')
         em.line(f"{result} = {'cap' if self.n_targets is not None else 'None'}")
         em.indent -= 1
         em.line('else:')
@@ -149,8 +159,8 @@ class BackwardPlan:
             return              # reached, but neither captured nor accumulated: the loop drops it
         em.line(f'if {b[buf]} is not None:')
         em.indent += 1
-        em.line(f'g = {b[buf]}; {b[buf]} = None; cur = None')
-        em.line(f'if {leaf}._hooks: g = _run_tensor_hooks({leaf}._hooks, g, False)')
+        em.line(f'g = {b[buf]}')
+        em.line(f'if {leaf}._hooks: cur = None; g = _run_tensor_hooks({leaf}._hooks, g, False)')
         if accumulate:
             em.line(f'{self._updates[slot]} = g')
         for i in positions:
@@ -200,8 +210,9 @@ def compile_backward(log, args_template, args, rec):
         if edge is None:
             checks[('none', slot)] = None
             return True
-        if type(rec.producer.get(slot)) is OpStep:
-            checks[('edge', slot)] = None
+        producer = rec.producer.get(slot)
+        if type(producer) is OpStep:
+            checks[('edge', slot, producer.outs[0])] = None
             return True
         o = owner(edge[0])
         if o is None:
@@ -234,7 +245,7 @@ def compile_backward(log, args_template, args, rec):
         if step is None or key.hooks is not None:
             return None
         owners.append(('n', step.outs[0]))
-        checks[('node', step.outs[0])] = None
+        checks[('node', step.outs[0], step.outs)] = None
         routes = []
         for i, (e, slot) in enumerate(zip(key.next, step.ins)):
             if not expect(slot, e):

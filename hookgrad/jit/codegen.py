@@ -70,7 +70,7 @@ def _asarray(y):
 
 
 _HELPERS = dict(
-    _new=object.__new__, Node=Node, NO_CTX=NO_CTX, Tensor=Tensor, _edge=_edge, _mk=_mk,
+    _new=object.__new__, _ndarray=np.ndarray, _wrap=Tensor._wrap, Node=Node, NO_CTX=NO_CTX, Tensor=Tensor, _edge=_edge, _mk=_mk,
     _grad=grad, _grad_enabled=grad_enabled, _asarray=_asarray, _mismatch=_mismatch,
     _no_grad=_no_grad, _as_grads=_as_grads, _sum_to=array_math.sum_to, _reduce=np.add.reduce,
     _run_tensor_hooks=run_tensor_hooks, _accumulate_grad=_accumulate_grad,
@@ -90,6 +90,7 @@ class Emitter:
         self.no_edge = set()        # slots whose e{k} is None here on every replay
         self.rec = None             # grad mode here when every replay has it, else None
         self.used = set()           # slots some step or the result reads (others need no locals)
+        self.made = set()           # slots a Tensor was made for (hooks can be put on those)
         self._names = {}            # id(constant) -> its name
         self._count = 0
 
@@ -117,6 +118,7 @@ class Emitter:
         if slot not in self.valid:
             self.line(f'v{slot} = _mk(a{slot}, e{slot})')
             self.valid.add(slot)
+            self.made.add(slot)
         return f'v{slot}'
 
     def load(self, slot, src, edge=None):

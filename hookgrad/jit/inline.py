@@ -25,6 +25,7 @@ def _assign_tensor(em, step):
     em.line(f'if a{value}.shape == {variable}._data.shape: '
             f'{em.const(assign_array, "assign")}({variable}, a{value}); r = {variable}')
     em.line(f"else: r = {em.const(_assign, 'fx')}({variable}, _mk(a{value}, e{value}))")
+    em.made.add(value)
     return _edge_of(em, args.items[0].slot)
 
 
