@@ -70,11 +70,11 @@ def _asarray(y):
 
 
 _HELPERS = dict(
-    _new=object.__new__, _ndarray=np.ndarray, _wrap=Tensor._wrap, Node=Node, NO_CTX=NO_CTX, Tensor=Tensor, _edge=_edge, _mk=_mk,
-    _grad=grad, _grad_enabled=grad_enabled, _asarray=_asarray, _mismatch=_mismatch,
-    _no_grad=_no_grad, _as_grads=_as_grads, _sum_to=array_math.sum_to, _reduce=np.add.reduce,
-    _run_tensor_hooks=run_tensor_hooks, _accumulate_grad=_accumulate_grad,
-    _call_backward=_call_backward, _count_error=_count_error,
+    _new=object.__new__, _ndarray=np.ndarray, _wrap=Tensor._wrap, Node=Node, NO_CTX=NO_CTX,
+    Tensor=Tensor, _edge=_edge, _mk=_mk, _grad=grad, _grad_enabled=grad_enabled,
+    _asarray=_asarray, _mismatch=_mismatch, _no_grad=_no_grad, _as_grads=_as_grads,
+    _sum_to=array_math.sum_to, _reduce=np.add.reduce, _run_tensor_hooks=run_tensor_hooks,
+    _accumulate_grad=_accumulate_grad, _call_backward=_call_backward, _count_error=_count_error,
     _note_failure=_note_failure, STALE=STALE, _members=cell_members)
 
 
