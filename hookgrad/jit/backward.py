@@ -138,15 +138,21 @@ class BackwardPlan:
             em.line(f'gx = gxs[{i}]')
             if shapes is None:
                 reduce = f'if rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])'
-            elif traced[i] is None or traced[i] == shapes[i]:
+            elif traced[i] is None:
                 shape = em.const(shapes[i], 'shape')
                 reduce = f'if gx.shape != {shape}: gx = _sum_to(gx, {shape})'
+            elif traced[i] == shapes[i]:    # shapes follow from the (fixed) input shapes
+                reduce = None
             else:                   # the traced sum, unless the gradient's shape differs
                 reduce = _summed(em, traced[i], shapes[i])
-            em.line('if gx is not None:')
-            em.line(f'    {reduce}')
+            if reduce is not None:
+                em.line('if gx is not None:')
+                em.line(f'    {reduce}')
             if new:             # the first gradient for this buffer: it holds None
                 em.line(f'{b[target]} = gx')
+            elif reduce is None:
+                em.line(f'if gx is not None: {b[target]} = gx if {b[target]} is None else '
+                        f'{b[target]} + gx')
             else:
                 em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
         if not routes:
