@@ -42,13 +42,15 @@ def rounds(contenders, n, calls):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def first_call(make):
-    """Seconds the first call of ``make()``'s jitted function takes, and of a later one."""
-    fn = ms.jit(make())
+def first_calls(make, args=()):
+    """Seconds the first call takes of ``make()``'s function eager, and of another jitted (each
+    built afresh: a first call also pays for memory touched the first time)."""
+    eager, jitted = make(), ms.jit(make())
     t0 = time.perf_counter()
-    fn()
-    first = time.perf_counter() - t0
-    return first, per_call(fn, 5)
+    eager(*args)
+    t1 = time.perf_counter()
+    jitted(*args)
+    return t1 - t0, time.perf_counter() - t1
 
 
 def chain_numpy():
@@ -134,24 +136,23 @@ def main():
           f"plain NumPy {c['numpy'] * 1e6:.3f} us   "
           f"replay overhead {(c['jit'] - c['numpy']) * 1e6:.3f} us per op")
 
-    firsts = {'MLP step': first_call(op_overhead.mlp_hookgrad),
-              'chain': first_call(op_overhead.chain_hookgrad)}
+    firsts = {'MLP step': first_calls(op_overhead.mlp_hookgrad) + (m['eager'],),
+              'chain': first_calls(op_overhead.chain_hookgrad) + (c['eager'] * 1000,)}
     if not args.no_resnet:
-        step, x, y = resnet_step()
-        jitted = ms.jit(resnet_step()[0])
-        t0 = time.perf_counter()
-        jitted(x, y)
-        trace = time.perf_counter() - t0
+        _, x, y = resnet_step()
+        firsts['ResNet-18 step'] = first_calls(lambda: resnet_step()[0], (x, y))
+        step, jitted = resnet_step()[0], ms.jit(resnet_step()[0])
         r = rounds({'eager': lambda: step(x, y), 'jit': lambda: jitted(x, y)},
                    args.resnet_rounds, 1)
+        firsts['ResNet-18 step'] += (r['eager'],)
         print(f"3. ResNet-18 CIFAR training step, batch 32 (median of {args.resnet_rounds} "
               f"rounds)")
         print(f"   eager {r['eager'] * 1e3:.1f} ms   jit {r['jit'] * 1e3:.1f} ms   "
               f"jit / eager {r['jit'] / r['eager']:.3f}")
-        firsts['ResNet-18 step'] = (trace, r['jit'])
-    print("4. the first call (traced and compiled) against a later (replayed) one")
-    for name, (first, later) in firsts.items():
-        print(f"   {name:<16}{first * 1e3:10.1f} ms first   {later * 1e3:9.3f} ms later")
+    print("4. first calls: eager, and jitted (recorded, then compiled); a later eager call")
+    for name, (eager, traced, later) in firsts.items():
+        print(f"   {name:<16}first eager {eager * 1e3:8.1f} ms   first jitted "
+              f"{traced * 1e3:8.1f} ms   later eager {later * 1e3:8.3f} ms")
     print(f"(NumPy {np.__version__}" + (f"; PyTorch {torch.__version__}, "
                                          f"{torch.get_num_threads()} threads" if torch else '') +
           "; lower is better)")

@@ -34,9 +34,13 @@ class BackwardPlan:
         self.retain = retain
 
     def reads(self):
-        """The slots the plan reads (its checks' and its leaves')."""
-        return tuple(c[1] for c in self.checks if c[0] != 'node') + \
-            tuple(e[1] for e in self.entries if e[0] == 'leaf')
+        """The slots whose values (leaf Tensors) the plan reads."""
+        return tuple(e[1] for e in self.entries if e[0] == 'leaf') + \
+            tuple(c[2][1] for c in self.checks if c[0] == 'owner' and c[2][0] == 'v')
+
+    def edge_reads(self):
+        """The slots whose edges the plan's checks read."""
+        return tuple(c[1] for c in self.checks if c[0] != 'node')
 
     def emit(self, em, args, result, loop):
         """Code running the plan on ``args`` (run_backward's arguments) into ``result``, or

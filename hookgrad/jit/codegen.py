@@ -156,8 +156,10 @@ class Emitter:
 def compile_program(program):
     """The replay function of ``program`` and its source: ``run(flat_args)`` -> result."""
     em = Emitter()
-    em.used = {slot for step in program.steps for slot in step.reads()}
-    em.used.update(program.result.slots())
+    reads = collections.Counter(slot for step in program.steps
+                                for slot in step.reads() + step.edge_reads())
+    reads.update(program.result.slots())
+    em.used = set(reads)
     _guards(em, program)
     for slot, i, edge in program.args:
         em.load(slot, f'flat[{i}]', None if edge else 'None')   # the signature fixes which
@@ -169,8 +171,6 @@ def compile_program(program):
     em.line('rec = _grad.get()')
     em.rec = program.grad_mode           # the signature holds it
     steps, dead = program.steps, _last_reads(program)
-    reads = collections.Counter(slot for step in steps for slot in step.reads())
-    reads.update(program.result.slots())
     i = 0
     while i < len(steps):
         done = 2 if i + 1 < len(steps) and fuse(em, steps[i], steps[i + 1], reads) else 1
@@ -178,7 +178,7 @@ def compile_program(program):
             steps[i].emit(em)
         for slots in dead[i:i + done]:
             if slots:
-                em.line(' = '.join(f'a{s} = e{s} = v{s}' for s in slots) + ' = None')
+                em.line(' = '.join(f'a{s} = v{s}' for s in slots) + ' = None')   # edges stay
                 em.valid.difference_update(slots)
         i += done
     em.line(f'return {program.result.expr(em)}')
@@ -214,7 +214,7 @@ def _guards(em, program):
 
 
 def _last_reads(program):
-    """Per step, the large slots no later step (nor the result) reads."""
+    """Per step, the large slots whose values no later step (nor the result) reads."""
     last = {}
     for index, step in enumerate(program.steps):
         for slot in step.reads():

@@ -174,8 +174,12 @@ class OpStep:
         return f'n{self.outs[0]}'
 
     def reads(self):
-        """The slots this step reads (for freeing values no later step needs)."""
+        """The slots whose values this step reads (for freeing values no later step needs)."""
         return self.ins
+
+    def edge_reads(self):
+        """The slots whose edges alone (not values) this step reads."""
+        return ()
 
     def edges(self, em):
         """The inputs whose edges decide, at replay, whether a node is made here; empty when
@@ -257,6 +261,9 @@ class EffectStep:
         slots = self.args.slots() + tuple(t for t, _ in self.grads)
         return slots + self.plan.reads() if self.plan is not None else slots
 
+    def edge_reads(self):
+        return self.plan.edge_reads() if self.plan is not None else ()
+
     def emit(self, em):
         from .inline import EFFECTS
         inline = EFFECTS.get(self.fn)
@@ -313,6 +320,8 @@ class DetachStep:
     def reads(self):
         return (self.src,)
 
+    edge_reads = OpStep.edge_reads
+
     def emit(self, em):
         em.array(self.dst, f'a{self.src}')
 
@@ -328,6 +337,8 @@ class GradModeStep:
 
     def reads(self):
         return ()
+
+    edge_reads = OpStep.edge_reads
 
     def emit(self, em):
         em.line(f'_grad.set({self.enabled}); rec = {self.enabled}')
