@@ -304,3 +304,28 @@ def test_ops_that_name_a_ufunc_compute_exactly_it():
             y = op.forward(NO_CTX, a, b)
             np.testing.assert_array_equal(y, op.ufunc(a, b))
             assert y.dtype == dtype
+
+
+def test_a_training_step_needs_no_more_memory_than_eager():
+    import tracemalloc
+    net = nn.SequentialCell([nn.Dense(512, 512), nn.ReLU(), nn.Dense(512, 512), nn.Tanh(),
+                             nn.Dense(512, 8)])
+    opt = nn.SGD(net.trainable_params(), 0.01)
+    grad_fn = ms.value_and_grad(lambda x: ops.mean(net(x) ** 2), None, opt.parameters)
+
+    def step(x):
+        loss, grads = grad_fn(x)
+        opt(grads)
+        return loss
+
+    x = T(0, (256, 512))
+    jitted = ms.jit(step)
+    jitted(x)
+    peaks = []
+    for fn in (step, jitted):
+        fn(x)
+        tracemalloc.start()
+        fn(x)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] <= peaks[0] * 1.05, peaks
