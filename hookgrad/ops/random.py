@@ -19,9 +19,13 @@ from .arithmetic import cast
 
 
 def _keep_mask(rng, shape, keep_prob):
-    """Bool array of ``shape``: each element True with probability ``keep_prob``."""
+    """Bool array of ``shape``: each element True with probability ``keep_prob``. ``rng``: a
+    generator, an int seeding a fresh one (the same mask on every application, replays of a
+    recorded program included), or None for the global one."""
     if rng is None:
         rng = _random.generator()
+    elif isinstance(rng, int):
+        rng = np.random.default_rng(rng)
     # float32 uniforms: half the memory and time of float64, ample resolution for a probability
     return rng.random(shape, dtype=np.float32) < keep_prob
 
@@ -37,7 +41,8 @@ def _masked(ctx, x, mask, keep_prob):
 class Dropout(Op):
     """y = x * mask / keep_prob with mask ~ Bernoulli(keep_prob) per element; dx = gy * kept.
 
-    Outputs ``(y, mask)``; ``rng`` is a ``np.random.Generator`` or None for the global one.
+    Outputs ``(y, mask)``; ``rng`` is a ``np.random.Generator``, an int seed or None for the
+    global generator.
     """
     @staticmethod
     def forward(ctx, x, keep_prob, rng):
@@ -96,15 +101,16 @@ def _four_d(x, name):
                          f"{x.shape}")
 
 
-def _generator(seed, name):
-    """A fresh generator for an explicit ``seed``; None (the global generator) otherwise."""
+def _seed(seed, name):
+    """An explicit ``seed`` as an int (each application seeds a fresh generator with it), or
+    None for the global generator."""
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"ops.{name}: seed must be None or an int >= 0, got {seed!r}")
     if seed < 0:
         raise ValueError(f"ops.{name}: seed must be None or an int >= 0, got {seed}")
-    return np.random.default_rng(int(seed))
+    return int(seed)
 
 
 # ------------------------------------------------------------------------------ public functions
@@ -133,7 +139,7 @@ def dropout(input, p=0.5, training=True, seed=None):
     """
     x = _float_input(input, 'dropout')
     p = _probability(p, 'dropout', 'p')
-    rng = _generator(seed, 'dropout')
+    rng = _seed(seed, 'dropout')
     if not _training(training, 'dropout') or p == 0.0:
         return x
     return Dropout.apply(x, keep_prob=1.0 - p, rng=rng)[0]

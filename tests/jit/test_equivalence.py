@@ -235,3 +235,19 @@ def test_modifying_parameter_values_at_runtime_seed_003():
     net.b.set_data(ms.Tensor([1, 2, 3]))
     assert modify_parameter() is True and modify_parameter.replays == 1
     assert str(net.b.asnumpy()) == "[7. 8. 9.]"
+
+
+def test_dropout_with_a_seed_under_jit():
+    x = ms.Tensor(np.ones((4, 16), np.float32))
+    seeded = lambda x: ops.dropout(x, p=0.5, seed=3)     # the same mask on every call
+    masks = []
+    for compiled in (False, True):
+        primitive = ops.Dropout(keep_prob=0.5, Seed0=1, Seed1=2)     # its own sequence
+        f = lambda x: (seeded(x), primitive(x)[0])
+        f = ms.jit(f) if compiled else f
+        masks.append([[t.asnumpy() for t in f(x)] for _ in range(3)])
+    for a, b in zip(*masks):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    same, fresh = zip(*masks[1])
+    assert all((m == same[0]).all() for m in same) and not (fresh[0] == fresh[1]).all()
