@@ -167,15 +167,13 @@ class BackwardPlan:
         leaf = owner(('v', slot))
         if not accumulate and not positions:
             return              # reached, but neither captured nor accumulated: the loop drops it
-        em.line(f'if {b[buf]} is not None:')
-        em.indent += 1
-        em.line(f'g = {b[buf]}')
-        em.line(f'if {leaf}._hooks: cur = None; g = _run_tensor_hooks({leaf}._hooks, g, False)')
+        g = b[buf]
+        em.line(f'if {g} is not None and {leaf}._hooks: '
+                f'cur = None; {g} = _run_tensor_hooks({leaf}._hooks, {g}, False)')
         if accumulate:
-            em.line(f'{self._updates[slot]} = g')
+            em.line(f'{self._updates[slot]} = {g}')
         for i in positions:
-            em.line(f'cap[{i}] = g')
-        em.indent -= 1
+            em.line(f'cap[{i}] = {g}')
 
 
 def compile_backward(log, args_template, args, rec):

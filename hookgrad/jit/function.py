@@ -72,9 +72,14 @@ class JitFunction:
                          flat)
         program = self.cache.get(key)
         if program is not None:
-            result = _guarded(program.run, flat)
+            _local.depth += 1               # _guarded, inline: the hot path
+            try:
+                result = program.run(flat)
+            finally:
+                _local.depth -= 1
             if result is not STALE:
-                self.cache.move_to_end(key)
+                if len(self.cache) > 1:
+                    self.cache.move_to_end(key)
                 self.replays += 1
                 return result
             del self.cache[key]
