@@ -14,11 +14,16 @@ from ..ops.creation import _assign, assign_array
 from .program import Const, EffectStep, OpStep, Seq, TensorAt
 
 
+def _two_tensors(args):
+    """Whether an effect's arguments are two slots' Tensors."""
+    return type(args) is Seq and len(args.items) == 2 and \
+        all(type(t) is TensorAt for t in args.items)
+
+
 def _assign_tensor(em, step):
     """``ops.assign(variable, tensor)``: copy the array in when the shapes match."""
     args = step.args
-    if type(args) is not Seq or len(args.items) != 2 or \
-            not all(type(t) is TensorAt for t in args.items):
+    if not _two_tensors(args):
         return None
     variable = em.tensor(args.items[0].slot)
     value = args.items[1].slot
@@ -58,13 +63,9 @@ def fuse(em, step, after, reads):
     if type(step) is not OpStep or step.op.ufunc is None or len(step.ins) != 2 or \
             step.params or step.tuple_out or step.scalar or step.edges(em):
         return False
-    if type(after) is not EffectStep or after.fn is not _assign or \
-            _assign_tensor is not EFFECTS.get(after.fn):
+    if type(after) is not EffectStep or after.fn is not _assign or not _two_tensors(after.args):
         return False
     args = after.args
-    if type(args) is not Seq or len(args.items) != 2 or \
-            not all(type(t) is TensorAt for t in args.items):
-        return False
     (y,) = step.outs
     if args.items[1].slot != y or reads.get(y) != 1:
         return False
@@ -77,12 +78,7 @@ def fuse(em, step, after, reads):
     em.line('else:')
     em.indent += 1
     step.emit(em)
-    _assign_tensor(em, after)
+    edge = _assign_tensor(em, after)
     em.indent -= 1
-    if type(after.result) is TensorAt:
-        if after.result.slot in em.used:
-            em.load(after.result.slot, 'r', _edge_of(em, args.items[0].slot))
-    else:
-        after.result.read(em, 'r')
-    OpStep._reload(after, em)
+    after.read_result(em, edge)
     return True

@@ -20,57 +20,56 @@ import numpy as np
 # How an effect's arguments and a program's result are rebuilt from slots (``expr``: a Python
 # expression), and how an effect's result is read back into slots (``read``: statements on the
 # expression ``src``). Leaves: a slot's Tensor, a slot's array or object, a constant.
-class TensorAt:
+class _At:
+    """A template of one slot's value."""
+
     __slots__ = ('slot',)
 
     def __init__(self, slot):
         self.slot = slot
+
+    def slots(self):
+        return (self.slot,)
+
+    def read(self, em, src):
+        if self.slot in em.used:        # else no step reads it: nothing to keep
+            self._read(em, src)
+
+
+class TensorAt(_At):
+    """A slot's Tensor."""
+
+    __slots__ = ()
 
     def expr(self, em):
         return em.tensor(self.slot)
 
-    def slots(self):
-        return (self.slot,)
-
-    def read(self, em, src):
-        if self.slot in em.used:
-            em.load(self.slot, src)
+    def _read(self, em, src):
+        em.load(self.slot, src)
 
 
-class ArrayAt:
+class ArrayAt(_At):
     """A raw array in a slot (a backward pass returns raw gradients)."""
 
-    __slots__ = ('slot',)
-
-    def __init__(self, slot):
-        self.slot = slot
+    __slots__ = ()
 
     def expr(self, em):
         return f'a{self.slot}'
 
-    def slots(self):
-        return (self.slot,)
-
-    def read(self, em, src):
-        if self.slot in em.used:
-            em.array(self.slot, src)
+    def _read(self, em, src):
+        em.array(self.slot, src)
 
 
-class ObjectAt:
-    __slots__ = ('slot',)
+class ObjectAt(_At):
+    """Any other object an effect returned, in a slot."""
 
-    def __init__(self, slot):
-        self.slot = slot
+    __slots__ = ()
 
     def expr(self, em):
         return f'a{self.slot}'
 
-    def slots(self):
-        return (self.slot,)
-
-    def read(self, em, src):
-        if self.slot in em.used:
-            em.line(f'a{self.slot} = {src}')
+    def _read(self, em, src):
+        em.line(f'a{self.slot} = {src}')
 
 
 class Const:
@@ -264,17 +263,22 @@ class EffectStep:
     def edge_reads(self):
         return self.plan.edge_reads() if self.plan is not None else ()
 
+    def read_result(self, em, edge):
+        """Read the result ``r`` of an effect run in place (hookgrad/jit/inline.py), whose
+        edge is ``edge`` when it is one Tensor."""
+        if type(self.result) is TensorAt:
+            if self.result.slot in em.used:
+                em.load(self.result.slot, 'r', edge)
+        else:
+            self.result.read(em, 'r')
+        OpStep._reload(self, em)
+
     def emit(self, em):
         from .inline import EFFECTS
         inline = EFFECTS.get(self.fn)
         edge = inline(em, self) if inline is not None else None
         if edge is not None:        # written in place; grad mode is untouched
-            if type(self.result) is TensorAt:
-                if self.result.slot in em.used:
-                    em.load(self.result.slot, 'r', edge)
-            else:
-                self.result.read(em, 'r')
-            OpStep._reload(self, em)
+            self.read_result(em, edge)
             return
         if self.plan is not None:
             items = [t.expr(em) for t in self.args.items]
