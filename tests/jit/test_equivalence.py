@@ -251,3 +251,120 @@ def test_dropout_with_a_seed_under_jit():
             np.testing.assert_array_equal(x, y)
     same, fresh = zip(*masks[1])
     assert all((m == same[0]).all() for m in same) and not (fresh[0] == fresh[1]).all()
+
+
+def _floats(seed, shape):
+    return ms.Tensor(np.random.default_rng(seed).standard_normal(shape).astype(np.float32))
+
+
+def _labels(seed, shape, classes):
+    return ms.Tensor(np.random.default_rng(seed).integers(0, classes, shape).astype(np.int32))
+
+
+LAYERS = {
+    'Dense': (lambda: nn.Dense(3, 4), lambda i: _floats(i, (2, 3))),
+    'Conv1d': (lambda: nn.Conv1d(2, 3, 3), lambda i: _floats(i, (2, 2, 8))),
+    'Conv2d': (lambda: nn.Conv2d(2, 3, 3, stride=2, pad_mode='pad', padding=1),
+               lambda i: _floats(i, (2, 2, 6, 6))),
+    'MaxPool2d': (lambda: nn.MaxPool2d(2, 2), lambda i: _floats(i, (2, 2, 6, 6))),
+    'AvgPool2d': (lambda: nn.AvgPool2d(3, 1), lambda i: _floats(i, (2, 2, 6, 6))),
+    'AdaptiveAvgPool2d': (lambda: nn.AdaptiveAvgPool2d((2, 3)), lambda i: _floats(i, (2, 2, 6, 6))),
+    'BatchNorm1d': (lambda: nn.BatchNorm1d(3), lambda i: _floats(i, (4, 3))),
+    'BatchNorm2d': (lambda: nn.BatchNorm2d(2), lambda i: _floats(i, (2, 2, 4, 4))),
+    'LayerNorm': (lambda: nn.LayerNorm((3,)), lambda i: _floats(i, (2, 3))),
+    'Embedding': (lambda: nn.Embedding(10, 4), lambda i: _labels(i, (2, 3), 10)),
+    'Dropout': (lambda: nn.Dropout(p=0.3), lambda i: _floats(i, (4, 8))),
+    'Dropout2d': (lambda: nn.Dropout2d(p=0.3), lambda i: _floats(i, (2, 4, 3, 3))),
+    'Flatten': (lambda: nn.Flatten(), lambda i: _floats(i, (2, 2, 3))),
+    'SequentialCell': (lambda: nn.SequentialCell([nn.Dense(3, 5), nn.Tanh(), nn.Dense(5, 2)]),
+                       lambda i: _floats(i, (2, 3))),
+}
+for _name in ('GELU', 'LeakyReLU', 'LogSoftmax', 'ReLU', 'ReLU6', 'SiLU', 'Sigmoid', 'Softmax',
+              'Tanh'):
+    LAYERS[_name] = ((lambda cls: lambda: cls())(getattr(nn, _name)),
+                     lambda i: _floats(i, (2, 3)) * 4)
+
+LOSSES = {
+    'BCEWithLogitsLoss': (nn.BCEWithLogitsLoss, lambda i: (
+        _floats(i, (2, 3)), ms.Tensor(np.random.default_rng(i).random((2, 3), np.float32)))),
+    'CrossEntropyLoss': (nn.CrossEntropyLoss, lambda i: (_floats(i, (4, 5)), _labels(i, 4, 5))),
+    'L1Loss': (nn.L1Loss, lambda i: (_floats(i, (2, 3)), _floats(i + 9, (2, 3)))),
+    'MSELoss': (nn.MSELoss, lambda i: (_floats(i, (2, 3)), _floats(i + 9, (2, 3)))),
+    'NLLLoss': (nn.NLLLoss, lambda i: (ops.log_softmax(_floats(i, (4, 5)), axis=-1),
+                                        _labels(i, 4, 5))),
+    'SoftmaxCrossEntropyWithLogits': (
+        lambda: nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean'),
+        lambda i: (_floats(i, (4, 5)), _labels(i, 4, 5))),
+}
+
+
+def _run_cell(make, inputs, compiled):
+    """Outputs and gradients of three calls of ``sum(cell(*inputs) ** 2)``, eager or jitted,
+    and the cell's parameters after them."""
+    ms.set_seed(7)
+    cell = make()
+    cell.set_train()
+    params = cell.trainable_params()
+    positions = tuple(i for i, t in enumerate(inputs(0)) if t.dtype in (ms.float32,))
+    fn = ms.value_and_grad(lambda *xs: ops.sum(cell(*xs) ** 2), positions or None,
+                           params or None)
+    fn = ms.jit(fn) if compiled else fn
+    out = []
+    for i in range(3):
+        value, grads = fn(*inputs(i))
+        out.append(value.asnumpy())
+        for g in (grads if isinstance(grads, tuple) else (grads,)):
+            for t in (g if isinstance(g, tuple) else (g,)):
+                out.append(t.asnumpy())
+    return out + [p.asnumpy().copy() for p in cell.get_parameters()], fn
+
+
+@pytest.mark.parametrize('name', LAYERS)
+def test_every_layer_under_jit_equals_eager(name):
+    make, data = LAYERS[name]
+    eager, _ = _run_cell(make, lambda i: (data(i),), False)
+    jitted, fn = _run_cell(make, lambda i: (data(i),), True)
+    assert len(eager) == len(jitted)
+    for a, b in zip(eager, jitted):
+        np.testing.assert_array_equal(a, b)
+    assert fn.traces == 1 and fn.replays == 2
+
+
+@pytest.mark.parametrize('name', LOSSES)
+def test_every_loss_under_jit_equals_eager(name):
+    make, data = LOSSES[name]
+    eager, _ = _run_cell(make, data, False)
+    jitted, fn = _run_cell(make, data, True)
+    for a, b in zip(eager, jitted):
+        np.testing.assert_array_equal(a, b)
+    assert fn.traces == 1 and fn.replays == 2
+
+
+SCHEDULED = {
+    'cosine': lambda ps: nn.SGD(ps, nn.CosineDecayLR(0.0, 0.1, 3)),
+    'polynomial, groups': lambda ps: nn.Momentum(
+        [{'params': ps[:1], 'weight_decay': 0.01}, {'params': ps[1:]}],
+        nn.PolynomialDecayLR(0.1, 0.01, 3, 2.0), 0.9),
+    'warm-up': lambda ps: nn.Adam(ps, nn.WarmUpLR(0.01, 2)),
+    'exponential': lambda ps: nn.AdamWeightDecay(ps, nn.ExponentialDecayLR(0.01, 0.9, 1)),
+}
+
+
+@pytest.mark.parametrize('optimizer', SCHEDULED)
+def test_learning_rate_schedules_and_groups_under_jit(optimizer):
+    results = []
+    for compiled in (False, True):
+        ms.set_seed(4)
+        net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
+        opt = SCHEDULED[optimizer](net.trainable_params())
+        grad_fn = ms.value_and_grad(lambda x: ops.mean(net(x) ** 2), None, opt.parameters)
+
+        def step(x):
+            loss, grads = grad_fn(x)
+            opt(grads)
+            return loss
+        step = ms.jit(step) if compiled else step
+        results.append([step(_floats(i, (5, 3))).asnumpy() for i in range(5)] +
+                       [p.asnumpy().copy() for p in net.get_parameters()])
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)
