@@ -282,13 +282,17 @@ def test_an_update_written_in_place_equals_the_eager_one(dtype):
         p = ms.Parameter(np.arange(6).astype(dtype).reshape(2, 3), name='p', requires_grad=False)
         q = ms.Parameter(np.arange(3).astype(dtype), name='q', requires_grad=False)
         frozen = ms.Tensor(np.broadcast_to(np.arange(3).astype(dtype), (2, 3)))   # read-only
+        counts = ms.Parameter(np.arange(6, dtype=np.int32).reshape(2, 3), name='counts',
+                              requires_grad=False)
 
         def step(x):
             ops.assign(p, p - x)            # written into p's array
             ops.assign(q, q * 2 + x[0])     # a broadcast: computed, then copied
             ops.assign(frozen, frozen + x)  # read-only data is replaced
-            return p + q + frozen
-        return step, [p, q, frozen], lambda i: (ms.Tensor(np.full((2, 3), i + 1, dtype)),)
+            ops.assign(counts, counts * 1.5 + x)    # floats cast into integers
+            return p + q + frozen + counts
+        return step, [p, q, frozen, counts], \
+            lambda i: (ms.Tensor(np.full((2, 3), i + 1, dtype)),)
     compare(make, compiled=0)
 
 
