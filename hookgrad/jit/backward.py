@@ -9,10 +9,11 @@ results are the loop's, bit for bit; leaves get their hooks, ``.grad`` and captu
 the loop gives them (with its own helpers).
 
 The plan holds only while the replay's graph is the traced one. Before it runs, the replay
-checks what could differ: that every node exists, has no tensor hook and was not freed, and that
-every edge into it that did not come from the program's own ops or from the call's arguments
-(an outside tensor, a value a hook returned) points where it pointed in the trace. If a check
-fails, the replay runs the loop itself, which is always right.
+checks what could differ: that every node exists and was not freed, that no tensor hook was put
+on one (where a Tensor of it was made, the only way to put one), and that every edge into it that
+did not come from the program's own ops or from the call's arguments (an outside tensor, a value
+a hook returned) points where it pointed in the trace. If a check fails, the replay runs the loop
+itself, which is always right.
 
 Only first-order passes without hooks on non-leaf tensors are compiled; others run the loop.
 """
@@ -80,7 +81,6 @@ class BackwardPlan:
         b = [em.temp('b') for _ in range(self.n_buffers)]
         updates = [(entry[1], em.temp('u')) for entry in self.entries
                    if entry[0] == 'leaf' and entry[4]]     # leaf slot, its gradient local
-        self._updates = dict(updates)
         em.line(f"if {' and '.join(conditions) or 'True'}:")
         em.indent += 1
         if b or updates:
@@ -93,8 +93,12 @@ class BackwardPlan:
         em.line('cur = None; btoken = _grad.set(False)')
         em.line('try:')
         em.indent += 1
+        local = dict(updates)
         for entry in self.entries:
-            getattr(self, '_' + entry[0])(em, b, owner, *entry[1:])
+            if entry[0] == 'rule':
+                _rule(em, b, *entry[1:])
+            else:
+                _leaf(em, b, owner(('v', entry[1])), local, *entry[1:])
         em.indent -= 1
         em.line('except Exception as exc:')
         em.line('    if cur is not None: _note_failure(exc, cur)')
@@ -121,59 +125,62 @@ class BackwardPlan:
         em.line('else:')
         em.line(f"    {result} = {loop}(*{args})")
 
-    @staticmethod
-    def _rule(em, b, owner, k, op, n_in, bufs, routes, shapes, first, traced):
-        n = f'n{k}'
-        em.line(f'cur = {n}')
-        if len(bufs) == 1:
-            em.line(f'if {b[bufs[0]]} is not None:')
-            em.indent += 1
-            em.line(f'gxs = {em.const(op.array_rule, "rule")}({n}, {b[bufs[0]]}); '
-                    f'{b[bufs[0]]} = None')
-            em.line(f'if type(gxs) is not tuple or len(gxs) != {n_in}: gxs = _as_grads({n}, gxs)')
-        else:
-            em.line(f"if {' or '.join(f'{b[x]} is not None' for x in bufs)}:")
-            em.indent += 1
-            em.line(f"gxs = _call_backward({n}, [{', '.join(b[x] for x in bufs)}], False); "
-                    f"{' = '.join(b[x] for x in bufs)} = None")
-        if routes and shapes is None:
-            em.line(f'rt = {n}.reduce_to')
-        for (i, target), new in zip(routes, first):
-            em.line(f'gx = gxs[{i}]')
-            if shapes is None:
-                reduce = f'if rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])'
-            elif traced[i] is None:
-                shape = em.const(shapes[i], 'shape')
-                reduce = f'if gx.shape != {shape}: gx = _sum_to(gx, {shape})'
-            elif traced[i] == shapes[i]:    # shapes follow from the (fixed) input shapes
-                reduce = None
-            else:                   # the traced sum, unless the gradient's shape differs
-                reduce = _summed(em, traced[i], shapes[i])
-            if reduce is not None:
-                em.line('if gx is not None:')
-                em.line(f'    {reduce}')
-            if new:             # the first gradient for this buffer: it holds None
-                em.line(f'{b[target]} = gx')
-            elif reduce is None:
-                em.line(f'if gx is not None: {b[target]} = gx if {b[target]} is None else '
-                        f'{b[target]} + gx')
-            else:
-                em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
-        if not routes:
-            em.line('pass')
-        em.indent -= 1
 
-    def _leaf(self, em, b, owner, slot, buf, positions, accumulate):
-        leaf = owner(('v', slot))
-        if not accumulate and not positions:
-            return              # reached, but neither captured nor accumulated: the loop drops it
-        g = b[buf]
-        em.line(f'if {g} is not None and {leaf}._hooks: '
-                f'cur = None; {g} = _run_tensor_hooks({leaf}._hooks, {g}, False)')
-        if accumulate:
-            em.line(f'{self._updates[slot]} = {g}')
-        for i in positions:
-            em.line(f'cap[{i}] = {g}')
+def _rule(em, b, k, op, n_in, bufs, routes, shapes, first, traced):
+    """A node's entry: its rule on its gradients, which go to the buffers of its inputs."""
+    n = f'n{k}'
+    em.line(f'cur = {n}')
+    if len(bufs) == 1:
+        em.line(f'if {b[bufs[0]]} is not None:')
+        em.indent += 1
+        em.line(f'gxs = {em.const(op.array_rule, "rule")}({n}, {b[bufs[0]]}); '
+                f'{b[bufs[0]]} = None')
+        em.line(f'if type(gxs) is not tuple or len(gxs) != {n_in}: gxs = _as_grads({n}, gxs)')
+    else:
+        em.line(f"if {' or '.join(f'{b[x]} is not None' for x in bufs)}:")
+        em.indent += 1
+        em.line(f"gxs = _call_backward({n}, [{', '.join(b[x] for x in bufs)}], False); "
+                f"{' = '.join(b[x] for x in bufs)} = None")
+    if routes and shapes is None:
+        em.line(f'rt = {n}.reduce_to')
+    for (i, target), new in zip(routes, first):
+        em.line(f'gx = gxs[{i}]')
+        if shapes is None:
+            reduce = f'if rt is not None and gx.shape != rt[{i}]: gx = _sum_to(gx, rt[{i}])'
+        elif traced[i] is None:
+            shape = em.const(shapes[i], 'shape')
+            reduce = f'if gx.shape != {shape}: gx = _sum_to(gx, {shape})'
+        elif traced[i] == shapes[i]:    # shapes follow from the (fixed) input shapes
+            reduce = None
+        else:                   # the traced sum, unless the gradient's shape differs
+            reduce = _summed(em, traced[i], shapes[i])
+        if reduce is not None:
+            em.line('if gx is not None:')
+            em.line(f'    {reduce}')
+        if new:             # the first gradient for this buffer: it holds None
+            em.line(f'{b[target]} = gx')
+        elif reduce is None:
+            em.line(f'if gx is not None: {b[target]} = gx if {b[target]} is None else '
+                    f'{b[target]} + gx')
+        else:
+            em.line(f'    {b[target]} = gx if {b[target]} is None else {b[target]} + gx')
+    if not routes:
+        em.line('pass')
+    em.indent -= 1
+
+
+def _leaf(em, b, leaf, updates, slot, buf, positions, accumulate):
+    """A leaf's entry: its hooks on its complete gradient, which is captured or kept for its
+    ``.grad``."""
+    if not accumulate and not positions:
+        return              # reached, but neither captured nor accumulated: the loop drops it
+    g = b[buf]
+    em.line(f'if {g} is not None and {leaf}._hooks: '
+            f'cur = None; {g} = _run_tensor_hooks({leaf}._hooks, {g}, False)')
+    if accumulate:
+        em.line(f'{updates[slot]} = {g}')
+    for i in positions:
+        em.line(f'cap[{i}] = {g}')
 
 
 def compile_backward(log, args_template, args, rec):
