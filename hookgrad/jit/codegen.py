@@ -201,7 +201,7 @@ def _guards(em, program):
         a = f'a{slot}'
         em.line(f'{a} = {x}._data')
         em.line(f'if {a}.shape != {shape!r} or ({a}.dtype is not {d} and {a}.dtype != {d}) or '
-                f'{x}.requires_grad is not {requires_grad}: return STALE')
+                f'{x}.requires_grad != {requires_grad}: return STALE')
         edge = _edge(t)
         em.line(f"v{slot} = {x}; e{slot} = {'None' if edge is None else em.const(edge, 'edge')}")
         em.valid.add(slot)
@@ -209,7 +209,7 @@ def _guards(em, program):
             em.no_edge.add(slot)
     for cell, training, members in program.cells:
         c = em.const(cell, 'cell')
-        em.line(f'if {c}.training is not {training} or _members({c}) != '
+        em.line(f'if {c}.training != {training} or _members({c}) != '
                 f'{em.const(members, "m")}: return STALE')
 
 

@@ -407,13 +407,13 @@ class Program:
             if t._data.shape != shape or t._data.dtype != dtype:
                 return (f"an outside tensor changed from {shape} {dtype} to "
                         f"{t._data.shape} {t._data.dtype}")
-            if t.requires_grad is not requires_grad:
+            if t.requires_grad != requires_grad:
                 return (f"an outside tensor of shape {shape} changed to requires_grad="
                         f"{t.requires_grad}")
         for cell, training, members in self.cells:
             if cell_members(cell) != members:
                 return f"Cell {type(cell).__name__} has other parameters or sub-cells"
-            if cell.training is not training:
+            if cell.training != training:
                 return (f"Cell {type(cell).__name__} is in "
                         f"{'train' if cell.training else 'predict'} mode (traced in "
                         f"{'train' if training else 'predict'} mode)")
