@@ -1,12 +1,17 @@
 """hookgrad: a deep-learning framework in which nothing in a network is hidden.
 
-Its public names follow MindSpore 2.x PyNative, so ``import hookgrad as ms`` runs MindSpore code.
+Its public names follow MindSpore 2.x (PyNative and graph mode), so ``import hookgrad as ms`` runs
+MindSpore code; ``hookgrad run script.py`` runs a script that imports ``mindspore`` unchanged.
 """
 from ._blas import blas_info      # first: it must run before NumPy loads
 from ._dtype import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      half, single, double, int_, float_)
 from ._tensor import Tensor
-from ._context import set_context, get_context, PYNATIVE_MODE, GRAPH_MODE
+from . import context
+from .context import (set_context, get_context, PYNATIVE_MODE, GRAPH_MODE, ParallelMode,
+                      set_auto_parallel_context, get_auto_parallel_context,
+                      reset_auto_parallel_context, set_ps_context, get_ps_context,
+                      reset_ps_context, STRICT, COMPATIBLE, LAX)
 from .autograd.grad_mode import no_grad, enable_grad, is_grad_enabled
 from .autograd.functional import grad, value_and_grad, vjp
 from .jit import jit, ms_function, jit_class, JitConfig, mutable, constexpr
@@ -26,3 +31,7 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
                     CheckpointConfig, EarlyStopping, LambdaCallback, History)
 
 __version__ = '0.1.0'
+
+common._export()            # mindspore.common holds the top-level names too
+from .compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore')

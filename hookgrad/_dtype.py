@@ -1,6 +1,9 @@
 """MindSpore-named dtypes over NumPy dtypes, and the promotion rule binary ops use."""
 import numpy as np
 
+__all__ = ['DType', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64', 'uint8',
+           'bool_', 'half', 'single', 'double', 'int_', 'float_']
+
 
 class DType:
     """A tensor element type; prints as MindSpore does (``Float32``)."""

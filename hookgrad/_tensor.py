@@ -57,7 +57,9 @@ class Tensor(TensorMethods):
         # unset optional slots read as None (fresh tensors store only the hot ones)
         if name in ('_grad', '_hooks'):
             return None
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        from .compat.names import member_error
+        kind = 'Tensor' if type(self) is Tensor else type(self).__name__
+        raise member_error(kind if kind in ('Tensor', 'Parameter') else 'Tensor', self, name)
 
     @classmethod
     def _wrap(cls, data):

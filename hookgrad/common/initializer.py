@@ -449,3 +449,7 @@ def _ndtri(p):
     x_far = _ratio(_E, _F, r - 5.0)
     tail = np.where(near, x_near, x_far)
     return np.where(central, x_mid, np.where(q < 0, -tail, tail))
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.common.initializer')

@@ -13,3 +13,7 @@ from .sources import NumpySlicesDataset, GeneratorDataset
 __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'Sampler', 'SequentialSampler',
            'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler', 'DistributedSampler',
            'TupleIterator', 'DictIterator']
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.dataset')

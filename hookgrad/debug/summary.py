@@ -27,7 +27,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from ..nn import layers
+from ..nn import layer as layers
 from ..nn.cell import Cell
 from .tables import TextTable
 from ..hooks.handle import in_this_thread

@@ -2,12 +2,16 @@
 from .parameter import Parameter, ParameterTuple
 from .cell import Cell
 from .container import SequentialCell, CellList, CellDict
-from .layers import *  # noqa: F401,F403  (ReLU, Dense, Dropout... : the layers)
+from .layer import *  # noqa: F401,F403  (ReLU, Dense, Dropout... : the layers)
 from .loss import (LossBase, SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NLLLoss, MSELoss,
                    L1Loss, BCEWithLogitsLoss)
 from .wrap import WithLossCell, TrainOneStepCell
-from ..optim import *  # noqa: F401,F403  (SGD, Momentum, Adam, AdamWeightDecay, schedules)
+from .optim import *  # noqa: F401,F403  (SGD, Momentum, Adam, AdamWeightDecay, schedules)
 from .plugin import attach, PluginHandle
 from ..train.metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalAccuracy,
                              Top1CategoricalAccuracy, Top5CategoricalAccuracy, Precision, Recall,
                              Fbeta, F1, MAE, MSE, get_metric_fn)
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.nn')

@@ -146,6 +146,13 @@ class Cell:
                 cells.pop(name, None)
             object.__setattr__(self, name, value)
 
+    def __getattr__(self, name):
+        # only for names not found: say whether MindSpore's Cell has the name
+        if name.startswith('__'):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        from ..compat.names import member_error
+        raise member_error('Cell', self, name)
+
     def __delattr__(self, name):
         d = self.__dict__
         d.get('_params', {}).pop(name, None)

@@ -247,3 +247,7 @@ class BCEWithLogitsLoss(LossBase):
     def construct(self, logits, labels):
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight,
                                                     self.pos_weight, self.reduction)
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.nn.loss')

@@ -122,3 +122,7 @@ class TrainOneStepCell(Cell):
         if self.return_grad:
             return loss, {w.name: g for w, g in zip(self.weights, grads)}
         return loss
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.nn.wrap')

@@ -5,7 +5,7 @@ Each family module defines its primitives (``Op`` subclasses, registered in
 """
 from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, floor_divide,
                          remainder, subtract, multiply, divide, negative)
-from .broadcast import broadcast_to, sum_to
+from .broadcasting import broadcast_to, sum_to
 from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf,
                     reciprocal, floor, ceil, absolute)
 from .activation import (sigmoid, relu, gelu, softmax, log_softmax, relu6, leaky_relu, silu,
@@ -14,7 +14,7 @@ from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, r
                         reduce_mean, reduce_max, reduce_min, reduce_prod, cumsum, var, std,
                         all, any)
 from .linalg import matmul, bmm, mm, dense
-from .shape import (reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile, concat,
+from .shaping import (reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile, concat,
                     cat, stack, split, chunk, flatten, flip)
 from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
                        take, unindex, untake)
@@ -52,3 +52,9 @@ TENSOR_MATH = {
     'untake': 'untake',
     'prod': 'prod',
 }
+
+# MindSpore's modules C, F and P: the names above under MindSpore's paths
+from . import composite, functional, operations  # noqa: E402
+composite._export_composite()
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.ops')

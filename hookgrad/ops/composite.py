@@ -172,3 +172,11 @@ class Map(HyperMap):
     """
 
     recursive = False
+
+
+def _export_composite():
+    """MindSpore's ``ops.composite`` (``C``) also holds GradOperation and some functional ops:
+    the ones hookgrad.ops has are these same objects."""
+    from .. import ops
+    from ..compat.names import reexport
+    return reexport(globals(), ops, 'mindspore.ops.composite')

@@ -28,7 +28,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..autograd.function import Op
 from ._base import as_tensor
 from .primitives import Primitive
-from .shape import reshape
+from .shaping import reshape
 
 __all__ = ['conv2d', 'conv1d', 'Conv2D']
 

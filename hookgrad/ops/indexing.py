@@ -286,7 +286,7 @@ def _value_error(x, index, key, value):
 
 def _record_setitem(x, index, value):
     """Record ``x[index] = value`` as a SetItem node and rebind ``x`` to its output."""
-    from .shape import reshape
+    from .shaping import reshape
     template, indices = _split_key(index)
     key = _filled(template, [t._data for t in indices]) if indices else template
     if isinstance(value, Tensor):
@@ -326,7 +326,7 @@ def take(x, indices, axis=None):
     x = as_tensor(x, 'x')
     idx = _indices(indices, 'take')
     if axis is None:
-        from .shape import reshape
+        from .shaping import reshape
         x = reshape(x, (-1,))
         axis = 0
     else:
@@ -372,7 +372,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 
 def _batched_gather(x, idx, axis, batch_dims):
     """gather with ``batch_dims`` leading dimensions shared by params and indices."""
-    from .shape import transpose
+    from .shaping import transpose
     k = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
     if not 0 <= k <= min(axis, idx.ndim) or x.shape[:k] != idx.shape[:k]:
         raise ValueError(f"ops.gather: batch_dims {batch_dims} does not fit params of shape "

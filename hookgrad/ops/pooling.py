@@ -16,7 +16,7 @@ from ._base import as_tensor
 from .conv import as_ints, _is_int
 from .linalg import matmul
 from .reduction import mean
-from .shape import reshape, transpose
+from .shaping import reshape, transpose
 
 __all__ = ['max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d']
 

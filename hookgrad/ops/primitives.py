@@ -18,7 +18,7 @@ from .random import (check_keep_prob, dropout2d_with_mask, dropout_with_mask,
                      primitive_generator)
 from .reduction import max as _max_with_index
 from .reduction import argmax, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
-from .shape import concat, expand_dims, reshape, split, squeeze, stack, tile, transpose
+from .shaping import concat, expand_dims, reshape, split, squeeze, stack, tile, transpose
 from .unary import abs, cos, exp, log, rsqrt, sin, sqrt, tanh
 
 __all__ = [

@@ -13,3 +13,7 @@ __all__ = ['Model', 'Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'Lam
            'Metric', 'rearrange_inputs', 'Accuracy', 'Loss', 'TopKCategoricalAccuracy',
            'Top1CategoricalAccuracy', 'Top5CategoricalAccuracy', 'Precision', 'Recall', 'Fbeta',
            'F1', 'MAE', 'MSE', 'names', 'get_metric_fn', 'get_metrics']
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.train')

@@ -509,3 +509,7 @@ class EarlyStopping(Callback):
             raise ValueError(f"EarlyStopping: monitor '{self.monitor}' must be a scalar, got "
                              f"shape {value.shape}")
         return float(value)
+
+
+from ..compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.train.callback')

@@ -9,7 +9,7 @@ import numbers
 import sys
 
 from ..autograd.functional import value_and_grad
-from .._context import GRAPH_MODE, get_context
+from ..context import GRAPH_MODE, get_context
 from ..autograd.grad_mode import no_grad
 from ..jit import jit
 from ..nn.cell import Cell

@@ -7,8 +7,8 @@ import pytest
 import hookgrad as ms
 from hookgrad import nn, ops
 from hookgrad.common.initializer import Constant, Normal, One
-from hookgrad.nn import layers
-from hookgrad.nn.layers import (GELU, Dense, Dropout, Dropout2d, Flatten, LeakyReLU, LogSoftmax,
+from hookgrad.nn import layer as layers
+from hookgrad.nn.layer import (GELU, Dense, Dropout, Dropout2d, Flatten, LeakyReLU, LogSoftmax,
                                 ReLU, ReLU6, Sigmoid, SiLU, Softmax, Tanh, get_activation)
 from hookgrad.testing import check_grad
 
@@ -102,7 +102,7 @@ def test_layers_module_exports_every_public_layer():
     assert defined <= set(layers.__all__)
     assert all(getattr(ms.nn, name) is getattr(layers, name) for name in layers.__all__)
     for name in layers.__all__:
-        assert getattr(layers, name).__module__.startswith('hookgrad.nn.layers.')
+        assert getattr(layers, name).__module__.startswith('hookgrad.nn.layer.')
 
 
 # ------------------------------------------------------------------------------ Dense

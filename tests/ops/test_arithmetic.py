@@ -6,7 +6,7 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.autograd.math import _sum_to
-from hookgrad.ops import arithmetic, broadcast
+from hookgrad.ops import arithmetic, broadcasting as broadcast
 from hookgrad.testing.cases import Case
 from hookgrad.testing.gradcheck import check_double_grad, check_grad
 from tests.ops.rows import params, row_tests

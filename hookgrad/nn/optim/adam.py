@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from ..nn.parameter import Parameter
+from ..parameter import Parameter
 from .optimizer import Optimizer, _who
 from .sgd import _flag
 

@@ -13,9 +13,9 @@ import numbers
 
 import numpy as np
 
-from .._tensor import Tensor
-from ..nn.cell import Cell
-from ..nn.parameter import Parameter
+from ..._tensor import Tensor
+from ..cell import Cell
+from ..parameter import Parameter
 
 __all__ = ['LearningRateSchedule', 'ExponentialDecayLR', 'NaturalExpDecayLR', 'InverseDecayLR',
            'CosineDecayLR', 'PolynomialDecayLR', 'WarmUpLR', 'piecewise_constant_lr',

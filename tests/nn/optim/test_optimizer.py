@@ -6,7 +6,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import nn, ops
-from hookgrad.optim import segment
+from hookgrad.nn.optim import segment
 
 
 def param(shape, name, seed=0, dtype=np.float64):

@@ -26,10 +26,10 @@ import numbers
 
 import numpy as np
 
-from .._tensor import Tensor
-from ..autograd.function import effect
-from ..nn.cell import Cell
-from ..nn.parameter import Parameter, ParameterTuple
+from ..._tensor import Tensor
+from ...autograd.function import effect
+from ..cell import Cell
+from ..parameter import Parameter, ParameterTuple
 from .lr import LearningRateSchedule, _IteratorLearningRate
 from .segment import Segment
 

@@ -11,3 +11,7 @@ __all__ = ['ReLU', 'ReLU6', 'LeakyReLU', 'Sigmoid', 'Tanh', 'GELU', 'SiLU', 'Sof
            'LogSoftmax', 'get_activation', 'Dense', 'Flatten', 'Dropout', 'Dropout2d',
            'BatchNorm1d', 'BatchNorm2d', 'LayerNorm', 'Embedding',
            'Conv2d', 'Conv1d', 'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d']
+
+
+from ...compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.nn.layer')

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..nn.parameter import Parameter
+from ..parameter import Parameter
 from .optimizer import Optimizer, _nonneg, _who
 
 __all__ = ['SGD', 'Momentum']
