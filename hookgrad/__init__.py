@@ -32,6 +32,10 @@ from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, Model
 
 __version__ = '0.1.0'
 
+from .autograd.transforms import *  # noqa: E402,F401,F403  (jvp, vmap, ...)
+from ._extras import *  # noqa: E402,F401,F403  (tensor, export, load, ...)
+from . import numpy  # noqa: E402  (mindspore.numpy)
+
 common._export()            # mindspore.common holds the top-level names too
 from .compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore')

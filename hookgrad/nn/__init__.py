@@ -8,6 +8,7 @@ from .loss import (LossBase, SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NL
 from .wrap import WithLossCell, TrainOneStepCell
 from .optim import *  # noqa: F401,F403  (SGD, Momentum, Adam, AdamWeightDecay, schedules)
 from .plugin import attach, PluginHandle
+from .grad_cells import *  # noqa: F401,F403  (Jvp, Vjp)
 from ..train.metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalAccuracy,
                              Top1CategoricalAccuracy, Top5CategoricalAccuracy, Precision, Recall,
                              Fbeta, F1, MAE, MSE, get_metric_fn)

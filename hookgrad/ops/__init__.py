@@ -53,6 +53,9 @@ TENSOR_MATH = {
     'prod': 'prod',
 }
 
+from .grad_ops import *  # noqa: E402,F401,F403  (get_grad, custom_vjp, ...)
+from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ...)
+
 # MindSpore's modules C, F and P: the names above under MindSpore's paths
 from . import composite, functional, operations  # noqa: E402
 composite._export_composite()
