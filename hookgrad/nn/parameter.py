@@ -111,6 +111,14 @@ class Parameter(Tensor):
         effect(_replace_data, self, np.array(src, dtype=dst))   # a fresh array: values saved
         return self                                             # by graphs stay valid
 
+    def register_hook(self, hook):
+        """``Tensor.register_hook``; a Parameter with ``requires_grad=False`` gets no gradient,
+        so, as in MindSpore, registering a hook on it is an error."""
+        if not self.requires_grad:
+            raise RuntimeError(f"Parameter '{self.name}': the tensor requires grad is false, "
+                               f"which can not register tensor hook")
+        return super().register_hook(hook)
+
     def clone(self, init='same'):
         """A new Parameter with this one's name, requires_grad, shape and dtype.
 

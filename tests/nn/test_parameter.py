@@ -405,3 +405,12 @@ def test_parameter_tuple_pickles():
     back = pickle.loads(pickle.dumps(pt))
     assert type(back) is ms.ParameterTuple and repr(back) == repr(pt)
     np.testing.assert_array_equal(back[1].asnumpy(), [0, 1])
+
+
+def test_a_hook_on_a_parameter_that_requires_no_grad_is_an_error():
+    p = ms.Parameter(np.ones(2, np.float32), name='frozen', requires_grad=False)
+    with pytest.raises(RuntimeError, match="Parameter 'frozen': the tensor requires grad is false, "
+                                           "which can not register tensor hook"):
+        p.register_hook(lambda g: g)
+    p.requires_grad = True
+    assert p.register_hook(lambda g: g) is not None
