@@ -3,13 +3,18 @@
 ``bprop(self, x1, ..., xn, out, dout)`` returns a tuple of n input gradients (SPEC section 6);
 with ``self.internal_params = [...]`` it may return ``(input_grads, {param: grad})``. construct
 runs without recording; the node connects the cell's floating-point tensor inputs (and its
-internal parameters) to its tensor outputs. Gradients are checked as hook returns are
-(hookgrad/hooks/calling.py): one per input, each of its input's shape, cast to its dtype.
+internal parameters) to its tensor outputs. As in MindSpore, gradients beyond the n are
+ignored, a gradient in a shape its input broadcasts to is summed to the input's shape, and
+other dtypes are cast to the input's; anything else fails as a hook return would
+(hookgrad/hooks/calling.py). The node keeps the inputs and outputs it was given, so that a
+higher-order gradient differentiates what ``bprop`` computed: when the backward pass is
+recorded, ``bprop`` receives inputs and ``out`` connected to the graph.
 """
 import numpy as np
 
 from .._tensor import Tensor, detached
 from ..autograd.function import Op, effect, link, new_node
+from ..autograd.math import array_math, tensor_math
 from ..autograd.state import grad_enabled, restore_grad, switch_grad
 from ..hooks.calling import gradient
 from ..hooks.cell_hooks import is_diff_tensor
@@ -46,7 +51,9 @@ def _attach(cell, args, out, wanted, positions, internal):
     node.out_positions = out_positions
     node.structured = isinstance(out, (tuple, list))
     ys = [items[i]._data for i in out_positions]
-    outs = link(node, wanted, [t._data for t in wanted], ys[0] if len(ys) == 1 else tuple(ys))
+    arrays = [t._data for t in wanted]
+    node.save(*arrays, *ys)     # re-attached to the graph when a higher order is recorded
+    outs = link(node, wanted, arrays, ys[0] if len(ys) == 1 else tuple(ys))
     for k, i in enumerate(out_positions):
         items[i] = outs if len(ys) == 1 else outs[k]
     return type(out)(items) if node.structured else items[0]
@@ -55,8 +62,9 @@ def _attach(cell, args, out, wanted, positions, internal):
 class CellBprop(Op):
     """The node of a cell with a custom ``bprop``: backward calls ``cell.bprop``.
 
-    The gradients ``bprop`` returns are taken as they are: a higher-order gradient through the
-    cell treats them as constants.
+    On a recorded backward pass (a higher-order gradient) ``bprop`` gets the inputs, the
+    internal parameters and ``out`` as Tensors connected to the graph, so what it computes is
+    differentiated in turn, as in MindSpore.
     """
 
     @staticmethod
@@ -68,6 +76,9 @@ class CellBprop(Op):
         cell = ctx.owner
         raw = not isinstance(gys[0], Tensor)
         grads = tuple(g if isinstance(g, Tensor) else Tensor._wrap(g) for g in gys)
+        args, out = ctx.args, ctx.out
+        if not raw:
+            args, out = _connected(ctx)
         if ctx.structured:
             full = [Tensor._zeros(o.shape, o._data.dtype) if isinstance(o, Tensor) else None
                     for o in ctx.out]
@@ -78,7 +89,7 @@ class CellBprop(Op):
             dout = grads[0]
         where = f"bprop of Cell '{cell.path()}'"
         try:
-            result = cell.bprop(*ctx.args, ctx.out, dout)
+            result = cell.bprop(*args, out, dout)
         except Exception as e:
             if hasattr(e, 'add_note'):
                 e.add_note(f"(raised in {where})")
@@ -92,7 +103,7 @@ class CellBprop(Op):
         if not isinstance(result, (tuple, list)):
             raise TypeError(f"{where} must return a tuple of input gradients, "
                             f"got {type(result).__name__}")
-        if len(result) != len(ctx.args):
+        if len(result) < len(ctx.args):
             raise ValueError(f"{where} returned {len(result)} gradient"
                              f"{'s' if len(result) != 1 else ''}, expected {len(ctx.args)} "
                              f"(one per input)")
@@ -100,21 +111,55 @@ class CellBprop(Op):
         if unknown:
             raise ValueError(f"{where} returned gradients for parameters not in "
                              f"internal_params: {[getattr(k, 'name', k) for k in unknown]}")
-        out = [_checked(result[i], ctx.args[i], f"{where} returned gradient {i}", raw)
+        gxs = [_checked(result[i], ctx.args[i], f"{where} returned gradient {i}", raw)
                for i in ctx.positions]
         for p in ctx.internal:
             g = param_grads.get(p)
-            out.append(None if g is None else
+            gxs.append(None if g is None else
                        _checked(g, p, f"{where} returned the gradient of parameter '{p.name}'",
                                 raw))
-        return tuple(out)
+        return tuple(gxs)
+
+
+def _connected(ctx):
+    """``(args, out)`` for ``bprop`` on a recorded pass: the saved inputs and outputs as the
+    engine re-attached them to the graph (``ctx.saved``: the wanted tensors, then the
+    outputs)."""
+    saved = ctx.saved
+    args = list(ctx.args)
+    for k, i in enumerate(ctx.positions):
+        args[i] = saved[k]
+    ys = saved[len(ctx.positions) + len(ctx.internal):]
+    if not ctx.structured:
+        return tuple(args), ys[0]
+    items = list(ctx.out)
+    for k, i in enumerate(ctx.out_positions):
+        items[i] = ys[k]
+    return tuple(args), type(ctx.out)(items)
 
 
 def _checked(g, like, name, raw):
-    """A bprop gradient for input ``like``: None, or a Tensor (arrays and numbers are taken as
-    values of ``like``'s dtype) checked as hook replacements are."""
+    """A bprop gradient for input ``like``: None, or a Tensor checked as hook replacements are,
+    after MindSpore's conversions: arrays and numbers are taken as values of ``like``'s dtype,
+    integer and bool gradients are cast to it, and a gradient in a shape ``like`` broadcasts to
+    is summed down to ``like``'s shape."""
     if g is None:
         return None
+    want = like._data.dtype
     if not isinstance(g, Tensor) and isinstance(g, (np.ndarray, np.generic, int, float, list)):
-        g = Tensor(np.asarray(g, like._data.dtype))
+        g = Tensor(np.asarray(g, want))
+    if isinstance(g, Tensor):
+        if g._data.dtype.kind != 'f' and want.kind == 'f':
+            g = Tensor._wrap(g._data.astype(want)) if raw else g.astype(want)
+        if g.shape != like.shape and _broadcasts(like.shape, g.shape):
+            g = Tensor._wrap(array_math.sum_to(g._data, like.shape)) if raw \
+                else tensor_math.sum_to(g, like.shape)
     return gradient(g, like._data if raw else like, name, raw)
+
+
+def _broadcasts(shape, to):
+    """Whether an array of ``shape`` broadcasts to ``to``."""
+    try:
+        return np.broadcast_shapes(shape, to) == tuple(to)
+    except ValueError:
+        return False

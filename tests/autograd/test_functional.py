@@ -76,7 +76,7 @@ def test_has_aux_for_grad_and_value_and_grad():
     (value, a1, a2), g2 = ms.value_and_grad(fn, has_aux=True)(X)
     np.testing.assert_allclose(value.asnumpy(), [1., 4.])
     np.testing.assert_allclose(g2.asnumpy(), [2., 4.])
-    with pytest.raises(TypeError, match="has_aux=True needs fn to return a tuple"):
+    with pytest.raises(ValueError, match="has_aux=True needs fn to return a tuple"):
         ms.grad(lambda x: x * 2, has_aux=True)(X)
 
 
@@ -98,25 +98,37 @@ def test_keyword_arguments_pass_through():
     np.testing.assert_allclose(g.asnumpy(), [3., 3.])
 
 
-def test_same_tensor_at_two_positions_gets_separate_gradients():
+def test_same_tensor_at_two_positions_gets_the_total_gradient_at_each():
+    # MindSpore differentiates with respect to the tensor object: [7, 7] at both positions
     gx, gy = ms.grad(lambda a, b: a * 2 + b * 5, grad_position=(0, 1))(X, X)
-    np.testing.assert_allclose(gx.asnumpy(), [2., 2.])
-    np.testing.assert_allclose(gy.asnumpy(), [5., 5.])
+    np.testing.assert_allclose(gx.asnumpy(), [7., 7.])
+    np.testing.assert_allclose(gy.asnumpy(), [7., 7.])
+    np.testing.assert_allclose(ms.grad(lambda a, b: a * 2 + b * 5, 1)(X, X).asnumpy(), [7., 7.])
 
 
 def test_errors_name_the_problem():
-    with pytest.raises(TypeError, match="floating-point.*grad_position 0 has dtype Int64"):
-        ms.grad(lambda x: x * 2)(ms.Tensor([1, 2]))
-    with pytest.raises(IndexError, match="grad_position 2 is out of range for a function called with 2 positional arguments"):
+    with pytest.raises(ValueError, match="grad_position 2 is out of range for a function called with 2 arguments"):
         ms.grad(f2, grad_position=(0, 2))(X, Y)
-    with pytest.raises(TypeError, match="grad_position 0 must be a Tensor, got float"):
-        ms.grad(lambda x: x)(1.5)
     with pytest.raises(ValueError, match="grad_position and weights cannot both be None"):
         ms.grad(f2, grad_position=None)
-    with pytest.raises(TypeError, match="grad_position must be an int, a tuple of ints or None"):
-        ms.grad(f2, grad_position=[0])(X, Y)
+    with pytest.raises(TypeError, match="grad_position must be an int, a tuple of ints or None, got list"):
+        ms.grad(f2, grad_position=[0])
+    with pytest.raises(TypeError, match="every element of grad_position must be an int, got str"):
+        ms.grad(f2, grad_position=('a',))
+    with pytest.raises(ValueError, match="grad_position must be >= 0, got -1"):
+        ms.grad(f2, grad_position=-1)
+    with pytest.raises(ValueError, match=r"grad_position \(0, 0\) has duplicate positions"):
+        ms.grad(f2, grad_position=(0, 0))
+    with pytest.raises(ValueError, match="grad_position is an empty tuple"):
+        ms.grad(f2, grad_position=())
     with pytest.raises(TypeError, match="weights must be a Parameter"):
         ms.grad(f2, weights=3)
+    with pytest.raises(TypeError, match="grad: has_aux must be a bool, got int"):
+        ms.grad(f2, has_aux=1)
+    with pytest.raises(TypeError, match="value_and_grad: return_ids must be a bool, got int"):
+        ms.value_and_grad(f2, return_ids=1)
+    with pytest.raises(TypeError, match="grad: fn must be a function or a Cell, got int"):
+        ms.grad(3)
 
 
 def test_vjp_single_and_several_inputs_and_repeated_calls():
@@ -128,9 +140,10 @@ def test_vjp_single_and_several_inputs_and_repeated_calls():
     gx2, _ = vjp_fn(T([[2, 0], [0, 2]]))
     np.testing.assert_allclose(gx2.asnumpy(), [[6., 0.], [0., 96.]])
     out1, vjp1, aux = ms.vjp(lambda x: (x * 2, x + 1), T([1.]), has_aux=True)
-    np.testing.assert_allclose(vjp1(T([1.])).asnumpy(), [2.])
+    (g1,) = vjp1(T([1.]))               # one input: a one-element tuple, as in MindSpore
+    np.testing.assert_allclose(g1.asnumpy(), [2.])
     np.testing.assert_allclose(aux.asnumpy(), [2.])
-    with pytest.raises(ValueError, match="cotangent of shape \\(3,\\) does not match the output shape \\(1,\\)"):
+    with pytest.raises(ValueError, match="vjp_fn: cotangent of shape \\(3,\\) does not match the output shape \\(1,\\)"):
         vjp1(T([1., 2., 3.]))
 
 
@@ -139,13 +152,12 @@ def test_grad_operation_forms():
     gx, gy = ops.GradOperation(get_all=True)(f2)(X, Y)
     np.testing.assert_allclose(gy.asnumpy(), [1., 4.])
     (gw,) = ops.GradOperation(get_by_list=True)(fw, [W])(X, Y)
+    np.testing.assert_allclose(ops.GradOperation(get_by_list=True)(fw, W)(X, Y).asnumpy(), [1., 2.])
     np.testing.assert_allclose(gw.asnumpy(), [1., 2.])
     (ins, ws) = ops.GradOperation(get_all=True, get_by_list=True)(fw, [W])(X, Y)
     assert len(ins) == 2 and len(ws) == 1
     g = ops.GradOperation(sens_param=True)(f2)(X, Y, T([10., 100.]))
     np.testing.assert_allclose(g.asnumpy(), [60., 1600.])
-    with pytest.raises(ValueError, match="get_by_list=True\\) needs weights"):
-        ops.GradOperation(get_by_list=True)(fw)
     with pytest.raises(ValueError, match="sensitivity of shape \\(3,\\) does not match the output shape \\(2,\\)"):
         ops.GradOperation(sens_param=True)(f2)(X, Y, T([1., 2., 3.]))
 

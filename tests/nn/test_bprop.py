@@ -129,12 +129,12 @@ def test_non_tensor_inputs_get_none_gradients():
 
 
 def test_wrong_count_or_shape_names_the_cell():
-    class TooMany(nn.Cell):
-        def construct(self, x):
-            return x * 2
+    class TooFew(nn.Cell):
+        def construct(self, x, y):
+            return x * y
 
-        def bprop(self, x, out, dout):
-            return dout, dout
+        def bprop(self, x, y, out, dout):
+            return (dout,)
 
     class WrongShape(nn.Cell):
         def construct(self, x):
@@ -151,10 +151,10 @@ def test_wrong_count_or_shape_names_the_cell():
         def construct(self, x):
             return self.inner(x)
 
-    with pytest.raises(ValueError, match=r"bprop of Cell 'TooMany' returned 2 gradients, expected 1"):
-        ms.grad(TooMany())(T(1.0))
-    with pytest.raises(ValueError, match=r"bprop of Cell 'Outer.inner' returned gradient 0 of shape \(3,\), expected shape \(1,\)"):
-        ms.grad(Outer())(T(1.0))
+    with pytest.raises(ValueError, match=r"bprop of Cell 'TooFew' returned 1 gradient, expected 2"):
+        ms.grad(TooFew(), (0, 1))(T(1.0), T(2.0))
+    with pytest.raises(ValueError, match=r"bprop of Cell 'Outer.inner' returned gradient 0 of shape \(3,\), expected shape \(2,\)"):
+        ms.grad(Outer())(T(1.0, 2.0))
 
 
 def test_unknown_parameter_in_the_gradient_dict_is_an_error():
