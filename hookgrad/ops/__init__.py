@@ -6,31 +6,65 @@ Each family module defines its primitives (``Op`` subclasses, registered in
 from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, floor_divide,
                          remainder, subtract, multiply, divide, negative)
 from .broadcasting import broadcast_to, sum_to
-from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf,
+from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, sgn, erf,
                     reciprocal, floor, ceil, absolute)
+from .trigonometric import (tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, atan2, hypot,
+                            arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2)
+from .elementwise import (log2, log10, exp2, logaddexp, logaddexp2, erfc, round, trunc, frac,
+                          fmod, truncate_div, div_no_nan, true_divide, xlogy, xdivy,
+                          squared_difference, lerp, addcmul, addcdiv, addn, isclose, nan_to_num,
+                          signbit, logical_xor, bitwise_and, bitwise_or, bitwise_xor, floor_div,
+                          floor_mod)
 from .activation import (sigmoid, relu, gelu, softmax, log_softmax, relu6, leaky_relu, silu,
                          softplus)
 from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, reduce_sum,
                         reduce_mean, reduce_max, reduce_min, reduce_prod, cumsum, var, std,
                         all, any)
 from .linalg import matmul, bmm, mm, dense
-from .shaping import (reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile, concat,
-                    cat, stack, split, chunk, flatten, flip)
+from .shaping import (shape, reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile,
+                      concat, cat, stack, split, chunk, flatten, flip)
 from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
                        take, unindex, untake)
 from .comparison import (gt, ge, lt, le, equal, ne, greater, greater_equal, less, less_equal,
-                         not_equal, maximum, minimum, clamp, clip, clip_by_value, logical_not,
+                         not_equal, eq, maximum, minimum, clamp, clip, clip_by_value, logical_not,
                          logical_and, logical_or, isnan, isinf, isfinite)
 from .creation import (fill, full, ones, zeros, ones_like, zeros_like, full_like, arange,
-                       linspace, one_hot, eye, stop_gradient, assign)
+                       linspace, one_hot, eye, stop_gradient, assign, range, assign_add,
+                       assign_sub)
 from .hook import HookBackward
 from .random import dropout, dropout2d
+from .sampling import (rand, randn, randint, rand_like, randn_like, randint_like, uniform, normal,
+                       multinomial)
+from .matrix import tril, triu, diagonal, diag, diag_embed, trace
+from .products import (einsum, outer, ger, dot, inner, tensor_dot, kron, addmm, addmv, addbmm,
+                       baddbmm, addr)
+from .norms import (vector_norm, matrix_norm, norm, cdist, cosine_similarity, clip_by_norm,
+                    clip_by_global_norm)
+from .statistics import cumprod, logcumsumexp, logsumexp, diff, std_mean, var_mean
+from .sorting import (sort, argsort, msort, topk, median, quantile, cummax, cummin, searchsorted,
+                      bucketize, bincount, histc, count_nonzero)
+from .scatter_gather import (gather_elements, scatter, tensor_scatter_elements, gather_nd, scatter_nd,
+                      tensor_scatter_update, tensor_scatter_add, tensor_scatter_sub,
+                      tensor_scatter_mul, tensor_scatter_div, tensor_scatter_max,
+                      tensor_scatter_min)
+from .selection import (masked_select, nonzero, argwhere, unique, unique_consecutive, index_add,
+                        index_fill, inplace_update, inplace_add, inplace_sub, scatter_add,
+                        scatter_update, scatter_max, scatter_min, scatter_mul, scatter_div,
+                        scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_nd_max,
+                        scatter_nd_min, scatter_nd_mul, scatter_nd_div)
+from .rearrange import (roll, repeat_interleave, repeat_elements, meshgrid, swapaxes, swapdims,
+                        moveaxis, movedim, unbind, unstack, narrow, slice, strided_slice, fliplr,
+                        flipud, rot90, expand, expand_as, view_as, atleast_1d, atleast_2d,
+                        atleast_3d, hstack, vstack, row_stack, dstack, column_stack,
+                        tensor_split, hsplit, vsplit, dsplit)
 from .conv import conv2d, conv1d, Conv2D
 from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import batch_norm, layer_norm
 from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits
 from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
 from .primitives import __all__ as _primitive_names
+from .math_primitives import *  # noqa: F401,F403  (Reciprocal, Atan2, CumProd...)
+from .array_primitives import *  # noqa: F401,F403  (Shape, GatherNd, TopK, ScatterNd...)
 from ..autograd.functional import GradOperation
 from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
 

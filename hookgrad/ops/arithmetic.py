@@ -218,7 +218,7 @@ def cast(input, dtype):
 
     >>> import hookgrad as ms
     >>> ms.ops.cast(ms.Tensor([1, 2]), ms.float32).dtype
-    Float32
+    mindspore.float32
     """
     x = as_tensor(input)
     dt = to_numpy(dtype)

@@ -219,6 +219,7 @@ def ne(input, other):
     return _compare(NotEqual, input, other, 'ne')
 
 
+eq = equal
 greater = gt
 greater_equal = ge
 less = lt

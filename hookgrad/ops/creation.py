@@ -115,9 +115,9 @@ def ones(shape, dtype=None):
                                 else to_numpy(dtype)))
 
 
-def zeros(shape, dtype=None):
-    """A tensor of zeros (Float32 unless ``dtype`` is given)."""
-    return Tensor._wrap(np.zeros(_shape(shape, 'zeros'), dtype=_F32 if dtype is None
+def zeros(size, dtype=None):
+    """A tensor of zeros of shape ``size`` (Float32 unless ``dtype`` is given)."""
+    return Tensor._wrap(np.zeros(_shape(size, 'zeros'), dtype=_F32 if dtype is None
                                  else to_numpy(dtype)))
 
 
@@ -280,3 +280,59 @@ def assign_array(variable, src):
     else:
         # read-only data (a broadcast view, a cached constant) is replaced, never written through
         variable._data = np.array(np.broadcast_to(src, data.shape), dtype=data.dtype)
+
+
+def range(start, end, step, maxlen=1000000):
+    """Values from ``start`` up to (not including) ``end`` by ``step``: numbers or 0-d
+    Tensors of one kind (Int64 for ints, Float32 for floats, or the Tensors' dtype).
+
+    Raises:
+        TypeError: when ints and floats are mixed.
+        ValueError: when step is 0, moves away from end, or the result exceeds ``maxlen``.
+    """
+    values = [_number(v, 'range', what) for v, what in
+              ((start, 'start'), (end, 'end'), (step, 'step'))]
+    kinds = {isinstance(v, float) for v in values}
+    if len(kinds) != 1:
+        raise TypeError(f"ops.range: start, end and step must all be ints or all floats, got "
+                        f"{tuple(values)}")
+    begin, stop, delta = values
+    if delta == 0:
+        raise ValueError("ops.range: step must not be 0")
+    if (stop - begin) * delta < 0:
+        raise ValueError(f"ops.range: step {delta} moves away from end: start {begin}, "
+                         f"end {stop}")
+    tensors = [v for v in (start, end, step) if isinstance(v, Tensor)]
+    if tensors:
+        dt = tensors[0]._data.dtype
+    else:
+        dt = _F32 if isinstance(begin, float) else _I64
+    out = np.arange(begin, stop, delta).astype(dt)
+    if out.size > maxlen:
+        raise ValueError(f"ops.range: the result has {out.size} elements, more than maxlen "
+                         f"{maxlen}")
+    return Tensor._wrap(out)
+
+
+def _assign_combined(variable, value, combine, name):
+    if not isinstance(variable, Tensor):
+        raise TypeError(f"ops.{name}: variable must be a Tensor, got {type(variable).__name__}")
+    new = combine(stop_gradient(variable), stop_gradient(value))
+    if new.shape != variable.shape:
+        raise ValueError(f"ops.{name}: value of shape {as_tensor(value, 'value').shape} does "
+                         f"not fit variable of shape {variable.shape}")
+    return assign(variable, new)
+
+
+def assign_add(variable, value):
+    """``variable += value`` in place (value broadcast, cast to variable's dtype); returns
+    ``variable``. Nothing is recorded for autograd."""
+    from .arithmetic import add
+    return _assign_combined(variable, value, add, 'assign_add')
+
+
+def assign_sub(variable, value):
+    """``variable -= value`` in place (value broadcast, cast to variable's dtype); returns
+    ``variable``. Nothing is recorded for autograd."""
+    from .arithmetic import sub
+    return _assign_combined(variable, value, sub, 'assign_sub')

@@ -167,6 +167,18 @@ def _same_dtype(tensors, name):
 
 
 # ------------------------------------------------------------------------------ public
+def shape(input_x):
+    """The shape of ``input_x`` as a tuple of ints.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.shape(ms.Tensor([[1, 2, 3]]))
+    (1, 3)
+    """
+    if not isinstance(input_x, Tensor):
+        raise TypeError(f"ops.shape: input_x must be a Tensor, got {type(input_x).__name__}")
+    return input_x.shape
+
+
 def reshape(input, shape):
     """``input`` with the same values in ``shape``; one dimension may be -1 (inferred).
 

@@ -382,3 +382,4 @@ def ceil(input):
 
 # MindSpore aliases
 absolute = abs
+sgn = sign

@@ -1,0 +1,345 @@
+"""Random tensors: rand, randn, randint, uniform, normal, the ``*_like`` forms and multinomial.
+
+Every draw happens inside an op's forward, from ``hookgrad._random.generator()`` (the generator
+``ms.set_seed`` re-seeds), so a recorded graph-mode program draws fresh values on every replay.
+An explicit ``seed`` is an int parameter of the op: each application seeds a fresh generator
+with it, so the same seed gives the same values on every call (MindSpore's ops instead continue
+one sequence seeded on first use).
+"""
+import numbers
+
+import numpy as np
+
+from .. import _random
+from .._dtype import from_numpy, to_numpy
+from .._tensor import Tensor
+from ..autograd.function import Op, value_read
+from ._base import as_tensor
+
+_F32 = np.dtype(np.float32)
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+
+
+def _generator(seed):
+    """The generator an application draws from: the global one for None, a fresh one seeded
+    with an int seed, or a Primitive's own generator (seeded once, when it was made)."""
+    if seed is None:
+        return _random.generator()
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+class UniformReal(Op):
+    """y ~ U[0, 1) of ``shape`` in a floating ``dtype`` (no inputs, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, shape, dtype, seed):
+        rng = _generator(seed)
+        if dtype == np.float64:
+            return rng.random(shape)
+        return rng.random(shape, dtype=np.float32).astype(dtype, copy=False)
+
+
+class StandardNormal(Op):
+    """y ~ N(0, 1) of ``shape`` in a floating ``dtype`` (no inputs, no gradient)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, shape, dtype, seed):
+        rng = _generator(seed)
+        if dtype == np.float64:
+            return rng.standard_normal(shape)
+        return rng.standard_normal(shape, dtype=np.float32).astype(dtype, copy=False)
+
+
+class UniformInt(Op):
+    """y ~ integers uniform in [low, high) (arrays broadcast with ``shape``) in ``dtype``."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, low, high, shape, dtype, seed):
+        if np.any(low >= high):
+            raise ValueError(f"ops.uniform: minval must be less than maxval, got {low.tolist()} "
+                             f"and {high.tolist()}")
+        size = np.broadcast_shapes(shape, low.shape, high.shape)
+        return _generator(seed).integers(low, high, size=size, dtype=dtype)
+
+
+class Uniform(Op):
+    """y ~ U[low, high) (arrays broadcast with ``shape``); no gradient reaches the bounds."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, low, high, shape, seed):
+        size = np.broadcast_shapes(shape, low.shape, high.shape)
+        u = _generator(seed).random(size, dtype=np.float32)
+        return (low + (high - low) * u).astype(low.dtype, copy=False)
+
+
+class Multinomial(Op):
+    """Int32 indices drawn from the categories of each row of ``probs`` (1-d or 2-d weights).
+
+    With replacement each draw inverts the row's cumulative distribution; without, the Gumbel
+    top-k trick orders the categories by ``log p + Gumbel noise`` (zero weights come last).
+    """
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, probs, num_samples, replacement, seed):
+        rng = _generator(seed)
+        p = np.atleast_2d(probs).astype(np.float64)
+        if np.any(p < 0) or not np.all(np.isfinite(p)):
+            raise ValueError("ops.multinomial: probabilities must be finite and non-negative")
+        total = p.sum(-1, keepdims=True)
+        if np.any(total == 0):
+            raise ValueError("ops.multinomial: every row of probabilities needs a positive sum")
+        rows, k = p.shape
+        if replacement:
+            cdf = np.cumsum(p / total, -1)
+            cdf[:, -1] = 1.0
+            offset = np.arange(rows)[:, None]
+            u = rng.random((rows, num_samples)) + offset      # row r searches in [r, r + 1)
+            flat = np.searchsorted((cdf + offset).ravel(), u.ravel(), side='right')
+            idx = flat.reshape(rows, num_samples) - offset * k
+        else:
+            with np.errstate(divide='ignore'):
+                keys = np.log(p) + rng.gumbel(size=p.shape)
+            idx = np.argsort(-keys, axis=-1, kind='stable')[:, :num_samples]
+        idx = np.minimum(idx, k - 1).astype(_I32)
+        return idx if probs.ndim == 2 else idx[0]
+
+
+# ------------------------------------------------------------------------------ argument checks
+def check_seed(seed, name):
+    """``seed`` as None (the global generator) or a non-negative int."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"ops.{name}: seed must be None or an int >= 0, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"ops.{name}: seed must be None or an int >= 0, got {seed}")
+    return int(seed)
+
+
+def _size(size, name):
+    """``*size`` as MindSpore's rand takes it: ints, or one tuple or list of ints."""
+    if not size:
+        return (1,)         # MindSpore's rand() draws one value
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for n in size:
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            raise TypeError(f"ops.{name}: size must be ints or one tuple of ints, got {size!r}")
+        if n < 0:
+            raise ValueError(f"ops.{name}: size {tuple(size)} has a negative dimension")
+    return tuple(int(n) for n in size)
+
+
+def _shape(shape, name, what='shape'):
+    if isinstance(shape, Tensor):
+        value_read(shape)
+        shape = tuple(shape._data.tolist())
+    if not isinstance(shape, (tuple, list)):
+        raise TypeError(f"ops.{name}: {what} must be a tuple of ints, got {shape!r}")
+    return _size((tuple(shape),), name)
+
+
+def _float_dtype(dtype, name, default=_F32):
+    dt = default if dtype is None else to_numpy(dtype)
+    if dt.kind != 'f':
+        raise ValueError(f"ops.{name}: dtype must be a floating type, got {from_numpy(dt)}")
+    return dt
+
+
+def _int_dtype(dtype, name):
+    dt = _I64 if dtype is None else to_numpy(dtype)
+    if dt.kind not in 'iu':
+        raise ValueError(f"ops.{name}: dtype must be an integer type, got {from_numpy(dt)}")
+    return dt
+
+
+def _int_bound(value, name, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"ops.{name}: {what} must be an int, got {value!r}")
+    return int(value)
+
+
+# ------------------------------------------------------------------------------ public functions
+def rand(*size, dtype=None, seed=None):
+    """Uniform samples from [0, 1) of shape ``size`` (ints or one tuple), Float32 by default.
+
+    Args:
+        size: the shape; no size draws one value (shape (1,)), as MindSpore does.
+        dtype: a floating dtype.
+        seed: None for the global generator (``ms.set_seed``), or an int: the same values on
+            every call with that seed.
+
+    Raises:
+        ValueError: for a non-floating dtype, a negative dimension or a negative seed.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.rand(2, 3).shape
+    (2, 3)
+    """
+    shape = _size(size, 'rand')
+    return UniformReal.apply(shape=shape, dtype=_float_dtype(dtype, 'rand'),
+                             seed=check_seed(seed, 'rand'))
+
+
+def randn(*size, dtype=None, seed=None):
+    """Standard normal samples of shape ``size`` (ints or one tuple), Float32 by default.
+
+    Raises:
+        ValueError: for a non-floating dtype, a negative dimension or a negative seed.
+    """
+    shape = _size(size, 'randn')
+    return StandardNormal.apply(shape=shape, dtype=_float_dtype(dtype, 'randn'),
+                                seed=check_seed(seed, 'randn'))
+
+
+def randint(low, high, size, seed=None, *, dtype=None):
+    """Integers uniform in [low, high) of shape ``size`` (a tuple), Int64 by default.
+
+    Raises:
+        TypeError: when low or high is not an int, or size not a tuple.
+        ValueError: when low >= high or dtype is not an integer type.
+    """
+    return _randint(low, high, size, seed, dtype, 'randint')
+
+
+def _randint(low, high, size, seed, dtype, name):
+    low = _int_bound(low, name, 'low')
+    high = _int_bound(high, name, 'high')
+    if not isinstance(size, tuple):
+        raise ValueError(f"ops.{name}: size must be a tuple, got {size!r}")
+    shape = _shape(size, name, 'size')
+    dt = _int_dtype(dtype, name)
+    if low >= high:
+        raise ValueError(f"ops.{name}: low must be less than high, got low {low} and high {high}")
+    bounds = (Tensor._wrap(np.asarray(low, dt)), Tensor._wrap(np.asarray(high, dt)))
+    return UniformInt.apply(*bounds, shape=shape, dtype=dt, seed=check_seed(seed, name))
+
+
+def rand_like(input, seed=None, *, dtype=None):
+    """``rand`` with the shape of ``input`` and its dtype (or ``dtype``; it must be floating)."""
+    x = as_tensor(input)
+    dt = _float_dtype(x._data.dtype if dtype is None else dtype, 'rand_like')
+    return UniformReal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'rand_like'))
+
+
+def randn_like(input, seed=None, *, dtype=None):
+    """``randn`` with the shape of ``input``; its dtype when floating, else Float32 (or ``dtype``)."""
+    x = as_tensor(input)
+    if dtype is None:
+        dt = x._data.dtype if x._data.dtype.kind == 'f' else _F32
+    else:
+        dt = _float_dtype(dtype, 'randn_like')
+    return StandardNormal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'randn_like'))
+
+
+def randint_like(input, low, high, seed=None, *, dtype=None):
+    """``randint`` with the shape of ``input`` and its dtype (or ``dtype``; it must be integer)."""
+    x = as_tensor(input)
+    return _randint(low, high, x.shape, seed, x._data.dtype if dtype is None else dtype,
+                    'randint_like')
+
+
+def uniform(shape, minval, maxval, seed=None, dtype=None):
+    """Samples uniform in [minval, maxval) of the broadcast shape of ``shape`` and the bounds.
+
+    Args:
+        shape: a tuple of ints.
+        minval, maxval: Tensors of ``dtype`` (Float32 by default; Int32 draws integers).
+        seed: None for the global generator, or an int (the same values on every call).
+
+    Raises:
+        TypeError: when a bound is not a Tensor, or its dtype is not ``dtype``, or ``dtype`` is
+            neither Float32 nor Int32 (MindSpore's two).
+    """
+    dt = _F32 if dtype is None else to_numpy(dtype)
+    if dt not in (_F32, _I32):
+        raise TypeError(f"ops.uniform: dtype must be Float32 or Int32, got {from_numpy(dt)}")
+    if not isinstance(minval, Tensor) or not isinstance(maxval, Tensor):
+        raise TypeError("ops.uniform: minval and maxval must be Tensors")
+    for what, t in (('minval', minval), ('maxval', maxval)):
+        if t._data.dtype != dt:
+            raise TypeError(f"ops.uniform: {what} has dtype {t.dtype}, expected {from_numpy(dt)}")
+    shape = _shape(shape, 'uniform')
+    try:
+        np.broadcast_shapes(shape, minval.shape, maxval.shape)
+    except ValueError:
+        raise ValueError(f"ops.uniform: shape {shape}, minval of shape {minval.shape} and maxval "
+                         f"of shape {maxval.shape} cannot be broadcast together") from None
+    seed = check_seed(seed, 'uniform')
+    if dt == _I32:
+        return UniformInt.apply(minval, maxval, shape=shape, dtype=dt, seed=seed)
+    return Uniform.apply(minval, maxval, shape=shape, seed=seed)
+
+
+def normal(shape, mean, stddev, seed=None):
+    """Normal samples ``mean + stddev * N(0, 1)`` of the broadcast shape of all three.
+
+    ``mean`` and ``stddev`` may be Tensors or numbers; the result has their floating dtype
+    (Float32 for numbers). Gradients reach Tensor ``mean`` and ``stddev`` (the samples are
+    ``mean + stddev * noise`` with the noise held fixed).
+
+    Raises:
+        ValueError: when the shapes cannot be broadcast together.
+    """
+    from .arithmetic import add, cast, mul
+    shape = _shape(shape, 'normal')
+    m = mean if isinstance(mean, Tensor) else as_tensor(float(mean), 'mean')
+    s = stddev if isinstance(stddev, Tensor) else as_tensor(float(stddev), 'stddev')
+    dt = m._data.dtype if m._data.dtype.kind == 'f' else _F32
+    if s._data.dtype.kind == 'f' and s._data.dtype.itemsize > dt.itemsize:
+        dt = s._data.dtype
+    try:
+        out = np.broadcast_shapes(shape, m.shape, s.shape)
+    except ValueError:
+        raise ValueError(f"ops.normal: shape {shape}, mean of shape {m.shape} and stddev of "
+                         f"shape {s.shape} cannot be broadcast together") from None
+    noise = StandardNormal.apply(shape=out, dtype=dt, seed=check_seed(seed, 'normal'))
+    return add(mul(cast(s, dt), noise), cast(m, dt))
+
+
+def int_bounds(minval, maxval, name):
+    """The 0-d Int32 Tensor bounds of MindSpore's UniformInt, checked."""
+    for what, t in (('minval', minval), ('maxval', maxval)):
+        if not isinstance(t, Tensor) or t.ndim != 0 or t._data.dtype != _I32:
+            raise TypeError(f"ops.{name}: {what} must be a 0-d Int32 Tensor, got {t!r}")
+    return minval, maxval
+
+
+def multinomial(input, num_samples, replacement=True, seed=None):
+    """Int32 category indices drawn ``num_samples`` times from each row of weights ``input``.
+
+    Args:
+        input: 1-d or 2-d non-negative weights (need not sum to 1).
+        num_samples: draws per row; without ``replacement`` at most the number of categories.
+        replacement: draw with replacement (default) or without.
+        seed: None for the global generator, or an int (the same draws on every call).
+
+    Raises:
+        ValueError: for an input of another rank, too many draws without replacement, negative
+            or non-finite weights, or a row of zeros.
+    """
+    return multinomial_draw(input, num_samples, replacement, check_seed(seed, 'multinomial'),
+                            'multinomial')
+
+
+def multinomial_draw(input, num_samples, replacement, seed, name):
+    """``multinomial`` with ``seed`` already checked (None, an int or a generator)."""
+    x = as_tensor(input)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"ops.{name}: input must be 1-d or 2-d, got shape {x.shape}")
+    num_samples = _int_bound(num_samples, name, 'num_samples')
+    if num_samples <= 0:
+        raise ValueError(f"ops.{name}: num_samples must be positive, got {num_samples}")
+    if not replacement and num_samples > x.shape[-1]:
+        raise ValueError(f"ops.{name}: cannot draw {num_samples} samples without "
+                         f"replacement from {x.shape[-1]} categories")
+    return Multinomial.apply(x, num_samples=num_samples, replacement=bool(replacement),
+                             seed=seed)

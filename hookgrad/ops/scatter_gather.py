@@ -1,0 +1,383 @@
+"""Gathers and scatters by index tensors: gather_elements (GatherD), gather_nd, scatter_nd,
+scatter / tensor_scatter_elements and the tensor_scatter_* family.
+
+``GatherElements`` and ``ScatterAddElements`` are each other's adjoints, as ``x[key]`` and
+``unindex`` are (indexing.py); the n-d forms reuse those two, so their gradients of any order
+come from existing rules. Max/min and product scatters have primitives of their own.
+"""
+import numbers
+
+import numpy as np
+
+from .._dtype import from_numpy
+from .._tensor import Tensor
+from ..autograd.function import Op
+from ._base import as_tensor
+from .arithmetic import add, cast, mul, sub
+from .comparison import maximum, minimum
+from .indexing import GetItem, KeyInput, SetItem, unindex
+from .unary import reciprocal
+
+
+# ------------------------------------------------------------------------------ primitives
+class GatherElements(Op):
+    """y = np.take_along_axis(x, index, axis); the gradient is added back at the indices."""
+    @staticmethod
+    def forward(ctx, x, index, axis):
+        if ctx.recording:
+            ctx.in_shape, ctx.axis, ctx.index = x.shape, axis, index
+        return np.take_along_axis(x, index, axis)
+
+    @staticmethod
+    def backward(ctx, gy):
+        return _scatter_add(gy, ctx.index, ctx.in_shape, ctx.axis), None
+
+
+class ScatterAddElements(Op):
+    """y = zeros(shape) with g added at ``index`` along ``axis`` (the adjoint of
+    GatherElements); its gradient is a GatherElements of gy."""
+    @staticmethod
+    def forward(ctx, g, index, shape, axis):
+        if ctx.recording:
+            ctx.axis, ctx.index = axis, index
+        out = np.zeros(shape, g.dtype)
+        np.add.at(out, _along(index, axis), g)
+        return out
+
+    @staticmethod
+    def backward(ctx, gy):
+        return _gather(gy, ctx.index, ctx.axis), None
+
+
+def _along(index, axis):
+    """The fancy-index key that addresses ``index`` along ``axis`` (others by position)."""
+    grids = np.indices(index.shape, sparse=True)
+    return tuple(index if k == axis else g for k, g in enumerate(grids))
+
+
+def _gather(x, index, axis):
+    if type(x) is np.ndarray:
+        return np.take_along_axis(x, index, axis)
+    return GatherElements.apply(x, Tensor._wrap(index), axis=axis)
+
+
+def _scatter_add(g, index, shape, axis):
+    if type(g) is np.ndarray:
+        out = np.zeros(shape, g.dtype)
+        np.add.at(out, _along(index, axis), g)
+        return out
+    return ScatterAddElements.apply(g, Tensor._wrap(index), shape=shape, axis=axis)
+
+
+class ScatterElements(Op):
+    """y = x with ``src`` written at ``index`` along ``axis``; where an index repeats the last
+    write wins. x's gradient is gy zeroed where written; each src element that was written
+    (the winners) gets gy gathered at its index, the overwritten ones 0."""
+    @staticmethod
+    def forward(ctx, x, src, index, axis):
+        y = x.copy()
+        key = _along(index, axis)
+        y[key] = src
+        if ctx.recording:
+            written = np.zeros(x.shape, bool)
+            written[key] = True
+            target = np.ravel_multi_index(np.broadcast_arrays(*key), x.shape).ravel()
+            last = np.full(x.size, -1)
+            np.maximum.at(last, target, np.arange(target.size))
+            wins = (last[target] == np.arange(target.size)).reshape(index.shape)
+            ctx.save(written, wins)
+            ctx.index, ctx.axis = index, axis
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        written, wins = ctx.saved
+        m = ctx.m
+        gx = m.where(written, 0, gy) if ctx.needs_grad(0) else None
+        gs = m.where(wins, _gather(gy, ctx.index, ctx.axis), 0) if ctx.needs_grad(1) else None
+        return gx, gs, None
+
+
+class ScatterExtreme(Op):
+    """y = a fill of ``shape`` (the dtype's lowest for max, highest for min) with each
+    position the max (min) of the updates scattered to it; updates equal to their position's
+    result share its gradient."""
+    @staticmethod
+    def forward(ctx, u, *indices, shape, largest):
+        key = tuple(indices)
+        if u.dtype.kind == 'f':
+            fill = -np.inf if largest else np.inf
+        else:
+            info = np.iinfo(u.dtype)
+            fill = info.min if largest else info.max
+        y = np.full(shape, fill, u.dtype)
+        (np.maximum if largest else np.minimum).at(y, key, u)
+        if ctx.recording:
+            hit = (u == y[key]).astype(u.dtype)
+            count = np.zeros(shape, u.dtype)
+            np.add.at(count, key, hit)
+            ctx.save(hit / count[key])
+            ctx.key, ctx.n_indices = key, len(indices)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (share,) = ctx.saved
+        return (ctx.m.getitem(gy, ctx.key) * share,) + (None,) * ctx.n_indices
+
+
+class ScatterProduct(Op):
+    """y = ones of ``shape`` with each position the product of the updates scattered to it;
+    an update's gradient is gy times the product of the others at its position."""
+    @staticmethod
+    def forward(ctx, u, *indices, shape):
+        key = tuple(indices)
+        y = np.ones(shape, u.dtype)
+        np.multiply.at(y, key, u)
+        if ctx.recording:
+            flat = np.ravel_multi_index(key, shape)
+            counts = np.bincount(flat.ravel(), minlength=int(np.prod(shape)))
+            ctx.repeated = bool((counts > 1).any())
+            if ctx.repeated:
+                # the product of the others without division: nonzero product and zero count
+                zero = u == 0
+                nonzero_prod = np.ones(shape, u.dtype)
+                np.multiply.at(nonzero_prod, key, np.where(zero, 1, u))
+                zeros = np.zeros(shape, np.int64)
+                np.add.at(zeros, key, zero)
+                others_zero = zeros[key] - zero
+                ctx.save(np.where(others_zero > 0, 0, nonzero_prod[key] / np.where(zero, 1, u)))
+            ctx.key, ctx.n_indices = key, len(indices)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        g = ctx.m.getitem(gy, ctx.key)
+        if ctx.repeated:
+            if type(gy) is not np.ndarray:
+                raise NotImplementedError("gradients of second order through a product scatter "
+                                          "with repeated indices are not implemented")
+            g = g * ctx.saved[0]
+        return (g,) + (None,) * ctx.n_indices
+
+
+# ------------------------------------------------------------------------------ checks
+def _index_tensor(index, name, what='index'):
+    t = index if isinstance(index, Tensor) else as_tensor(index, what)
+    if t._data.dtype.kind not in 'iu':
+        raise TypeError(f"ops.{name}: {what} must be an Int32 or Int64 tensor, got {t.dtype}")
+    return t
+
+
+def _axis(axis, ndim, name):
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"ops.{name}: axis must be an int, got {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"ops.{name}: axis {axis} is out of range for a tensor of rank {ndim}")
+    return int(axis) % ndim
+
+
+def _bounded(index, size, name, what='index'):
+    """``index`` (array) with negative entries counted from the end; IndexError when any is
+    outside [-size, size)."""
+    if index.size and (index.min() < -size or index.max() >= size):
+        bad = index[(index < -size) | (index >= size)].ravel()[0]
+        raise IndexError(f"ops.{name}: {what} {bad} is out of range for a dimension of size "
+                         f"{size}")
+    return np.where(index < 0, index + size, index)
+
+
+def _element_index(x, index, axis, name):
+    """The checked index array of an element-wise gather/scatter along ``axis``."""
+    if index.ndim != x.ndim:
+        raise ValueError(f"ops.{name}: index must have the rank of input ({x.ndim}), got shape "
+                         f"{index.shape}")
+    for k, (n, m) in enumerate(zip(index.shape, x.shape)):
+        if k != axis and n > m:
+            raise ValueError(f"ops.{name}: index of shape {index.shape} is larger than input of "
+                             f"shape {x.shape} outside axis {axis}")
+    return _bounded(index._data, x.shape[axis], name)
+
+
+# ------------------------------------------------------------------------------ element-wise
+def gather_elements(input, dim, index):
+    """``y[i][j][k] = input[index[i][j][k]][j][k]`` for ``dim`` 0 (and so on): elements of
+    ``input`` picked along ``dim`` by an index tensor of the same rank.
+
+    Raises:
+        TypeError: for a non-integer index.
+        ValueError: for a rank that differs or an index larger than the input off ``dim``.
+        IndexError: for an index out of range.
+
+    >>> import hookgrad as ms
+    >>> x = ms.Tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    >>> ms.ops.gather_elements(x, 1, ms.Tensor([[0, 0], [1, 2]])).tolist()
+    [[1.0, 1.0], [5.0, 6.0]]
+    """
+    x = as_tensor(input)
+    idx = _index_tensor(index, 'gather_elements')
+    axis = _axis(dim, max(x.ndim, 1), 'gather_elements')
+    arr = _element_index(x, idx, axis, 'gather_elements')
+    return GatherElements.apply(x, Tensor._wrap(arr), axis=axis)
+
+
+def scatter(input, axis, index, src):
+    """``input`` with ``src[i][j]`` written at ``[index[i][j]][j]`` for axis 0 (and so on):
+    the element-wise scatter, the last write winning where an index repeats.
+
+    Raises:
+        TypeError: for a non-integer index.
+        ValueError: when index and src shapes differ or ranks do not match.
+        IndexError: for an index out of range.
+    """
+    return tensor_scatter_elements(input, index, src, axis, 'none')
+
+
+def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction='none'):
+    """``input_x`` with ``updates`` written (``reduction='none'``) or added (``'add'``) at
+    ``indices`` along ``axis``, element by element.
+
+    Raises:
+        ValueError: for another reduction, shapes that do not match or an axis out of range.
+        IndexError: for an index out of range.
+    """
+    name = 'tensor_scatter_elements'
+    if reduction not in ('none', 'add'):
+        raise ValueError(f"ops.{name}: reduction must be 'none' or 'add', got {reduction!r}")
+    x = as_tensor(input_x, 'input_x')
+    idx = _index_tensor(indices, name, 'indices')
+    src = as_tensor(updates, 'updates')
+    if src.shape != idx.shape:
+        raise ValueError(f"ops.{name}: updates of shape {src.shape} must have the shape of "
+                         f"indices {idx.shape}")
+    ax = _axis(axis, max(x.ndim, 1), name)
+    arr = Tensor._wrap(_element_index(x, idx, ax, name))
+    if src._data.dtype != x._data.dtype:
+        src = cast(src, x._data.dtype)
+    if reduction == 'add':
+        return add(x, ScatterAddElements.apply(src, arr, shape=x.shape, axis=ax))
+    return ScatterElements.apply(x, src, arr, axis=ax)
+
+
+# ------------------------------------------------------------------------------ n-d indices
+def _nd_key(indices, shape, name):
+    """The last axis of ``indices`` split into one index tensor per addressed dimension,
+    bounds-checked, as (template, index tensors) for GetItem/SetItem/Unindex."""
+    idx = _index_tensor(indices, name, 'indices')
+    if idx.ndim == 0:
+        raise ValueError(f"ops.{name}: indices must have rank >= 1, got shape ()")
+    depth = idx.shape[-1]
+    if depth > len(shape):
+        raise ValueError(f"ops.{name}: indices of shape {idx.shape} address {depth} dimensions, "
+                         f"but the tensor has shape {tuple(shape)}")
+    columns = []
+    for k in range(depth):
+        column = idx._data[..., k]
+        if column.size and (column.min() < 0 or column.max() >= shape[k]):
+            bad = idx._data.reshape(-1, depth)[((column < 0) | (column >= shape[k])).ravel()][0]
+            raise IndexError(f"ops.{name}: indices {bad.tolist()} do not index into a tensor of "
+                             f"shape {tuple(shape)}")
+        columns.append(Tensor._wrap(column))
+    return tuple(KeyInput(k) for k in range(depth)), columns
+
+
+def gather_nd(input_x, indices):
+    """Slices of ``input_x`` at the n-d positions in the last axis of ``indices``: the result
+    has shape ``indices.shape[:-1] + input_x.shape[indices.shape[-1]:]``.
+
+    Raises:
+        IndexError: for a position outside the input (negative entries included).
+    """
+    x = as_tensor(input_x, 'input_x')
+    template, columns = _nd_key(indices, x.shape, 'gather_nd')
+    return GetItem.apply(x, *columns, key=template)
+
+
+def _updates(updates, idx_shape, shape, depth, dtype, name):
+    u = as_tensor(updates, 'updates')
+    want = tuple(idx_shape[:-1]) + tuple(shape[depth:])
+    if u.shape != want:
+        raise ValueError(f"ops.{name}: updates must have shape {want} (indices.shape[:-1] + "
+                         f"shape[indices.shape[-1]:]), got {u.shape}")
+    return u if dtype is None or u._data.dtype == dtype else cast(u, dtype)
+
+
+def scatter_nd(indices, updates, shape):
+    """Zeros of ``shape`` with ``updates`` added at the n-d positions of ``indices`` (repeated
+    positions add up).
+
+    Raises:
+        ValueError: when updates do not have shape ``indices.shape[:-1] + shape[depth:]``.
+        IndexError: for a position outside ``shape``.
+
+    >>> import hookgrad as ms
+    >>> ms.ops.scatter_nd(ms.Tensor([[0], [0], [2]]), ms.Tensor([1.0, 2.0, 5.0]), (4,)).tolist()
+    [3.0, 0.0, 5.0, 0.0]
+    """
+    from .shaping import _int_tuple
+    shape = _int_tuple(shape, 'scatter_nd', 'shape')
+    idx = _index_tensor(indices, 'scatter_nd', 'indices')
+    template, columns = _nd_key(idx, shape, 'scatter_nd')
+    u = _updates(updates, idx.shape, shape, len(columns), None, 'scatter_nd')
+    return unindex(u, shape, tuple(columns))
+
+
+def _scatter_parts(input_x, indices, updates, name):
+    x = as_tensor(input_x, 'input_x')
+    idx = _index_tensor(indices, name, 'indices')
+    template, columns = _nd_key(idx, x.shape, name)
+    u = _updates(updates, idx.shape, x.shape, len(columns), x._data.dtype, name)
+    return x, template, columns, u
+
+
+def tensor_scatter_update(input_x, indices, updates):
+    """``input_x`` with ``updates`` written at the n-d positions of ``indices`` (on repeats the
+    last write wins; every copy receives its gradient)."""
+    x, template, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_update')
+    return SetItem.apply(x, u, *columns, key=template)
+
+
+def tensor_scatter_add(input_x, indices, updates):
+    """``input_x`` with ``updates`` added at the n-d positions of ``indices``."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_add')
+    return add(x, unindex(u, x.shape, tuple(columns)))
+
+
+def tensor_scatter_sub(input_x, indices, updates):
+    """``input_x`` with ``updates`` subtracted at the n-d positions of ``indices``."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_sub')
+    return sub(x, unindex(u, x.shape, tuple(columns)))
+
+
+def tensor_scatter_mul(input_x, indices, updates):
+    """``input_x`` multiplied by ``updates`` at the n-d positions of ``indices``."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_mul')
+    return mul(x, ScatterProduct.apply(u, *columns, shape=x.shape))
+
+
+def tensor_scatter_div(input_x, indices, updates):
+    """``input_x`` divided by ``updates`` at the n-d positions of ``indices``."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_div')
+    if x._data.dtype.kind != 'f':
+        raise TypeError(f"ops.tensor_scatter_div: input_x must be a floating tensor, got "
+                        f"{from_numpy(x._data.dtype)}")
+    return mul(x, ScatterProduct.apply(reciprocal(u), *columns, shape=x.shape))
+
+
+def tensor_scatter_max(input_x, indices, updates):
+    """``input_x`` with each addressed element the maximum of it and the updates sent to it."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_max')
+    return maximum(x, ScatterExtreme.apply(u, *columns, shape=x.shape, largest=True))
+
+
+def tensor_scatter_min(input_x, indices, updates):
+    """``input_x`` with each addressed element the minimum of it and the updates sent to it."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_min')
+    return minimum(x, ScatterExtreme.apply(u, *columns, shape=x.shape, largest=False))
+
+
+def scatter_nd_values(input_x, indices, updates, name):
+    """(x, columns, updates) checked for an n-d scatter: what the in-place forms write."""
+    x, _, columns, u = _scatter_parts(input_x, indices, updates, name)
+    return x, columns, u
+
