@@ -1,0 +1,47 @@
+"""Element-wise primitives ``mindspore.numpy`` needs beyond ``hookgrad.ops``: the cube root
+(differentiable), bit inversion, gcd and lcm (integers: no gradient).
+"""
+import numpy as np
+
+from ..autograd.function import Op
+
+
+class Cbrt(Op):
+    """y = x ** (1/3), real for negative x too; dy/dx = 1 / (3 y**2), so keep y."""
+    @staticmethod
+    def forward(ctx, x):
+        y = np.cbrt(x)
+        ctx.save(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        (y,) = ctx.saved
+        return gy / (3 * y * y)
+
+
+class Invert(Op):
+    """y = ~x: every bit flipped (two's complement), logical not for bools."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.invert(x)
+
+
+class Gcd(Op):
+    """y = the greatest common divisor of |a| and |b| (integers)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.gcd(a, b)
+
+
+class Lcm(Op):
+    """y = the least common multiple of |a| and |b| (integers)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.lcm(a, b)
