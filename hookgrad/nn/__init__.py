@@ -3,9 +3,8 @@ from .parameter import Parameter, ParameterTuple
 from .cell import Cell
 from .container import SequentialCell, CellList, CellDict
 from .layer import *  # noqa: F401,F403  (ReLU, Dense, Dropout... : the layers)
-from .loss import (LossBase, SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, NLLLoss, MSELoss,
-                   L1Loss, BCEWithLogitsLoss)
-from .wrap import WithLossCell, TrainOneStepCell
+from .loss import *  # noqa: F401,F403  (LossBase, MSELoss, CrossEntropyLoss... : the losses)
+from .wrap import *  # noqa: F401,F403  (WithLossCell, WithEvalCell, TrainOneStepCell...)
 from .optim import *  # noqa: F401,F403  (SGD, Momentum, Adam, AdamWeightDecay, schedules)
 from .plugin import attach, PluginHandle
 from .grad_cells import *  # noqa: F401,F403  (Jvp, Vjp)

@@ -13,7 +13,7 @@ from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
 from ..hooks import cell_hooks
 from . import bprop as _bprop
-from .parameter import Parameter
+from .parameter import Parameter, ParameterTuple, generated_name, is_generated_name
 
 
 class Cell:
@@ -59,6 +59,7 @@ class Cell:
         d['_parent'] = None
         d['_auto_prefix'] = auto_prefix
         d['flags'] = flags or {}
+        d['requires_grad'] = False
 
     # ----------------------------------------------------------------- the call
     def _eager_call(self, *args, **kwargs):
@@ -134,9 +135,19 @@ class Cell:
             object.__setattr__(self, name, value)
             return
         cells = d['_cells']
+        if name in d.get('_tuples', ()) and not isinstance(value, ParameterTuple):
+            for key in d['_tuples'].pop(name):
+                params.pop(key, None)
         if isinstance(value, Parameter):
             cells.pop(name, None)
             self.insert_param_to_cell(name, value)
+        elif isinstance(value, ParameterTuple):
+            _register_tuple(self, name, value)
+            object.__setattr__(self, name, value)
+        elif isinstance(value, (list, tuple)) and value and \
+                all(isinstance(p, Parameter) for p in value):
+            _check_listed_names(self, name, value)
+            object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
             params.pop(name, None)
             self.insert_child_to_cell(name, value)
@@ -157,6 +168,8 @@ class Cell:
         d = self.__dict__
         d.get('_params', {}).pop(name, None)
         d.get('_cells', {}).pop(name, None)
+        for key in d.get('_tuples', {}).pop(name, ()):
+            d['_params'].pop(key, None)
         object.__delattr__(self, name)
 
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
@@ -193,6 +206,30 @@ class Cell:
                 if p is not None and id(p) not in seen:
                     seen.add(id(p))
                     yield _join(prefix, name), p
+
+    def parameters_dict(self, recurse=True):
+        """An ordered ``{parameter name: parameter}`` dict (``recurse``: sub-cells' too)."""
+        return {p.name: p for p in self.get_parameters(expand=recurse)}
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """Initialize every parameter; returns ``{parameter: initialized parameter}``.
+
+        hookgrad initializes values when a Parameter is created, so each parameter maps to
+        itself (MindSpore may replace lazily initialized ones).
+
+        Raises:
+            ValueError: for ``auto_parallel_mode=True``: hookgrad has no auto-parallel mode.
+        """
+        if auto_parallel_mode is not False:
+            raise ValueError(f"Cell '{self.path()}'.init_parameters_data: auto_parallel_mode="
+                             f"{auto_parallel_mode!r} cannot be honoured: hookgrad has no "
+                             f"auto-parallel mode")
+        replaced = {}
+        for _, cell in self.cells_and_names():
+            for p in cell._params.values():
+                if p is not None:
+                    replaced[p] = p.init_data()
+        return replaced
 
     def get_parameters(self, expand=True):
         """A generator over every parameter (each once)."""
@@ -243,6 +280,15 @@ class Cell:
         for _, cell in self.cells_and_names():
             cell.__dict__['training'] = mode
             cell.__dict__['phase'] = phase
+        return self
+
+    def set_grad(self, requires_grad=True):
+        """Set this cell's ``requires_grad`` flag (MindSpore builds backward graphs for cells
+        that have it; hookgrad records whenever an input requires a gradient); returns self."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"Cell '{self.path()}'.set_grad: requires_grad must be a bool, got "
+                            f"{requires_grad!r}")
+        self.__dict__['requires_grad'] = requires_grad
         return self
 
     @property
@@ -319,11 +365,18 @@ class Cell:
         return ''
 
     def __repr__(self):
+        """MindSpore's form: ``Name(extra)``, sub-cells on indented lines ``(name): repr``."""
         extra = self.extend_repr()
-        body = ''.join(f"\n  ({name}): {_indent(repr(cell))}" for name, cell in self._cells.items()
-                       if cell is not None)
-        return f"{type(self).__name__}<{extra}{body}\n  >" if body else \
-            f"{type(self).__name__}<{extra}>"
+        lines = extra.split('\n') if extra else []
+        children = [f"({name}): {_indent(repr(cell))}" for name, cell in self._cells.items()
+                    if cell is not None]
+        if len(lines) == 1 and not children:
+            return f"{type(self).__name__}({lines[0]})"
+        body = lines + children
+        inner = "\n  " + "\n  ".join(body) + "\n" if body else ''
+        return f"{type(self).__name__}({inner})"
+
+    __str__ = __repr__
 
 
 _UNSET = object()
@@ -359,8 +412,47 @@ def _name_param(cell, attr, param):
     prefix = cell._prefix
     if prefix:
         param.name = _join(prefix, attr)
-    elif param.name is None:
+    elif is_generated_name(param.name):
         param.name = attr
+
+
+def _register_tuple(cell, attr, params):
+    """Register the Parameters of a ParameterTuple held as ``cell.<attr>`` under their names,
+    as MindSpore does: a generated name becomes 'Parameter$<k>' (k counting per cell)."""
+    d = cell.__dict__
+    for key in d.setdefault('_tuples', {}).pop(attr, ()):
+        d['_params'].pop(key, None)
+    keys, seen = [], set()
+    for p in params:
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        if is_generated_name(p.name):
+            d['_tuple_ids'] = k = d.get('_tuple_ids', 0) + 1
+            p.name = f"Parameter${k}"
+        key = p.name
+        if key in keys:
+            raise ValueError(f"Cell '{cell.path()}': two parameters of '{attr}' are named "
+                             f"'{key}'; names must be unique")
+        keys.append(key)
+        d['_params'][key] = p
+        _name_param(cell, key, p)
+    d['_tuples'][attr] = keys
+
+
+def _check_listed_names(cell, attr, params):
+    """Parameters kept in lists or tuples of a cell get a generated name when they have none,
+    and must have distinct names (MindSpore's check: they are not registered, so nothing else
+    would catch a clash in a checkpoint)."""
+    listed = cell.__dict__.setdefault('_listed', {})
+    for p in params:
+        if p.name is None:
+            p.name = generated_name()
+        other = listed.setdefault(p.name, p)
+        if other is not p:
+            raise ValueError(f"Cell '{cell.path()}': the parameter '{p.name}' in '{attr}' has "
+                             f"the name of another parameter listed by this cell; names must "
+                             f"be unique")
 
 
 def _child_prefix(cell, child_name):

@@ -12,7 +12,7 @@ from ..ops.loss import sparse_softmax_cross_entropy
 from .cell import Cell
 
 __all__ = ['LossBase', 'SoftmaxCrossEntropyWithLogits', 'CrossEntropyLoss', 'NLLLoss',
-           'MSELoss', 'L1Loss', 'BCEWithLogitsLoss']
+           'MSELoss', 'L1Loss', 'MAELoss', 'BCEWithLogitsLoss']
 
 
 class LossBase(Cell):
@@ -72,9 +72,6 @@ class LossBase(Cell):
             y = ops.mean(y, axes) if self.average else ops.sum(y, axes)
         return ops.cast(y, dtype)
 
-    def extend_repr(self):
-        return f"reduction={self.reduction}"
-
 
 def _optional_tensor(value, cell, arg):
     if value is not None and not isinstance(value, Tensor):
@@ -131,9 +128,6 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
                 labels = ops.cast(labels, _dtype.float32)
             x = ops.cross_entropy(logits, labels, reduction='none')
         return self.get_loss(x)
-
-    def extend_repr(self):
-        return f"sparse={self.sparse}, reduction={self.reduction}"
 
 
 class CrossEntropyLoss(LossBase):
@@ -225,6 +219,33 @@ class L1Loss(LossBase):
         return ops.l1_loss(logits, labels, self.reduction)
 
 
+class MAELoss(LossBase):
+    """Mean absolute error ``|logits - labels|`` (broadcast), reduced by ``get_loss``.
+
+    Args:
+        reduction: 'none', 'mean' or 'sum'. Default 'mean'.
+
+    Raises:
+        ValueError: for another ``reduction``.
+        TypeError: for inputs that are not Tensors.
+
+    >>> import hookgrad as ms
+    >>> ms.nn.MAELoss()(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([1.0, 1.0, 1.0])).item()
+    1.0
+    """
+
+    def construct(self, logits, label):
+        _check_tensors(self, logits=logits, labels=label)
+        return self.get_loss(ops.abs(logits - label))
+
+
+def _check_tensors(cell, **inputs):
+    for arg, x in inputs.items():
+        if not isinstance(x, Tensor):
+            raise TypeError(f"nn.{type(cell).__name__}: {arg} must be a Tensor, got "
+                            f"{type(x).__name__}")
+
+
 class BCEWithLogitsLoss(LossBase):
     """Binary cross-entropy of ``sigmoid(logits)`` against labels, computed from the logits
     (``ops.binary_cross_entropy_with_logits``).
@@ -248,6 +269,11 @@ class BCEWithLogitsLoss(LossBase):
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight,
                                                     self.pos_weight, self.reduction)
 
+
+from .loss_regression import *  # noqa: E402,F401,F403
+from .loss_margin import *  # noqa: E402,F401,F403
+from . import loss_margin as _margin, loss_regression as _regression  # noqa: E402
+__all__ += _regression.__all__ + _margin.__all__
 
 from ..compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.nn.loss')

@@ -1,4 +1,5 @@
 """Parameter: a named Tensor that a network trains (MindSpore's ``mindspore.Parameter``)."""
+import itertools
 import numbers
 
 import numpy as np
@@ -10,6 +11,21 @@ from ..common.initializer import initializer
 _INPUT_TYPES = (Tensor, np.ndarray, np.generic, numbers.Real, list, tuple)
 # set_data may widen values (bool -> int -> float) but never narrow their kind
 _KIND_RANK = {'b': 0, 'u': 1, 'i': 1, 'f': 2}
+# Parameters a Cell keeps in a list, tuple or ParameterTuple without a name are given one,
+# 'Parameter#<n>' (MindSpore's generated names), so that names in a network stay unique
+GENERATED_PREFIX = 'Parameter#'
+_generated_ids = itertools.count(1)
+_NAME_MAX_LEN = 1024
+
+
+def generated_name():
+    """A new unique name for a Parameter that has none."""
+    return f"{GENERATED_PREFIX}{next(_generated_ids)}"
+
+
+def is_generated_name(name):
+    """Whether ``name`` is None or was generated for a Parameter without a name."""
+    return name is None or name.startswith(GENERATED_PREFIX)
 
 
 def _replace_data(p, array):
@@ -26,23 +42,39 @@ class Parameter(Tensor):
         default_input: a Tensor (an ``initializer(...)`` result included), NumPy array, Python
             number or (nested) list holding the initial value; it is copied. A Python float
             gives Float32, a Python int Int64.
-        name: the parameter's name, a str or None (a Cell names unnamed parameters after
-            their attribute).
+        name: the parameter's name, a str or None (a Cell names an unnamed parameter after
+            the attribute holding it, or 'Parameter#<n>' in a list or tuple).
         requires_grad: whether gradients are computed for it. Default True.
+        layerwise_parallel: MindSpore's parallel-mode flag, a bool kept as an attribute.
+            Default False.
+        parallel_optimizer: MindSpore's optimizer-sharding flag, a bool kept as an attribute.
+            Default True.
+        storage_format: '' only (other values choose an Ascend weight layout).
+        device: None or 'CPU' (hookgrad keeps parameters in host memory).
 
     Raises:
-        TypeError: for a ``name`` that is not a str or None, or an unsupported
-            ``default_input``.
+        ValueError: for a ``name`` that is not a str or None, or one over 1024 characters; a
+            ``storage_format`` or ``device`` hookgrad cannot honour.
+        TypeError: for an unsupported ``default_input`` or a non-bool flag.
 
     >>> import hookgrad as ms
     >>> ms.Parameter(ms.Tensor([1.0, 2.0]), name='w')
     Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
     """
 
-    __slots__ = ('_name',)
+    __slots__ = ('_name', '_layerwise_parallel', '_parallel_optimizer')
 
-    def __init__(self, default_input, name=None, requires_grad=True):
-        _check_name(name)
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True, storage_format='', device=None):
+        name = _checked_name(name)
+        layerwise_parallel = _flag(layerwise_parallel, 'layerwise_parallel')
+        parallel_optimizer = _flag(parallel_optimizer, 'parallel_optimizer')
+        if storage_format != '':
+            raise ValueError(f"Parameter: storage_format {storage_format!r} selects an Ascend "
+                             f"weight layout, which hookgrad cannot honour; use ''")
+        if device is not None and device != 'CPU':
+            raise ValueError(f"Parameter: device must be None or 'CPU' (hookgrad keeps every "
+                             f"parameter in host memory), got {device!r}")
         if isinstance(default_input, Tensor):
             data = np.array(default_input._data)      # a parameter owns its storage
         elif isinstance(default_input, _INPUT_TYPES):
@@ -57,6 +89,8 @@ class Parameter(Tensor):
         self._index = 0
         self.requires_grad = bool(requires_grad)
         self._name = name
+        self._layerwise_parallel = layerwise_parallel
+        self._parallel_optimizer = parallel_optimizer
 
     @property
     def name(self):
@@ -65,8 +99,38 @@ class Parameter(Tensor):
 
     @name.setter
     def name(self, name):
-        _check_name(name)
-        self._name = name
+        self._name = _checked_name(name)
+
+    @property
+    def layerwise_parallel(self):
+        """MindSpore's flag excluding the parameter from data-parallel gradient averaging; kept
+        for its readers (hookgrad's data-parallel mode reduces every gradient)."""
+        return self._layerwise_parallel
+
+    @layerwise_parallel.setter
+    def layerwise_parallel(self, value):
+        self._layerwise_parallel = _flag(value, 'layerwise_parallel')
+
+    @property
+    def parallel_optimizer(self):
+        """MindSpore's flag for sharding the parameter's optimizer state in parallel modes; kept
+        for its readers (hookgrad does not shard optimizer state)."""
+        return self._parallel_optimizer
+
+    @parallel_optimizer.setter
+    def parallel_optimizer(self, value):
+        self._parallel_optimizer = _flag(value, 'parallel_optimizer')
+
+    def init_data(self, layout=None, set_sliced=False):
+        """The initialized parameter: itself, as hookgrad initializes values on creation.
+
+        Raises:
+            ValueError: for a ``layout`` (a parallel sharding), which hookgrad cannot honour.
+        """
+        if layout is not None:
+            raise ValueError(f"Parameter '{self._name}'.init_data: a parallel layout cannot be "
+                             f"honoured by hookgrad (no sharding); pass layout=None")
+        return self
 
     @property
     def data(self):
@@ -131,14 +195,17 @@ class Parameter(Tensor):
             data = np.array(self._data)
         else:
             data = initializer(init, self.shape, self.dtype)
-        return Parameter(data, name=self._name, requires_grad=self.requires_grad)
+        return Parameter(data, name=self._name, requires_grad=self.requires_grad,
+                         layerwise_parallel=self._layerwise_parallel,
+                         parallel_optimizer=self._parallel_optimizer)
 
     def __repr__(self):
         return (f"Parameter (name={self._name}, shape={self.shape}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
 
     def __reduce__(self):
-        return (Parameter, (np.asarray(self._data), self._name, self.requires_grad))
+        return (Parameter, (np.asarray(self._data), self._name, self.requires_grad,
+                            self._layerwise_parallel, self._parallel_optimizer))
 
 
 class ParameterTuple(tuple):
@@ -197,6 +264,19 @@ class ParameterTuple(tuple):
         return ParameterTuple(clones[id(p)] for p in self)
 
 
-def _check_name(name):
-    if name is not None and not isinstance(name, str):
-        raise TypeError(f"Parameter: name must be a str or None, got {type(name).__name__}")
+def _checked_name(name):
+    """``name`` (None kept), checked as MindSpore checks it (errors are ValueErrors)."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ValueError(f"Parameter: name must be a str or None, got {type(name).__name__}")
+    if len(name) > _NAME_MAX_LEN:
+        raise ValueError(f"Parameter: the name {name[:40]!r}... is {len(name)} characters long, "
+                         f"more than {_NAME_MAX_LEN}")
+    return name
+
+
+def _flag(value, arg):
+    if not isinstance(value, bool):
+        raise TypeError(f"Parameter: {arg} must be a bool, got {value!r}")
+    return value

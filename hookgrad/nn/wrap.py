@@ -6,12 +6,15 @@ optimizer gave its state and the names in checkpoints stay the same once a netwo
 """
 import numbers
 
+from .. import _dtype
+from .. import ops
 from .._tensor import Tensor
-from ..autograd.functional import value_and_grad
+from ..autograd.functional import GradOperation, value_and_grad
 from .cell import Cell
+from .layer.basic import Identity
 from .parameter import Parameter
 
-__all__ = ['WithLossCell', 'TrainOneStepCell']
+__all__ = ['WithLossCell', 'WithEvalCell', 'TrainOneStepCell']
 
 
 class WithLossCell(Cell):
@@ -55,6 +58,51 @@ class WithLossCell(Cell):
     def backbone_network(self):
         """The wrapped network."""
         return self._backbone
+
+
+class WithEvalCell(Cell):
+    """A network and a loss for evaluation: ``construct(data, label)`` returns
+    ``(loss_fn(outputs, label), outputs, label)`` with ``outputs = network(data)``.
+
+    Args:
+        network: the network, a Cell.
+        loss_fn: the loss, a Cell or any callable ``loss_fn(outputs, label) -> Tensor``.
+        add_cast_fp32: cast the outputs and the label to Float32 before the loss. Default
+            False.
+
+    Raises:
+        TypeError: for a ``network`` that is not a Cell, a ``loss_fn`` that is not callable or
+            a non-bool ``add_cast_fp32``.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+    >>> loss, out, label = ms.nn.WithEvalCell(net, ms.nn.MAELoss())(ms.ops.ones((1, 2)),
+    ...                                                              ms.ops.zeros((1, 1)))
+    >>> print(loss, out)
+    2.0 [[2.]]
+    """
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"nn.WithEvalCell: network must be a Cell, got "
+                            f"{type(network).__name__}")
+        if not callable(loss_fn):
+            raise TypeError(f"nn.WithEvalCell: loss_fn must be a Cell or a callable, got "
+                            f"{type(loss_fn).__name__}")
+        if not isinstance(add_cast_fp32, bool):
+            raise TypeError(f"nn.WithEvalCell: add_cast_fp32 must be a bool, got "
+                            f"{add_cast_fp32!r}")
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = ops.cast(label, _dtype.float32)
+            outputs = ops.cast(outputs, _dtype.float32)
+        return self._loss_fn(outputs, label), outputs, label
 
 
 class TrainOneStepCell(Cell):
@@ -109,10 +157,15 @@ class TrainOneStepCell(Cell):
                             f"{return_grad!r}")
         self.network = network
         self.optimizer = optimizer
-        self.weights = weights
+        object.__setattr__(self, 'weights', weights)     # the optimizer's: not re-registered
         self.sens = float(sens)
         self.return_grad = return_grad
         self._grad_fn = value_and_grad(network, None, weights)
+        # MindSpore's attributes, for subclasses that write their own construct: the gradient
+        # transform and the reducer (the identity: data-parallel reduction runs in hooks)
+        self.grad = GradOperation(get_by_list=True, sens_param=True)
+        self.reducer_flag = False
+        self.grad_reducer = Identity()
 
     def construct(self, *inputs):
         loss, grads = self._grad_fn(*inputs)

@@ -148,9 +148,9 @@ def test_training_a_cell_updates_all_its_parameters():
 
 
 def test_repr_shows_the_tree():
-    text = repr(Outer())
-    assert text.splitlines()[0] == 'Outer<'
-    assert '(inner): Inner<' in text and '(dense): Leaf<>' in text and '(0): Leaf<>' in text
+    assert repr(Outer()) == ("Outer(\n  (inner): Inner(\n    (dense): Leaf()\n  )\n"
+                             "  (seq): SequentialCell(\n    (0): Leaf()\n    (1): Leaf()\n  )\n)")
+    assert str(Outer()) == repr(Outer())
 
 
 def test_sequential_cell_list_and_dict_containers():
@@ -166,11 +166,13 @@ def test_sequential_cell_list_and_dict_containers():
     cl = nn.CellList([Leaf()])
     cl.insert(0, Inner())
     assert isinstance(cl[0], Inner) and len(cl) == 2
-    with pytest.raises(TypeError, match="CellList is a container and cannot be called"):
+    with pytest.raises(NotImplementedError, match="CellList is a container and cannot be called"):
         cl(ms.Tensor([1.0]))
-    with pytest.raises(IndexError, match="CellList: index 5 is out of range for 2 cells"):
+    with pytest.raises(IndexError, match=r"For 'CellList', the value of 'index' must be a number "
+                                         r"in range \[-2, 2\), but got 5."):
         cl[5]
-    with pytest.raises(TypeError, match="SequentialCell: expected a Cell, got int"):
+    with pytest.raises(TypeError, match="For 'SequentialCell', each cell must be subclass of "
+                                        "Cell, but got int."):
         nn.SequentialCell(Leaf(), 3)
     cd = nn.CellDict({'a': Leaf()})
     cd['b'] = Leaf()

@@ -67,15 +67,17 @@ def test_use_batch_statistics_forces_the_behaviour():
 
 def test_parameters_names_and_trainability():
     bn = nn.BatchNorm2d(4)
+    # MindSpore 2.10's order and names (a lone BatchNorm2d names its statistics 'mean' and
+    # 'variance'; in a network they are named by path)
     assert [(n, p.name, p.requires_grad) for n, p in bn.parameters_and_names()] == [
-        ('gamma', 'gamma', True), ('beta', 'beta', True), ('moving_mean', 'moving_mean', False),
-        ('moving_variance', 'moving_variance', False)]
+        ('moving_mean', 'mean', False), ('moving_variance', 'variance', False),
+        ('gamma', 'gamma', True), ('beta', 'beta', True)]
+    net = nn.SequentialCell(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4))
+    assert [p.name for p in net.get_parameters()] == [
+        '0.weight', '1.moving_mean', '1.moving_variance', '1.gamma', '1.beta']
     assert [p.name for p in bn.trainable_params()] == ['gamma', 'beta']
     fixed = nn.BatchNorm1d(4, affine=False)
     assert fixed.trainable_params() == []
-    net = nn.SequentialCell([nn.BatchNorm2d(4)])
-    assert [p.name for p in net.get_parameters()] == ['0.gamma', '0.beta', '0.moving_mean',
-                                                      '0.moving_variance']
 
 
 def test_training_gradients_reach_input_gamma_and_beta():
@@ -109,10 +111,13 @@ def test_nhwc_layout_normalizes_the_last_axis():
 
 
 def test_batchnorm_repr():
-    text = repr(nn.BatchNorm1d(2))
-    assert text.startswith('BatchNorm1d<num_features=2, eps=1e-05, momentum=0.9, gamma=Parameter '
-                           '(name=gamma, shape=(2,), dtype=Float32, requires_grad=True), ')
-    assert 'moving_variance=Parameter (name=moving_variance' in text
+    # MindSpore 2.10's text; a lone BatchNorm's statistics are named 'mean' and 'variance'
+    assert repr(nn.BatchNorm1d(2)) == (
+        'BatchNorm1d(num_features=2, eps=1e-05, momentum=0.9, gamma=Parameter (name=gamma, '
+        'shape=(2,), dtype=Float32, requires_grad=True), beta=Parameter (name=beta, shape=(2,), '
+        'dtype=Float32, requires_grad=True), moving_mean=Parameter (name=mean, shape=(2,), '
+        'dtype=Float32, requires_grad=False), moving_variance=Parameter (name=variance, '
+        'shape=(2,), dtype=Float32, requires_grad=False))')
 
 
 @pytest.mark.parametrize('make,error,message', [
@@ -200,8 +205,10 @@ def test_layernorm_defaults_names_and_float32():
     assert y.dtype == ms.float32
     np.testing.assert_allclose(y.asnumpy(), [[-1.2247448, 0.0, 1.2247448]], rtol=1e-6)
     assert ln(ms.Tensor([[1, 2, 3]])).dtype == ms.float32       # integer input
-    assert repr(ln).startswith('LayerNorm<normalized_shape=(3,), begin_norm_axis=-1, '
-                               'begin_params_axis=-1, gamma=Parameter (name=gamma')
+    assert repr(ln) == ('LayerNorm(normalized_shape=(3,), begin_norm_axis=-1, '
+                        'begin_params_axis=-1, gammaParameter (name=gamma, shape=(3,), '
+                        'dtype=Float32, requires_grad=True), beta=Parameter (name=beta, '
+                        'shape=(3,), dtype=Float32, requires_grad=True))')
 
 
 @pytest.mark.parametrize('make,error,message', [

@@ -117,14 +117,14 @@ def test_unsupported_default_input(bad, shown):
 
 
 def test_name_must_be_a_str_or_none():
-    with pytest.raises(TypeError, match="Parameter: name must be a str or None, got int"):
+    with pytest.raises(ValueError, match="Parameter: name must be a str or None, got int"):
         ms.Parameter(1.0, name=3)
     p = ms.Parameter(1.0, name='a')
     p.name = 'b'
     assert p.name == 'b'
     p.name = None
     assert p.name is None
-    with pytest.raises(TypeError, match="Parameter: name must be a str or None, got list"):
+    with pytest.raises(ValueError, match="Parameter: name must be a str or None, got list"):
         p.name = ['c']
     assert p.name is None
 

@@ -372,7 +372,6 @@ def test_model_checkpoint_by_seconds_and_a_chosen_network(fake_save, tmp_path, m
 
 
 def test_model_checkpoint_writes_loadable_checkpoints(tmp_path):
-    pytest.importorskip('safetensors')
     net = classifier()
     cb = ms.ModelCheckpoint(prefix='real', directory=tmp_path,
                             config=ms.CheckpointConfig(save_checkpoint_steps=3))

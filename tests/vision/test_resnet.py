@@ -42,7 +42,8 @@ def test_forward_shapes_and_stage_shapes_seen_by_hooks():
 
 def test_parameter_names_follow_attribute_paths():
     names = [n for n, _ in resnet18().parameters_and_names()]
-    assert names[:2] == ['conv1.weight', 'bn1.gamma']
+    assert names[:5] == ['conv1.weight', 'bn1.moving_mean', 'bn1.moving_variance', 'bn1.gamma',
+                         'bn1.beta']
     assert 'layer2.0.down_sample.0.weight' in names
     assert 'layer1.0.down_sample.0.weight' not in names       # identity shortcut
     assert names[-2:] == ['fc.weight', 'fc.bias']

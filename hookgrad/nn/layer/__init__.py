@@ -1,16 +1,20 @@
-"""Layers: activations and the basic layers (Dense, Flatten, Dropout, Dropout2d)."""
-from .activation import (ReLU, ReLU6, LeakyReLU, Sigmoid, Tanh, GELU, SiLU, Softmax, LogSoftmax,
-                         get_activation)
-from .basic import Dense, Flatten, Dropout, Dropout2d
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
-from .embedding import Embedding
-from .conv import Conv2d, Conv1d
-from .pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+"""Layers (MindSpore's ``mindspore.nn.layer``): each module lists its cells in ``__all__``."""
+from .activation import *  # noqa: F401,F403
+from .smooth_activation import *  # noqa: F401,F403
+from .piecewise_activation import *  # noqa: F401,F403
+from .basic import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403
+from .embedding import *  # noqa: F401,F403
+from .conv import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403
+from .math import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
+from . import (activation, smooth_activation, piecewise_activation, basic, normalization,
+               embedding, conv, pooling, math, padding)
 
-__all__ = ['ReLU', 'ReLU6', 'LeakyReLU', 'Sigmoid', 'Tanh', 'GELU', 'SiLU', 'Softmax',
-           'LogSoftmax', 'get_activation', 'Dense', 'Flatten', 'Dropout', 'Dropout2d',
-           'BatchNorm1d', 'BatchNorm2d', 'LayerNorm', 'Embedding',
-           'Conv2d', 'Conv1d', 'MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d']
+__all__ = [name for module in (activation, smooth_activation, piecewise_activation, basic,
+                               normalization, embedding, conv, pooling, math, padding)
+           for name in module.__all__]
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402

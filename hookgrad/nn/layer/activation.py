@@ -46,8 +46,6 @@ class LeakyReLU(Cell):
     def construct(self, x):
         return ops.leaky_relu(x, self.alpha)
 
-    def extend_repr(self):
-        return f"alpha={self.alpha}"
 
 
 class Sigmoid(Cell):
@@ -84,8 +82,6 @@ class GELU(Cell):
     def construct(self, x):
         return ops.gelu(x, 'tanh' if self.approximate else 'none')
 
-    def extend_repr(self):
-        return f"approximate={self.approximate}"
 
 
 class SiLU(Cell):
@@ -122,8 +118,6 @@ class Softmax(Cell):
     def construct(self, x):
         return ops.softmax(x, self.axis)
 
-    def extend_repr(self):
-        return f"axis={self.axis}"
 
 
 class LogSoftmax(Cell):
@@ -143,27 +137,45 @@ class LogSoftmax(Cell):
     def construct(self, x):
         return ops.log_softmax(x, self.axis)
 
-    def extend_repr(self):
-        return f"axis={self.axis}"
 
 
-# MindSpore's names for nn.get_activation (and Dense's ``activation``)
+from .smooth_activation import (ELU, FastGelu, HSigmoid, HSwish, LogSigmoid,  # noqa: E402
+                                Mish, Softmin, Softsign, Tanhshrink)
+from .piecewise_activation import (HShrink, Hardtanh, PReLU, RReLU, SoftShrink,  # noqa: E402
+                                   Threshold)
+
+# MindSpore's names for nn.get_activation (and Dense's ``activation``), in MindSpore's order
 _ACTIVATIONS = {
-    'relu': ReLU,
-    'relu6': ReLU6,
-    'leakyrelu': LeakyReLU,
-    'sigmoid': Sigmoid,
-    'tanh': Tanh,
-    'gelu': GELU,
-    'silu': SiLU,
+    'softmin': Softmin,
     'softmax': Softmax,
     'logsoftmax': LogSoftmax,
+    'relu': ReLU,
+    'relu6': ReLU6,
+    'rrelu': RReLU,
+    'silu': SiLU,
+    'tanh': Tanh,
+    'tanhshrink': Tanhshrink,
+    'hardtanh': Hardtanh,
+    'gelu': GELU,
+    'fast_gelu': FastGelu,
+    'elu': ELU,
+    'sigmoid': Sigmoid,
+    'softsign': Softsign,
+    'prelu': PReLU,
+    'leakyrelu': LeakyReLU,
+    'hswish': HSwish,
+    'hsigmoid': HSigmoid,
+    'logsigmoid': LogSigmoid,
+    'softshrink': SoftShrink,
+    'hshrink': HShrink,
+    'threshold': Threshold,
+    'mish': Mish,
 }
 
 
 def get_activation(name, prim_name=None):
-    """A new activation Cell from its name ('relu', 'relu6', 'leakyrelu', 'sigmoid', 'tanh',
-    'gelu', 'silu', 'softmax', 'logsoftmax'); None gives None.
+    """A new activation Cell from its MindSpore name ('relu', 'sigmoid', 'gelu', 'elu',
+    'hswish', 'prelu'... the keys of ``_ACTIVATIONS``); None gives None.
 
     Args:
         name: the activation's name, lower case, or None.
@@ -175,7 +187,7 @@ def get_activation(name, prim_name=None):
 
     >>> import hookgrad as ms
     >>> ms.nn.get_activation('relu')
-    ReLU<>
+    ReLU()
     """
     who = f"nn.{prim_name}" if prim_name else 'nn.get_activation'
     if name is None:

@@ -11,7 +11,7 @@ from ..cell import Cell
 from ..parameter import Parameter
 from .activation import get_activation
 
-__all__ = ['Dense', 'Flatten', 'Dropout', 'Dropout2d']
+__all__ = ['Identity', 'Dense', 'Flatten', 'Dropout', 'Dropout2d']
 
 
 def _positive_int(value, cell, arg):
@@ -27,6 +27,24 @@ def _init_value(init, shape, dtype, cell, arg):
     if isinstance(init, Tensor) and init.shape != shape:
         raise ValueError(f"nn.{cell}: {arg} has shape {init.shape}, expected {shape}")
     return initializer(init, shape, dtype)
+
+
+class Identity(Cell):
+    """Returns its input unchanged; a placeholder where a network wants a layer.
+
+    Args:
+        *args, **kwargs: accepted and ignored, as MindSpore's Identity.
+
+    >>> import hookgrad as ms
+    >>> ms.nn.Identity(54, unused='x')(ms.Tensor([1, 2]))
+    Tensor(shape=[2], dtype=Int64, value= [1, 2])
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, input):
+        return input
 
 
 class Dense(Cell):
@@ -137,9 +155,6 @@ class Flatten(Cell):
     def construct(self, x):
         return ops.flatten(x, start_dim=self.start_dim, end_dim=self.end_dim)
 
-    def extend_repr(self):
-        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
-
 
 def _rate(value, cell, arg, bounds):
     """``value`` as a float inside ``bounds``: '[0, 1]', '[0, 1)' or '(0, 1]'."""
@@ -185,7 +200,7 @@ class Dropout(Cell):
             _dtype.to_numpy(dtype)
         except TypeError as e:
             raise TypeError(f"nn.Dropout: dtype: {e}") from None
-        self._given_keep_prob = keep_prob is not None     # the repr names what was given
+        self._given_p = p is not None     # the repr shows p when given, else keep_prob
         if keep_prob is not None:
             keep_prob = _rate(keep_prob, 'Dropout', 'keep_prob', '(0, 1]')
             p = 1.0 - keep_prob
@@ -202,7 +217,7 @@ class Dropout(Cell):
         return ops.dropout(x, self.p)
 
     def extend_repr(self):
-        return f"keep_prob={self.keep_prob}" if self._given_keep_prob else f"p={self.p}"
+        return f"p={self.p}" if self._given_p else f"keep_prob={self.keep_prob}"
 
 
 class Dropout2d(Cell):
@@ -228,4 +243,4 @@ class Dropout2d(Cell):
         return ops.dropout2d(x, self.p)
 
     def extend_repr(self):
-        return f"p={self.p}"
+        return f"p={self.keep_prob}"    # MindSpore 2.10 prints the keep probability as p

@@ -45,8 +45,6 @@ class _Conv(Cell):
             raise TypeError(f"{where}: dtype: {e}") from None
         shape = (self.out_channels, self.in_channels // self.group) + self.kernel_size
         fan_in = shape[1] * math.prod(self.kernel_size)
-        self.weight_init = weight_init
-        self.bias_init = bias_init
         if weight_init is None:
             weight_init = HeUniform(negative_slope=math.sqrt(5))
         weight = _init_value(weight_init, shape, dtype, name, 'weight_init')
@@ -55,6 +53,8 @@ class _Conv(Cell):
             if bias_init is None:
                 bias_init = Uniform(scale=1 / math.sqrt(fan_in))
             bias = _init_value(bias_init, (self.out_channels,), dtype, name, 'bias_init')
+        self.weight_init = weight_init      # as MindSpore, the defaults once chosen
+        self.bias_init = bias_init
         self.has_bias = has_bias
         self.weight = Parameter(weight, name='weight')
         self.bias = Parameter(bias, name='bias') if has_bias else None
@@ -69,16 +69,18 @@ class _Conv(Cell):
                              f"got shape {x.shape}")
 
     def extend_repr(self):
+        # MindSpore's text; a Conv1d shows the 2-d convolution it runs as
         def show(t):
-            return t[0] if self._ndim == 1 else t
-        s = (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-             f"kernel_size={show(self.kernel_size)}, stride={show(self.stride)}, "
-             f"pad_mode={self.pad_mode}, padding={self.padding}, "
-             f"dilation={show(self.dilation)}, group={self.group}, has_bias={self.has_bias}, "
-             f"weight_init={self.weight_init}, bias_init={self.bias_init}")
-        if self._ndim == 2:
-            s += f", format={self.data_format}"
-        return s
+            return (1, t[0]) if self._ndim == 1 else t
+        padding = self.padding
+        if self._ndim == 1:
+            left, right = self._pads if self.pad_mode == 'pad' else (0, 0)
+            padding = (0, 0, left, right)
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={show(self.kernel_size)}, stride={show(self.stride)}, "
+                f"pad_mode={self.pad_mode}, padding={padding}, "
+                f"dilation={show(self.dilation)}, group={self.group}, has_bias={self.has_bias}, "
+                f"weight_init={self.weight_init}, bias_init={self.bias_init}, format=NCHW")
 
 
 class Conv2d(_Conv):

@@ -16,7 +16,8 @@ class Embedding(Cell):
 
     The output has shape ``ids.shape + (embedding_size,)``. The lookup is a gather along the
     rows, whose gradient adds each output row's gradient into its table row (repeated ids
-    accumulate). With ``padding_idx`` that row starts at zero and never receives a gradient.
+    accumulate). As in MindSpore, ``padding_idx`` only sets that row's initial values to zero:
+    the row is looked up and trained like any other.
 
     Args:
         vocab_size: the number of rows, a positive int.
@@ -26,9 +27,9 @@ class Embedding(Cell):
         embedding_table: the table's initial values: an initializer name, an Initializer, a
             number or a Tensor of shape (vocab_size, embedding_size). Default 'normal'
             (N(0, 0.01**2)).
-        dtype: the integer dtype of the ids. Default ``ms.int32``; any integer ids are
-            accepted.
-        padding_idx: None or a row index in [0, vocab_size). Default None.
+        dtype: the numeric dtype of the one-hot values. Default ``ms.float32``.
+        padding_idx: None or a row index in [0, vocab_size) whose initial values are zeros.
+            Default None.
 
     Raises:
         TypeError: for arguments of the wrong type, or ids that are not an integer Tensor.
@@ -43,7 +44,7 @@ class Embedding(Cell):
     """
 
     def __init__(self, vocab_size, embedding_size, use_one_hot=False, embedding_table='normal',
-                 dtype=_dtype.int32, padding_idx=None):
+                 dtype=_dtype.float32, padding_idx=None):
         super().__init__()
         self.vocab_size = _positive_int(vocab_size, 'Embedding', 'vocab_size')
         self.embedding_size = _positive_int(embedding_size, 'Embedding', 'embedding_size')
@@ -53,9 +54,8 @@ class Embedding(Cell):
             kind = _dtype.to_numpy(dtype).kind
         except TypeError as e:
             raise TypeError(f"nn.Embedding: dtype: {e}") from None
-        if kind not in 'iu':
-            raise TypeError(f"nn.Embedding: dtype must be an integer type (of the ids), got "
-                            f"{dtype}")
+        if kind not in 'iuf':
+            raise TypeError(f"nn.Embedding: dtype must be a number type, got {dtype}")
         if padding_idx is not None:
             if isinstance(padding_idx, bool) or not isinstance(padding_idx, numbers.Integral):
                 raise TypeError(f"nn.Embedding: padding_idx must be an int or None, got "
@@ -86,15 +86,8 @@ class Embedding(Cell):
         table = self.embedding_table
         if self.use_one_hot:
             hot = ops.one_hot(ids, self.vocab_size, 1.0, 0.0)
-            out = ops.matmul(ops.cast(hot, table.dtype), table)
-        else:
-            out = ops.gather(table, ids, 0)
-        if self.padding_idx is not None:
-            pad = data == self.padding_idx
-            if pad.any():
-                row = Tensor._wrap(table._data[self.padding_idx])     # a constant: no gradient
-                out = ops.where(Tensor._wrap(pad[..., None]), row, out)
-        return out
+            return ops.matmul(ops.cast(hot, table.dtype), table)
+        return ops.gather(table, ids, 0)
 
     def extend_repr(self):
         return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, "

@@ -72,10 +72,12 @@ class _BatchNorm(Cell):
         self.affine = affine
         self.use_batch_statistics = use_batch_statistics
         self.format = data_format
+        # MindSpore's order and names (a checkpoint of a lone BatchNorm holds 'mean' and
+        # 'variance'; in a network the attribute paths, 'bn.moving_mean'...)
+        self.moving_mean = Parameter(values[2], name='mean', requires_grad=False)
+        self.moving_variance = Parameter(values[3], name='variance', requires_grad=False)
         self.gamma = Parameter(values[0], name='gamma', requires_grad=affine)
         self.beta = Parameter(values[1], name='beta', requires_grad=affine)
-        self.moving_mean = Parameter(values[2], name='moving_mean', requires_grad=False)
-        self.moving_variance = Parameter(values[3], name='moving_variance', requires_grad=False)
 
     def construct(self, x):
         name = type(self).__name__
@@ -232,6 +234,7 @@ class LayerNorm(Cell):
         return normalize_last(x, nd - norm_axis, gamma, beta, self.epsilon)
 
     def extend_repr(self):
+        # MindSpore 2.10's text, '=' after gamma missing included
         return (f"normalized_shape={self.normalized_shape}, begin_norm_axis="
                 f"{self.begin_norm_axis}, begin_params_axis={self.begin_params_axis}, "
-                f"gamma={self.gamma!r}, beta={self.beta!r}")
+                f"gamma{self.gamma!r}, beta={self.beta!r}")

@@ -22,6 +22,7 @@ class _Pool2d(Cell):
                  data_format):
         super().__init__()
         where = f"nn.{type(self).__name__}"
+        self._given = (kernel_size, stride)     # as given, for the repr
         self.kernel_size = as_ints(kernel_size, 2, where, 'kernel_size')
         self.stride = as_ints(stride, 2, where, 'stride')
         self.dilation = as_ints(dilation, 2, where, 'dilation')
@@ -59,9 +60,8 @@ class _Pool2d(Cell):
         return (ph, ph, pw, pw)
 
     def extend_repr(self):
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, "
-                f"pad_mode={self.pad_mode}, padding={self.padding}, "
-                f"ceil_mode={self.ceil_mode}")
+        return (f"kernel_size={self._given[0]}, stride={self._given[1]}, "
+                f"pad_mode={self.pad_mode.upper()}")
 
 
 class MaxPool2d(_Pool2d):
@@ -108,9 +108,6 @@ class MaxPool2d(_Pool2d):
             return ops.squeeze(r[0], 0), ops.squeeze(r[1], 0)
         return ops.squeeze(r, 0)
 
-    def extend_repr(self):
-        s = super().extend_repr()
-        return s + f", dilation={self.dilation}, return_indices={self.return_indices}"
 
 
 class AvgPool2d(_Pool2d):
@@ -154,10 +151,6 @@ class AvgPool2d(_Pool2d):
                      self.divisor_override, f"nn.AvgPool2d '{self.path()}'")
         return y if x.ndim == 4 else ops.squeeze(y, 0)
 
-    def extend_repr(self):
-        s = super().extend_repr()
-        return (s + f", count_include_pad={self.count_include_pad}, "
-                f"divisor_override={self.divisor_override}")
 
 
 class AdaptiveAvgPool2d(Cell):
@@ -183,6 +176,3 @@ class AdaptiveAvgPool2d(Cell):
 
     def construct(self, x):
         return ops.adaptive_avg_pool2d(x, self.output_size)
-
-    def extend_repr(self):
-        return f"output_size={self.output_size}"

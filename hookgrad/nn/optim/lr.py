@@ -299,10 +299,6 @@ class _DecaySchedule(LearningRateSchedule):
         self.decay_steps = _positive_int(decay_steps, 'decay_steps', who)
         self.is_stair = _bool(is_stair, 'is_stair', who)
 
-    def extend_repr(self):
-        return (f"learning_rate={self.learning_rate}, decay_rate={self.decay_rate}, "
-                f"decay_steps={self.decay_steps}, is_stair={self.is_stair}")
-
 
 class ExponentialDecayLR(_DecaySchedule):
     """``learning_rate * decay_rate ** p``, ``p = step / decay_steps`` (floored if ``is_stair``).
@@ -406,9 +402,6 @@ class CosineDecayLR(LearningRateSchedule):
         p = min(_step_value(global_step, 'nn.CosineDecayLR'), self.decay_steps)
         return _rate(self.min_lr + self.delta * (1 + math.cos(math.pi * p / self.decay_steps)))
 
-    def extend_repr(self):
-        return f"min_lr={self.min_lr}, max_lr={self.max_lr}, decay_steps={self.decay_steps}"
-
 
 class PolynomialDecayLR(LearningRateSchedule):
     """``(learning_rate - end_learning_rate) * (1 - s / D) ** power + end_learning_rate``.
@@ -461,11 +454,6 @@ class PolynomialDecayLR(LearningRateSchedule):
         return _rate(self.diff_learning_rate * (1 - step / span) ** self.power
                      + self.end_learning_rate)
 
-    def extend_repr(self):
-        return (f"learning_rate={self.start_learning_rate}, "
-                f"end_learning_rate={self.end_learning_rate}, decay_steps={self.decay_steps}, "
-                f"power={self.power}")
-
 
 class WarmUpLR(LearningRateSchedule):
     """``learning_rate * min(step, warmup_steps) / warmup_steps``.
@@ -498,9 +486,6 @@ class WarmUpLR(LearningRateSchedule):
     def construct(self, global_step):
         p = min(_step_value(global_step, 'nn.WarmUpLR'), self.warmup_steps) / self.warmup_steps
         return _rate(self.learning_rate * p)
-
-    def extend_repr(self):
-        return f"learning_rate={self.learning_rate}, warmup_steps={self.warmup_steps}"
 
 
 class _IteratorLearningRate(LearningRateSchedule):

@@ -194,7 +194,9 @@ class Optimizer(Cell):
         slots, slot_of = self._build_slots(specs, who)
         if not self._decay_all and not self.is_group:
             wds = [wd if _decays(p) else 0.0 for p, wd in zip(params, wds)]
-        self.parameters = ParameterTuple(params)
+        # the network's weights: not registered as this cell's parameters (MindSpore registers
+        # them, and renames the network's weights when an optimizer is nested in a cell)
+        object.__setattr__(self, 'parameters', ParameterTuple(params))
         self.weight_decay = tuple(wds) if self.is_group else default_wd
         self.decay_flags = tuple(wd > 0 for wd in wds)
         self.grad_centralization = any(gcs)
