@@ -227,9 +227,15 @@ class Tensor(TensorMethods):
         return str(np.asarray(self._data))
 
     def __format__(self, spec):
+        """``str(self)`` without a spec (``f"{Tensor(0.1)}"`` is ``0.1``); a 0-d tensor also
+        takes a number's spec (``f"{loss:.4f}"``), which MindSpore rejects."""
+        if not spec:
+            return str(self)
         if self._data.ndim == 0:
-            return format(self.item(), spec)
-        return format(str(self), spec)
+            _function.value_read(self)
+            return format(self._data[()], spec)
+        raise TypeError(f"unsupported format string passed to Tensor.__format__: {spec!r} "
+                        f"(only a 0-d tensor takes a format spec)")
 
     # ----------------------------------------------------------------- autograd
     def requires_grad_(self, requires_grad=True):
@@ -390,6 +396,9 @@ def _to_array(data, dtype):
         arr = np.asarray(data, dtype=npd or np.int64)
     elif isinstance(data, float):
         arr = np.asarray(data, dtype=npd or np.float32)
+    elif isinstance(data, complex):
+        raise TypeError("Tensor: complex input_data is not supported: hookgrad's ops compute "
+                        "on real numbers")
     elif isinstance(data, (list, tuple)):
         arr = _from_sequence(data, npd)
     else:

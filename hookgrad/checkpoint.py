@@ -2,8 +2,8 @@
 
 Files are safetensors files (a format whose loading runs no code) named ``*.ckpt``; the hookgrad
 dtype, ``requires_grad`` flag and a CRC32 of every entry travel in the safetensors metadata.
-They are not MindSpore's protobuf checkpoints: see docs/checkpoints.md. The ``safetensors``
-package is an optional dependency (``pip install 'hookgrad[checkpoint]'``), imported on use.
+They are not MindSpore's protobuf checkpoints: see docs/checkpoints.md. ``safetensors`` is a
+dependency of hookgrad, imported on first use.
 """
 import functools
 import json
@@ -61,7 +61,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         ValueError: for ``enc_key`` not None, or two different entries with one name.
         FileNotFoundError: if the directory does not exist.
         IsADirectoryError: if the path is a directory.
-        ImportError: if ``safetensors`` is not installed.
+        ImportError: if the ``safetensors`` dependency is missing.
     """
     path = _save_path(ckpt_file_name)
     _check_bool(integrated_save, 'save_checkpoint', 'integrated_save')
@@ -279,7 +279,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
             prefix, a file that is corrupted, truncated or not a hookgrad checkpoint, or
             no entry left after filtering.
         FileNotFoundError: if the file does not exist.
-        ImportError: if ``safetensors`` is not installed.
+        ImportError: if the ``safetensors`` dependency is missing.
         RuntimeError: from ``load_param_into_net`` when the entries do not fit ``net``.
     """
     where = 'load_checkpoint'
@@ -535,8 +535,9 @@ def _safetensors():
         import safetensors
         import safetensors.numpy  # noqa: F401  (registers safetensors.numpy)
     except ImportError as e:
-        raise ImportError("hookgrad checkpoints need the optional 'safetensors' package; "
-                          "install it with: pip install 'hookgrad[checkpoint]'") from e
+        raise ImportError("hookgrad checkpoints need the 'safetensors' package, a dependency "
+                          "of hookgrad that is missing here; install it with: "
+                          "pip install safetensors") from e
     return safetensors
 
 

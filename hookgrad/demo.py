@@ -91,7 +91,7 @@ def load_digits(seed):
         from sklearn.datasets import load_digits as _load
         from sklearn.model_selection import train_test_split
     except ImportError:
-        sys.exit("the demo needs scikit-learn: pip install 'hookgrad[demo]'")
+        sys.exit("the demo needs scikit-learn: pip install scikit-learn")
     digits = _load()
     x = (digits.images / 16.0).astype(np.float32)[:, None]
     y = digits.target.astype(np.int32)

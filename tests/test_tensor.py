@@ -20,7 +20,8 @@ def test_explicit_dtype_and_dtype_spellings():
     assert ms.Tensor([1, 2], dtype='float16').dtype == ms.float16
     assert ms.Tensor(ms.Tensor([1, 2]), ms.float32).dtype == ms.float32
     assert ms.float32 == np.float32 and ms.int64 != ms.int32
-    assert str(ms.float32) == 'Float32' and repr(ms.uint8) == 'UInt8' and str(ms.bool_) == 'Bool'
+    assert str(ms.float32) == 'Float32' and str(ms.uint8) == 'UInt8' and str(ms.bool_) == 'Bool'
+    assert repr(ms.uint8) == 'mindspore.uint8' and repr(ms.bool_) == 'mindspore.bool'
 
 
 def test_bad_construction_errors():

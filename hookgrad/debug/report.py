@@ -168,7 +168,7 @@ def _plots(history):
         import matplotlib
     except ImportError:
         return [], ('<p class="note">Plots need matplotlib: '
-                    '<code>pip install \'hookgrad[plot]\'</code>.</p>')
+                    '<code>pip install matplotlib</code>.</p>')
     matplotlib.use('Agg', force=False)
     images = []
     buf = io.BytesIO()

@@ -183,8 +183,7 @@ def plot(history, path, cells=None):
         matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("StatsHistory.plot needs matplotlib: pip install "
-                          "'hookgrad[plot]' (or pip install matplotlib)") from None
+        raise ImportError("StatsHistory.plot needs matplotlib: pip install matplotlib") from None
     names = _select(history.cells, cells, 'plot')
     fig, axes = plt.subplots(2, 2, figsize=(12, 8), constrained_layout=True)
     for ax, (kind, stat, title, log) in zip(axes.flat, _PANELS):
@@ -245,7 +244,7 @@ def write_tensorboard(history, logdir, stats=None):
         from tensorboardX import SummaryWriter
     except ImportError:
         raise ImportError("StatsHistory.to_tensorboard needs tensorboardX: pip install "
-                          "'hookgrad[tensorboard]' (or pip install tensorboardX)") from None
+                          "tensorboardX") from None
     logdir = os.fspath(logdir)
     before = set(os.listdir(logdir)) if os.path.isdir(logdir) else set()
     writer = SummaryWriter(logdir=logdir)

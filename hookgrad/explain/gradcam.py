@@ -237,7 +237,7 @@ def _normalise(maps):
 def overlay(image, heatmap, path=None, alpha=0.5, colormap='jet'):
     """Blend a heatmap, coloured with a matplotlib colormap, over an image.
 
-    Needs matplotlib (the ``plot`` extra: ``pip install 'hookgrad[plot]'``).
+    Needs matplotlib (``pip install matplotlib``).
 
     Args:
         image: (H, W), (H, W, 1 or 3) or (1 or 3, H, W) array or Tensor. uint8 values are used
@@ -265,7 +265,7 @@ def overlay(image, heatmap, path=None, alpha=0.5, colormap='jet'):
         import matplotlib
         import matplotlib.image
     except ImportError as e:
-        raise ImportError("overlay needs matplotlib: pip install 'hookgrad[plot]'") from e
+        raise ImportError("overlay needs matplotlib: pip install matplotlib") from e
     try:
         cmap = matplotlib.colormaps[colormap]
     except KeyError:

@@ -8,11 +8,8 @@ from .nets import fresh_outer
 
 @pytest.fixture
 def st():
-    """The safetensors package; tests that read or write files need it."""
-    try:
-        import safetensors
-    except ImportError:
-        pytest.skip("the optional 'safetensors' package is not installed")
+    """The safetensors package (a dependency of hookgrad), for tests that write files."""
+    import safetensors
     return safetensors
 
 
