@@ -12,7 +12,7 @@ from .context import (set_context, get_context, PYNATIVE_MODE, GRAPH_MODE, Paral
                       set_auto_parallel_context, get_auto_parallel_context,
                       reset_auto_parallel_context, set_ps_context, get_ps_context,
                       reset_ps_context, STRICT, COMPATIBLE, LAX)
-from .autograd.grad_mode import no_grad, enable_grad, is_grad_enabled
+from .autograd.grad_mode import no_grad, enable_grad, is_grad_enabled, _no_grad  # noqa: F401
 from .autograd.functional import grad, value_and_grad, vjp
 from .jit import jit, ms_function, jit_class, JitConfig, mutable, constexpr
 from . import ops

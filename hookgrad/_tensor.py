@@ -274,6 +274,16 @@ class Tensor(TensorMethods):
         check_hook(hook, 'Tensor.register_hook', 1, 'hook(grad)')
         return _function.effect(_register_hook, self, hook)
 
+    def hooks(self):
+        """The tensor hooks registered on this tensor and not removed, in the order they run
+        (a list, as in MindSpore)."""
+        if self._node is None:
+            store = self._hooks
+        else:
+            oh = self._node.hooks.get(self._index) if self._node.hooks else None
+            store = oh.store if oh is not None else None
+        return list(store.snapshot()) if store else []
+
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in ``.grad`` (as it arrives, before its hooks)."""
         if self._node is not None:

@@ -15,18 +15,26 @@ import numpy as np
 from .._tensor import Tensor
 from .engine import run_backward
 from .function import Node, effect, link_arrays, new_node
+from .grad_mode import check_transforms_allowed
 from .observer import OpObserver
-from .state import depth, restore_grad, switch_grad
+from .state import depth, integer_leaves, restore_grad, switch_grad
 from ..hooks.calling import run_tensor_hooks
 
 
-def run(fn, args, kwargs):
-    """``fn(*args, **kwargs)`` with grad mode on, one transform deeper."""
+def run(fn, args, kwargs, weights=None):
+    """``fn(*args, **kwargs)`` with grad mode on, one transform deeper; integer ``weights``
+    get edges in the graph it records, so that they get gradients."""
+    check_transforms_allowed(getattr(fn, '__name__', type(fn).__name__))
     deeper = depth.set(depth.get() + 1)
     recording = switch_grad(True)
+    integers = [w for w in weights or () if w._data.dtype.kind != 'f']
+    marked = integer_leaves.set(integer_leaves.get() | {id(w) for w in integers}) \
+        if integers else None
     try:
         return fn(*args, **kwargs)
     finally:
+        if marked is not None:
+            integer_leaves.reset(marked)
         restore_grad(recording)
         depth.reset(deeper)
 
@@ -251,4 +259,6 @@ def used_parameters(roots, use):
                 stack.append(e[0])
             else:
                 reached.add(id(e[0]))
-    return [p for p in use.order if id(p) in reached]
+    returned = [r for r in roots if r._node is None and isinstance(r, use._parameter)
+                and id(r) not in use._seen]       # a Parameter returned as it is
+    return [p for p in use.order + returned if id(p) in reached]

@@ -24,7 +24,7 @@ from operator import attrgetter
 
 from .._backend import asarray as _asarray, ndarray as _ndarray, xp
 from .math import array_math
-from .state import current as _state, grad_enabled as _grad_enabled
+from .state import current as _state, grad_enabled as _grad_enabled, integer_leaves
 
 OPS = {}
 _Tensor = None      # set by hookgrad._tensor once Tensor exists (breaks the import cycle)
@@ -168,9 +168,14 @@ def _edge(x):
     parent = x._node
     if parent is not None:
         return (parent, x._index)
-    if x.requires_grad and x._data.dtype.kind == 'f':
+    if x.requires_grad and (x._data.dtype.kind == 'f' or _integer_edge(x)):
         return (x, 0)
     return None
+
+
+def _integer_edge(x):
+    """Whether the integer leaf ``x`` is one a transform differentiates."""
+    return id(x) in integer_leaves.get()
 
 
 def new_node(op):
@@ -235,9 +240,11 @@ def _record2(op, a, b):
     pb = b._node
     # _edge, inline: a node's output, a leaf that requires grad, or nothing
     node.next = [(pa, a._index) if pa is not None else
-                 (a, 0) if a.requires_grad and xa.dtype.kind == 'f' else None,
+                 (a, 0) if a.requires_grad and (xa.dtype.kind == 'f' or _integer_edge(a))
+                 else None,
                  (pb, b._index) if pb is not None else
-                 (b, 0) if b.requires_grad and xb.dtype.kind == 'f' else None]
+                 (b, 0) if b.requires_grad and (xb.dtype.kind == 'f' or _integer_edge(b))
+                 else None]
     sa = xa.shape
     sb = xb.shape
     node.reduce_to = None if sa == sb else (sa, sb)   # None: gradients need no un-broadcasting

@@ -100,7 +100,7 @@ def evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who, used=Fals
         with ParameterUse() as use:
             out = run(fn, call_args, call_kwargs)
     else:
-        out = run(fn, call_args, call_kwargs)
+        out = run(fn, call_args, call_kwargs, weights)
     out, aux = split_aux(out, has_aux, who)
     roots, grads = start(tensor_leaves(out), sens, nested, who)
     if used:
@@ -308,7 +308,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     wlist, single_weight = as_weights(weights, 'vjp')
     flat = list(inputs)
     targets, nested = prepare(flat, range(len(flat)))
-    out = run(fn, flat, {})
+    out = run(fn, flat, {}, wlist)
     out, aux = split_aux(out, has_aux, 'vjp')
     outs = tensor_leaves(out)
     n = len(targets)
@@ -359,6 +359,16 @@ class GradOperation:
         self.sens_param = sens_param
 
     def __call__(self, fn, weights=None):
+        run_grad = self.with_value(fn, weights)
+
+        def grad_fn(*args, **kwargs):
+            return run_grad(*args, **kwargs)[1]
+
+        return grad_fn
+
+    def with_value(self, fn, weights=None):
+        """Like ``__call__``, but the function returns ``(fn's output, gradients)`` from the
+        one evaluation (``nn.ForwardValueAndGrad``)."""
         who = 'GradOperation'
         check_callable(fn, who)
         used = self.get_by_list and weights is None
@@ -366,7 +376,7 @@ class GradOperation:
         if self.get_by_list and not used:
             wlist, single_weight = as_weights(weights, who)
 
-        def grad_fn(*args, **kwargs):
+        def value_and_grad_fn(*args, **kwargs):
             sens = None
             if self.sens_param:
                 args, kwargs, sens = split_sens(args, kwargs, who)
@@ -382,9 +392,11 @@ class GradOperation:
             res = evaluate(fn, args, kwargs, positions, wlist, False, sens, who, used)
             if self.get_by_list:
                 w_part = res.weights[0] if single_weight else tuple(res.weights)
-                return (tuple(res.inputs), w_part) if self.get_all else w_part
-            if self.get_all:
-                return tuple(res.inputs)
-            return res.inputs[0] if res.inputs else ()
+                grads = (tuple(res.inputs), w_part) if self.get_all else w_part
+            elif self.get_all:
+                grads = tuple(res.inputs)
+            else:
+                grads = res.inputs[0] if res.inputs else ()
+            return res.out, grads
 
-        return grad_fn
+        return value_and_grad_fn

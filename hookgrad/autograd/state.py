@@ -11,11 +11,14 @@ thread starts from the defaults: grad mode on, no observers, depth 0.
   some fields replaced and returns their previous values, so undoing a change keeps every
   other field as it is now. It is read only while some thread has an observer on.
 - ``depth`` counts the functional grad transforms evaluating their function.
+- ``integer_leaves`` holds the ids of the integer tensors a transform differentiates (MindSpore
+  gives them gradients in their own dtype); other integer leaves get no edge in the graph.
 """
 import contextvars
 
 grad = contextvars.ContextVar('hookgrad_grad_enabled', default=True)
 grad_enabled = grad.get
+integer_leaves = contextvars.ContextVar('hookgrad_integer_leaves', default=frozenset())
 """Whether ops record a graph in this thread (``no_grad`` / ``enable_grad`` switch it)."""
 
 def switch_grad(enabled):

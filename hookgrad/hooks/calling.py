@@ -79,7 +79,7 @@ def gradients(r, olds, kind, hook, cell, label, raw):
         raise TypeError(f"{name} must return None or a tuple of {len(olds)} gradient"
                         f"{'s' if len(olds) != 1 else ''}, got {type(r).__name__}")
     if len(r) != len(olds):
-        raise ValueError(f"{name} returned {len(r)} gradient{'s' if len(r) != 1 else ''}, "
+        raise TypeError(f"{name} returned {len(r)} gradient{'s' if len(r) != 1 else ''}, "
                          f"expected {len(olds)} ({label})")
     out = []
     for i, (new, old) in enumerate(zip(r, olds)):

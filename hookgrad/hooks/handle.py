@@ -114,7 +114,11 @@ def check_hook(hook, what, n=None, spec=None):
     """At registration: reject a non-callable hook, and one that cannot take ``n`` positional
     arguments (``spec`` shows the call it will get), with a message naming the registration."""
     if not callable(hook):
-        raise TypeError(f"{what}: hook must be callable, got {type(hook).__name__}")
+        raise TypeError(f"{what}: Expected a callable hook function, got {type(hook).__name__}")
+    from ..jit.function import JitFunction
+    if isinstance(hook, JitFunction):
+        raise TypeError(f"{what}: Decorating hook function {hook_name(hook)} with '@jit' is not "
+                        f"supported: a hook runs each time in Python, as the pass reaches it")
     if n is not None:
         _check_signature(hook, n, spec, what)
 

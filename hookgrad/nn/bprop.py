@@ -104,7 +104,7 @@ class CellBprop(Op):
             raise TypeError(f"{where} must return a tuple of input gradients, "
                             f"got {type(result).__name__}")
         if len(result) < len(ctx.args):
-            raise ValueError(f"{where} returned {len(result)} gradient"
+            raise RuntimeError(f"{where} returned {len(result)} gradient"
                              f"{'s' if len(result) != 1 else ''}, expected {len(ctx.args)} "
                              f"(one per input)")
         unknown = [k for k in param_grads if not any(k is p for p in ctx.internal)]

@@ -179,8 +179,8 @@ class Parameter(Tensor):
         """``Tensor.register_hook``; a Parameter with ``requires_grad=False`` gets no gradient,
         so, as in MindSpore, registering a hook on it is an error."""
         if not self.requires_grad:
-            raise RuntimeError(f"Parameter '{self.name}': the tensor requires grad is false, "
-                               f"which can not register tensor hook")
+            raise RuntimeError(f"The tensor requires grad is false, which can not register "
+                               f"tensor hook (Parameter '{self.name}' has requires_grad=False)")
         return super().register_hook(hook)
 
     def clone(self, init='same'):

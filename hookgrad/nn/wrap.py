@@ -14,7 +14,7 @@ from .cell import Cell
 from .layer.basic import Identity
 from .parameter import Parameter
 
-__all__ = ['WithLossCell', 'WithEvalCell', 'TrainOneStepCell']
+__all__ = ['WithLossCell', 'WithEvalCell', 'TrainOneStepCell', 'ForwardValueAndGrad']
 
 
 class WithLossCell(Cell):
@@ -175,6 +175,64 @@ class TrainOneStepCell(Cell):
         if self.return_grad:
             return loss, {w.name: g for w, g in zip(self.weights, grads)}
         return loss
+
+
+class ForwardValueAndGrad(Cell):
+    """The network's output and its gradients, from one evaluation.
+
+    Args:
+        network: a Cell or a function.
+        weights: the Parameters (a ParameterTuple, tuple or list) to differentiate with
+            ``get_by_list``. Default None.
+        get_all: gradients with respect to every Tensor input. Default False.
+        get_by_list: gradients with respect to ``weights``. With neither flag, the gradient
+            with respect to the first input. Default False.
+        sens_param: the last input is the sensitivity (the gradient of the output), which is
+            not passed to the network. Default False.
+
+    Inputs:
+        *inputs: the network's inputs (and the sensitivity with ``sens_param``).
+
+    Outputs:
+        ``(output, gradients)``, the gradients as ``ops.GradOperation`` gives them.
+
+    MindSpore evaluates the network a second time inside its gradient function; here the
+    output and gradients come from one evaluation, so hooks and BatchNorm's running
+    statistics see one forward pass per call.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+    >>> out, grads = ms.nn.ForwardValueAndGrad(net, net.trainable_params(), get_by_list=True)(
+    ...     ms.ops.ones((1, 2)))
+    >>> print(out, grads[0])
+    [[2.]] [[1. 1.]]
+    """
+
+    def __init__(self, network, weights=None, get_all=False, get_by_list=False,
+                 sens_param=False):
+        super().__init__(auto_prefix=False)
+        if not callable(network):
+            raise TypeError(f"nn.ForwardValueAndGrad: network must be a Cell or a function, "
+                            f"got {type(network).__name__}")
+        for name, flag in (('get_all', get_all), ('get_by_list', get_by_list),
+                           ('sens_param', sens_param)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"nn.ForwardValueAndGrad: {name} must be a bool, got {flag!r}")
+        if get_by_list and not isinstance(weights, (tuple, list)):
+            raise TypeError(f"nn.ForwardValueAndGrad: with get_by_list=True, weights must be "
+                            f"a ParameterTuple, tuple or list of Parameters, got "
+                            f"{type(weights).__name__}")
+        self.network = network
+        object.__setattr__(self, 'weights', weights)     # the network's: not re-registered
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list,
+                                  sens_param=sens_param)
+        self._run = self.grad.with_value(network, weights if get_by_list else None)
+
+    def construct(self, *inputs):
+        return self._run(*inputs)
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

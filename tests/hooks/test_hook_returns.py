@@ -115,7 +115,7 @@ def test_a_non_tensor_replacement_is_rejected(kind):
 @pytest.mark.parametrize('kind', ['HookBackward', 'backward_pre', 'backward'])
 def test_a_wrong_number_of_replacements_is_rejected(kind):
     run, who, _ = KINDS[kind]
-    with pytest.raises(ValueError, match=f"{who} returned 2 gradients, expected 1"):
+    with pytest.raises(TypeError, match=f"{who} returned 2 gradients, expected 1"):
         run(lambda grads: (grads[0], grads[0]))
     with pytest.raises(TypeError, match=f"{who} must return None or a tuple of 1 gradient, "
                                         f"got str"):

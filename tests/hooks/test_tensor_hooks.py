@@ -101,7 +101,7 @@ def test_handle_does_not_keep_the_tensor_alive():
 
 
 def test_non_callable_hook_is_rejected():
-    with pytest.raises(TypeError, match="Tensor.register_hook: hook must be callable, got int"):
+    with pytest.raises(TypeError, match="Tensor.register_hook: Expected a callable hook function, got int"):
         leaf([1.]).register_hook(3)
 
 
