@@ -335,7 +335,7 @@ class GradOperation:
     """MindSpore's older gradient transform: ``GradOperation(get_all, get_by_list, sens_param)``.
 
     ``GradOperation()(fn)(*args)`` differentiates with respect to the first argument (``()``
-    when it is not a Tensor); ``get_all`` gives a tuple for every Tensor argument (positional,
+    when it is not a Tensor or there is none); ``get_all`` gives a tuple for every Tensor argument (positional,
     then keyword); ``get_by_list`` with ``GradOperation(...)(fn, weights)`` gives the weights'
     gradients (one Tensor for one Parameter, else a tuple), and without weights those of the
     trainable Parameters the output depends on, in the order they were first used, as
@@ -386,7 +386,7 @@ class GradOperation:
             elif self.get_by_list:
                 positions = ()
             elif not args and not kwargs:
-                raise TypeError(f"{who}: the function needs at least one input to differentiate")
+                positions = ()          # nothing to differentiate: () as in MindSpore
             else:
                 positions = (0,)
             res = evaluate(fn, args, kwargs, positions, wlist, False, sens, who, used)
