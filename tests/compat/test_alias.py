@@ -28,6 +28,12 @@ def test_mindspore_and_its_module_paths_are_hookgrads(mindspore):
     from mindspore.nn.optim import Momentum
     from mindspore.ops import composite as C, functional as F
     from mindspore.train.serialization import save_checkpoint
+    from mindspore.nn.learning_rate_schedule import CosineDecayLR
+    from mindspore.nn.dynamic_lr import piecewise_constant_lr
+    from mindspore.common.api import _pynative_executor
+    assert CosineDecayLR is hookgrad.nn.CosineDecayLR
+    assert piecewise_constant_lr([2, 4], [0.1, 0.01]) == [0.1, 0.1, 0.01, 0.01]
+    assert _pynative_executor.sync() is None
     assert mindspore is hookgrad and nn is hookgrad.nn and ops is hookgrad.ops
     assert Tensor is hookgrad.Tensor and context is hookgrad.context
     assert P.MatMul is hookgrad.ops.MatMul and F.matmul is hookgrad.ops.matmul

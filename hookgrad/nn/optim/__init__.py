@@ -1,13 +1,19 @@
 """``hookgrad.optim``: optimizers and learning-rate schedules, exported from ``hookgrad.nn``."""
 from .optimizer import Optimizer
 from .sgd import SGD, Momentum
-from .adam import Adam, AdamWeightDecay
+from .adam import Adam, AdamWeightDecay, LazyAdam
+from .adaptive import Adagrad, RMSProp, Adadelta, AdaMax
+from .proximal import ProximalAdagrad, FTRL
+from .stepwise import ASGD, Rprop
+from .large_batch import Lamb
 from .lr import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR, InverseDecayLR,
                  CosineDecayLR, PolynomialDecayLR, WarmUpLR, piecewise_constant_lr,
                  exponential_decay_lr, natural_exp_decay_lr, inverse_decay_lr, cosine_decay_lr,
                  polynomial_decay_lr, warmup_lr)
 
-__all__ = ['Optimizer', 'SGD', 'Momentum', 'Adam', 'AdamWeightDecay', 'LearningRateSchedule',
+__all__ = ['Optimizer', 'SGD', 'Momentum', 'Adam', 'AdamWeightDecay', 'LazyAdam', 'Adagrad',
+           'RMSProp', 'Adadelta', 'AdaMax', 'ProximalAdagrad', 'FTRL', 'ASGD', 'Rprop', 'Lamb',
+           'LearningRateSchedule',
            'ExponentialDecayLR', 'NaturalExpDecayLR', 'InverseDecayLR', 'CosineDecayLR',
            'PolynomialDecayLR', 'WarmUpLR', 'piecewise_constant_lr', 'exponential_decay_lr',
            'natural_exp_decay_lr', 'inverse_decay_lr', 'cosine_decay_lr', 'polynomial_decay_lr',

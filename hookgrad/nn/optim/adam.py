@@ -1,4 +1,4 @@
-"""Adam and AdamWeightDecay (MindSpore 2.x formulas)."""
+"""Adam, AdamWeightDecay and LazyAdam (MindSpore 2.x formulas)."""
 import math
 import numbers
 
@@ -8,7 +8,7 @@ from ..parameter import Parameter
 from .optimizer import Optimizer, _who
 from .sgd import _flag
 
-__all__ = ['Adam', 'AdamWeightDecay']
+__all__ = ['Adam', 'AdamWeightDecay', 'LazyAdam']
 
 
 def _betas(beta1, beta2, eps, who):
@@ -208,3 +208,28 @@ class AdamWeightDecay(Optimizer):
             w *= block.weight_decay
             t += w
         t *= lr
+
+
+class LazyAdam(Adam):
+    r"""Adam that, with sparse gradients, updates only the rows they touch (MindSpore's
+    ``nn.LazyAdam``). hookgrad's gradients are dense, for which the update is ``nn.Adam``'s
+    (without AMSGrad). State: ``moment1``, ``moment2``, ``beta1_power``, ``beta2_power``.
+
+    Args:
+        params: a list of Parameters or of group dicts (see ``nn.Optimizer``).
+        learning_rate: fixed, per-step list or schedule (see ``nn.Optimizer``). Default 1e-3.
+        beta1, beta2: decay rates of the moments, floats in (0, 1). Default 0.9, 0.999.
+        eps: added to the denominator, a float > 0. Default 1e-8.
+        use_locking: accepted for MindSpore compatibility (updates never race here).
+        use_nesterov: Nesterov's variant. Default False.
+        weight_decay: a float >= 0. Default 0.0.
+        loss_scale: a number > 0. Default 1.0.
+
+    Raises:
+        TypeError / ValueError: as ``nn.Adam``.
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
+                         weight_decay, loss_scale)
