@@ -235,9 +235,9 @@ class ParameterTuple(tuple):
             if p.name is not None:
                 other = seen.setdefault(p.name, p)
                 if other is not p:
-                    raise ValueError(f"ParameterTuple: item {i} has the name '{p.name}' of "
-                                     f"another Parameter already in the tuple; names must be "
-                                     f"unique")
+                    raise ValueError(f"ParameterTuple: item {i}: its name '{p.name}' already "
+                                     f"exists in the tuple. Please set a unique name for the "
+                                     f"parameter.")
         return super().__new__(cls, items)
 
     def clone(self, prefix, init='same'):

@@ -365,8 +365,8 @@ def test_parameter_tuple_holds_parameters_only(item, shown):
 
 
 def test_parameter_tuple_names_must_be_unique():
-    with pytest.raises(ValueError, match="ParameterTuple: item 2 has the name 'w' of another "
-                                         "Parameter already in the tuple"):
+    with pytest.raises(ValueError, match="ParameterTuple: item 2: its name 'w' already exists "
+                                         "in the tuple. Please set a unique name"):
         ms.ParameterTuple([P([1.0], 'w'), P([1.0], 'b'), P([2.0], 'w')])
     assert len(ms.ParameterTuple([P([1.0]), P([2.0])])) == 2     # unnamed ones do not clash
 
