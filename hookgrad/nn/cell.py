@@ -13,10 +13,12 @@ from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
 from ..hooks import cell_hooks
 from . import bprop as _bprop
+from .cell_flags import CellFlags
+from .cell_state import CellState
 from .parameter import Parameter, ParameterTuple, generated_name, is_generated_name
 
 
-class Cell:
+class Cell(CellState, CellFlags):
     """Base class of network layers and networks.
 
     Subclasses call ``super().__init__()`` first, assign Parameters and Cells as attributes (they
@@ -26,7 +28,10 @@ class Cell:
     Args:
         auto_prefix: prefix the parameter names of sub-cells with their attribute names
             (Default True); wrappers pass False so the networks they hold keep their names.
-        flags: accepted for MindSpore compatibility; stored as ``self.flags``.
+        flags: a dict given to ``add_flags`` (also kept as ``self.flags``).
+
+    Buffers, ``state_dict`` and their hooks come from hookgrad/nn/cell_state.py; flags, scopes,
+    ``to`` and the compiler and parallel settings from hookgrad/nn/cell_flags.py.
 
     >>> import hookgrad as ms
     >>> class Scale(ms.nn.Cell):
@@ -60,6 +65,8 @@ class Cell:
         d['_auto_prefix'] = auto_prefix
         d['flags'] = flags or {}
         d['requires_grad'] = False
+        if flags:
+            self.add_flags(**flags)
 
     # ----------------------------------------------------------------- the call
     def _eager_call(self, *args, **kwargs):
@@ -135,6 +142,8 @@ class Cell:
             object.__setattr__(self, name, value)
             return
         cells = d['_cells']
+        if name in d.get('_buffers', ()) and self._set_buffer(name, value):
+            return
         if name in d.get('_tuples', ()) and not isinstance(value, ParameterTuple):
             for key in d['_tuples'].pop(name):
                 params.pop(key, None)
@@ -168,6 +177,7 @@ class Cell:
         d = self.__dict__
         d.get('_params', {}).pop(name, None)
         d.get('_cells', {}).pop(name, None)
+        d.get('_buffers', {}).pop(name, None)
         for key in d.get('_tuples', {}).pop(name, ()):
             d['_params'].pop(key, None)
         object.__delattr__(self, name)
@@ -194,7 +204,8 @@ class Cell:
         object.__setattr__(self, child_name, child_cell)
         if child_cell._parent is None:
             child_cell.__dict__['_parent'] = (weakref.ref(self), child_name)
-        _set_prefix(child_cell, _child_prefix(self, child_name))
+        if self._auto_prefix:
+            _set_prefix(child_cell, _join(self._prefix, child_name))
 
     # ----------------------------------------------------------------- traversal
     def parameters_and_names(self, name_prefix='', expand=True):
@@ -450,30 +461,23 @@ def _check_listed_names(cell, attr, params):
             p.name = generated_name()
         other = listed.setdefault(p.name, p)
         if other is not p:
-            raise ValueError(f"Cell '{cell.path()}': the parameter '{p.name}' in '{attr}' has "
-                             f"the name of another parameter listed by this cell; names must "
-                             f"be unique")
-
-
-def _child_prefix(cell, child_name):
-    """The name prefix of ``cell``'s child: none added when ``cell`` has ``auto_prefix=False``
-    (as MindSpore's wrappers such as WithLossCell, so wrapped networks keep their names)."""
-    return _join(cell._prefix, child_name) if cell._auto_prefix else cell._prefix
+            raise ValueError(f"Cell '{cell.path()}': the parameter in '{attr}': its name "
+                             f"'{p.name}' already exists in this cell. Please set a unique name "
+                             f"for the parameter.")
 
 
 def _set_prefix(cell, prefix):
-    """Give ``cell`` its path and rename every parameter below it by attribute path.
-
-    An empty prefix (a cell that is, for naming, at the top level) keeps explicit names.
-    """
+    """Give ``cell`` its path and rename every parameter below it by attribute path, as
+    MindSpore renames a cell's parameters when a parent with ``auto_prefix`` takes it (a parent
+    with ``auto_prefix=False``, such as WithLossCell, renames nothing, so wrapped networks keep
+    their names; a rename from further up still spells the whole attribute path)."""
     cell.__dict__['_prefix'] = prefix
-    if prefix:
-        for attr, p in cell._params.items():
-            if p is not None:
-                p.name = _join(prefix, attr)
+    for attr, p in cell._params.items():
+        if p is not None:
+            p.name = _join(prefix, attr)
     for name, child in cell._cells.items():
         if child is not None:
-            _set_prefix(child, _child_prefix(cell, name))
+            _set_prefix(child, _join(prefix, name))
 
 
 def _indent(text):

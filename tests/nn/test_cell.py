@@ -206,5 +206,24 @@ def test_auto_prefix_false_on_a_parent_leaves_its_childrens_names_alone():
         def __init__(self):
             super().__init__()
             self.step = Wrapper(nn.Dense(2, 2))
+            self.n = Named()
 
-    assert [p.name for p in Outer().get_parameters()] == ['step.weight', 'step.bias']
+    # a rename from further up spells the whole attribute path (MindSpore 2.10)
+    assert [p.name for p in Outer().get_parameters()] == ['step.net.weight', 'step.net.bias',
+                                                          'n.w']
+
+
+def test_cells_without_auto_prefix_appended_to_a_cell_list_get_full_paths():
+    class Twin(nn.Cell):
+        def __init__(self):
+            super().__init__(auto_prefix=False)
+            self.linear1 = nn.Dense(4, 3)
+            self.linear2 = nn.Dense(3, 2)
+
+    cells = nn.CellList()
+    cells.append(Twin())
+    cells.append(Twin())
+    assert [p.name for p in Twin().get_parameters()] == ['weight', 'bias', 'weight', 'bias']
+    assert [p.name for p in cells[1].get_parameters()] == [      # MindSpore 2.10
+        '1.linear1.weight', '1.linear1.bias', '1.linear2.weight', '1.linear2.bias']
+    assert len(ms.ParameterTuple(cells[0].get_parameters())) == 4

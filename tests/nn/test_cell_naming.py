@@ -69,8 +69,8 @@ def test_parameters_in_lists_must_have_distinct_names():
             self.a = [P(name='x')]
             self.b = [P(name='x')]
 
-    with pytest.raises(ValueError, match="Cell 'Net': the parameter 'x' in 'b' has the name of "
-                                         "another parameter listed by this cell"):
+    with pytest.raises(ValueError, match="Cell 'Net': the parameter in 'b': its name 'x' "
+                                         "already exists in this cell"):
         Net()
     with pytest.raises(ValueError, match="Cell 'Cell': two parameters of 't' are named 'x'"):
         nn.Cell().t = tuple.__new__(ms.ParameterTuple, [P(name='x'), P(name='x')])

@@ -1,0 +1,460 @@
+"""MindSpore's top-level runtime names as one CPU process with NumPy has them: device
+synchronisation and memory statistics (nothing to wait for, no device memory: MindSpore on the
+CPU gives the same zeros), determinism, logging configuration, the graph compiler's decorators
+and settings (accepted: hookgrad traces Python, so they change no value), ``recompute``,
+``frombuffer`` and ``Generator``.
+"""
+import contextlib
+import numbers
+import os
+import warnings
+
+import numpy as np
+
+from . import _dtype, _random
+from ._tensor import Tensor
+
+__all__ = [
+    'synchronize', 'launch_blocking', 'set_deterministic', 'set_cpu_affinity',
+    'memory_allocated', 'max_memory_allocated', 'memory_reserved', 'max_memory_reserved',
+    'memory_stats', 'memory_summary', 'reset_peak_memory_stats', 'reset_max_memory_allocated',
+    'reset_max_memory_reserved', 'empty_cache',
+    'get_level', 'get_log_config', 'set_dump',
+    'no_inline', 'lazy_inline', 'set_recursion_limit', 'recompute',
+    'saved_tensors_hooks', 'register_saved_tensors_hooks', 'frombuffer', 'Generator',
+    'default_generator',
+]
+
+
+# ----------------------------------------------------------------- device and runtime
+def synchronize():
+    """Wait for the device's queued work: hookgrad computes synchronously on the CPU, so
+    there is none (MindSpore's CPU backend does nothing either)."""
+
+
+def launch_blocking():
+    """Run every op synchronously: hookgrad always does."""
+
+
+def set_deterministic(deterministic):
+    """Ask for run-to-run identical results (``get_context('deterministic')`` reads 'ON' or
+    'OFF'). NumPy's CPU kernels already are; random values follow ``set_seed``.
+
+    Raises:
+        TypeError: ``deterministic`` is not a bool.
+    """
+    from .context import set_context
+    if not isinstance(deterministic, bool):
+        raise TypeError(f"The parameter 'deterministic' must be <class 'bool'>, but got "
+                        f"{type(deterministic)}")
+    set_context(deterministic='ON' if deterministic else 'OFF')
+
+
+_affinity_set = False
+
+
+def set_cpu_affinity(enable_affinity, affinity_cpu_list=None, module_to_cpu_dict=None,
+                     bind_file=None):
+    """Accepted once, as in MindSpore: MindSpore binds its runtime threads to CPUs; hookgrad
+    has no runtime threads (NumPy computes in the calling thread), so nothing is bound.
+
+    Raises:
+        TypeError: ``enable_affinity`` is not a bool.
+        RuntimeError: when called a second time (MindSpore's rule).
+    """
+    global _affinity_set
+    if not isinstance(enable_affinity, bool):
+        raise TypeError(f"set_cpu_affinity: enable_affinity must be a bool, got "
+                        f"{type(enable_affinity).__name__}")
+    if _affinity_set:
+        raise RuntimeError("The 'mindspore.runtime.set_cpu_affinity' cannot be set repeatedly.")
+    _affinity_set = True
+
+
+# ----------------------------------------------------------------- memory statistics
+def memory_allocated():
+    """Device memory held by tensors, in bytes: 0 (hookgrad has no device memory pool)."""
+    return 0
+
+
+def max_memory_allocated():
+    """The peak of ``memory_allocated``: 0."""
+    return 0
+
+
+def memory_reserved():
+    """Device memory reserved by the pool, in bytes: 0."""
+    return 0
+
+
+def max_memory_reserved():
+    """The peak of ``memory_reserved``: 0."""
+    return 0
+
+
+def memory_stats():
+    """The memory pool's statistics, MindSpore's dict, all zero (no device pool)."""
+    pool = {'block_counts': 0, 'block_unit_size': 0, 'blocks_info': {}}
+    return {'total_reserved_memory': 0, 'total_allocated_memory': 0, 'total_idle_memory': 0,
+            'total_eager_free_memory': 0, 'max_reserved_memory': 0, 'max_allocated_memory': 0,
+            'common_mem_pool_stats': {'block_unit_size': 0, 'block_counts': 0,
+                                      'blocks_info': {}},
+            'persistent_mem_pool_stats': pool}
+
+
+_SUMMARY_ROWS = ('Reserved memory', 'Allocated memory', 'Idle memory', 'Eager free memory',
+                 'Max reserved memory', 'Max allocated memory')
+
+
+def memory_summary():
+    """MindSpore's table of ``memory_stats`` as a str."""
+    rule, line = '|' + '=' * 45 + '|', '|' + '-' * 45 + '|'
+    rows = [rule, f"|{'Memory summary':^45}|", rule,
+            f"| {'Metric':<20} | {'Data':<20} |", line]
+    for i, name in enumerate(_SUMMARY_ROWS):
+        rows.append(f"| {name:<20} | {'0 B':>8}{'':<12} |")
+        rows.append(line if i < len(_SUMMARY_ROWS) - 1 else rule)
+    return '\n'.join(rows) + '\n'
+
+
+def reset_peak_memory_stats():
+    """Reset the peaks of the memory statistics (always 0 here)."""
+
+
+def reset_max_memory_allocated():
+    """Reset ``max_memory_allocated`` (always 0 here)."""
+
+
+def reset_max_memory_reserved():
+    """Reset ``max_memory_reserved`` (always 0 here)."""
+
+
+def empty_cache():
+    """Give the pool's cached device memory back: there is none (NumPy frees arrays as
+    Python drops them)."""
+
+
+# ----------------------------------------------------------------- logging and dumps
+_GLOG_LEVELS = ('0', '1', '2', '3', '4')
+
+
+def get_level():
+    """MindSpore's log level, from the environment variable ``GLOG_v`` ('2', WARNING, when
+    unset): '0' DEBUG, '1' INFO, '2' WARNING, '3' ERROR, '4' CRITICAL."""
+    level = os.environ.get('GLOG_v', '2')
+    return level if level in _GLOG_LEVELS else '2'
+
+
+def get_log_config():
+    """The logger configuration, MindSpore's dict for logging to stderr:
+    ``{'GLOG_v': level, 'GLOG_logtostderr': '1'}``."""
+    return {'GLOG_v': get_level(), 'GLOG_logtostderr': '1'}
+
+
+def set_dump(target, enabled=True):
+    """Mark a Cell or Primitive for MindSpore's data dump, which only Ascend supports: on the
+    CPU MindSpore warns and dumps nothing, and so does hookgrad (``hookgrad.debug`` has hooks
+    that record values).
+
+    Raises:
+        ValueError: ``target`` is not a Cell or Primitive.
+    """
+    from .nn import Cell
+    from .ops.primitives import Primitive
+    if not isinstance(target, (Cell, Primitive)):
+        raise ValueError(f'The "target" parameter must be an instance of Cell or Primitive, but '
+                         f'got an instance of {type(target)}.')
+    warnings.warn("Current device_target is CPU, which is not supported by set_dump. Only "
+                  "Ascend device target is supported currently.", UserWarning, stacklevel=2)
+
+
+# ----------------------------------------------------------------- graph compiler settings
+def no_inline(fn=None):
+    """Decorator: MindSpore's compiler keeps ``fn`` as a called subgraph; hookgrad records
+    it inline, which gives the same values. Sets ``fn.no_inline = True``."""
+    def mark(f):
+        f.no_inline = True
+        return f
+    return mark(fn) if fn is not None else mark
+
+
+def lazy_inline(fn=None, attrs=None, policy=None):
+    """Decorator of a Cell's ``__init__``: MindSpore compiles each instance's graph once and
+    inlines it late; hookgrad has no such step, so only ``cell_init_args`` is set as MindSpore
+    sets it ('lazy_inline_<Class>' and the arguments).
+
+    Raises:
+        ValueError: when it decorates something other than ``__init__``, for a ``policy``
+            other than None and 'front', or ``attrs`` that are not a str or list of str.
+    """
+    import functools
+    import inspect
+
+    def wrap(f):
+        if inspect.isclass(f) or getattr(f, '__name__', None) != '__init__':
+            what = f"the class {f.__name__}" if inspect.isclass(f) else \
+                f"the function: {getattr(f, '__name__', f)}"
+            raise ValueError(f"The lazy_inline should decorate the __init__ function, not "
+                             f"{what}.")
+
+        @functools.wraps(f)
+        def init(self, *args, **kwargs):
+            values = []
+            if attrs is None:
+                bound = inspect.signature(f).bind(self, *args, **kwargs).arguments
+                del bound[next(iter(bound))]
+                values = bound.values()
+            f(self, *args, **kwargs)
+            if policy == 'front':
+                self.no_inline = False
+            elif policy is not None:
+                raise ValueError("policy must be None or 'front'")
+            if isinstance(attrs, list):
+                values = []
+                for attr in attrs:
+                    if not isinstance(attr, str):
+                        raise ValueError("attr must be a string")
+                    if hasattr(self, attr):
+                        values.append(getattr(self, attr))
+            elif isinstance(attrs, str):
+                values = getattr(self, attrs) if hasattr(self, attrs) else []
+            elif attrs is not None:
+                raise ValueError("attrs must be list or string")
+            self.cell_init_args = f"lazy_inline_{type(self).__name__}{values}"
+        return init
+    return wrap(fn) if fn is not None else wrap
+
+
+_recursion_limit = 1000
+
+
+def set_recursion_limit(recursion_limit=1000):
+    """The depth to which MindSpore's graph compiler follows calls. hookgrad records graphs by
+    running Python, which has its own limit, so the value is checked and kept, and bounds
+    nothing.
+
+    Raises:
+        TypeError: not an int. ValueError: not > 0.
+    """
+    global _recursion_limit
+    if isinstance(recursion_limit, bool) or not isinstance(recursion_limit, numbers.Integral):
+        raise TypeError(f"The input value must be int, but got "
+                        f"'{type(recursion_limit).__name__}'")
+    if recursion_limit <= 0:
+        raise ValueError(f"The input value must be int and must > 0, but got "
+                         f"'{recursion_limit}' with type 'int'.")
+    _recursion_limit = int(recursion_limit)
+
+
+def recompute(block, *args, use_reentrant=True, output_recompute=False, early_stop=True,
+              context_fn=None, **kwargs):
+    """``block(*args, **kwargs)``. MindSpore recomputes the block's activations in backward
+    instead of keeping them (time for memory); values and gradients are the same, and hookgrad
+    keeps them. ``context_fn()``'s first context manager wraps the forward call, as in
+    MindSpore (its second, for recomputation, is not needed).
+
+    Raises:
+        TypeError: ``block`` is not a Cell while ``use_reentrant`` (MindSpore's rule).
+        ValueError: ``context_fn`` with ``use_reentrant``.
+    """
+    from .nn import Cell
+    if output_recompute:
+        use_reentrant = False
+    if use_reentrant:
+        if not isinstance(block, Cell):
+            raise TypeError("Recompute function now only support block which inherited from "
+                            "Cell when use_reentrant=True!")
+        if context_fn is not None:
+            raise ValueError("context_fn is only supported when use_reentrant=False.")
+        return block(*args, **kwargs)
+    forward = context_fn()[0] if context_fn is not None else contextlib.nullcontext()
+    with forward:
+        return block(*args, **kwargs)
+
+
+def saved_tensors_error(where):
+    return RuntimeError(f"{where}: pack and unpack hooks on saved tensors are not available in "
+                        f"hookgrad: each op keeps the arrays its backward needs itself (there "
+                        f"is no central store to hook). Use Tensor.register_hook or cell "
+                        f"backward hooks to see gradients")
+
+
+class saved_tensors_hooks:      # noqa: N801  (MindSpore's name)
+    """Not available: MindSpore passes every tensor saved for backward through
+    ``pack_hook`` and ``unpack_hook``; hookgrad's ops keep what they need themselves.
+
+    Raises:
+        RuntimeError: always, saying so.
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        raise saved_tensors_error("saved_tensors_hooks")
+
+
+def register_saved_tensors_hooks(pack_hook, unpack_hook):
+    """Not available: the graph-mode decorator form of ``saved_tensors_hooks``.
+
+    Raises:
+        RuntimeError: always, saying so.
+    """
+    raise saved_tensors_error("register_saved_tensors_hooks")
+
+
+# ----------------------------------------------------------------- tensors from memory
+def frombuffer(buffer, dtype, count=-1, offset=0):
+    """A 1-D Tensor over the memory of ``buffer`` (bytes, bytearray, memoryview, array...):
+    it shares a writable buffer's memory and copies a read-only one.
+
+    Args:
+        dtype (mindspore.dtype): the element type.
+        count (int): how many elements to read; -1 for all after ``offset``.
+        offset (int): where to start, in bytes.
+
+    Raises:
+        RuntimeError: as MindSpore: ``dtype`` not a dtype, no buffer interface, an empty
+            buffer or ``count`` 0, ``offset`` outside the buffer, a length that is not a
+            multiple of the element size, or too few bytes for ``count``.
+
+    >>> import hookgrad as ms
+    >>> print(ms.frombuffer(bytearray([1, 2, 3, 4, 5, 6]), dtype=ms.uint8))
+    [1 2 3 4 5 6]
+    """
+    if not isinstance(dtype, _dtype.DType):
+        raise RuntimeError(f"dtype must be mindspore dtype object, but got{dtype}")
+    try:
+        view = memoryview(buffer).cast('B')
+    except TypeError:
+        raise RuntimeError("object does not implement Python buffer protocol.") from None
+    size, item = view.nbytes, np.dtype(_dtype.to_numpy(dtype)).itemsize
+    if size == 0 or count == 0:
+        raise RuntimeError(f"both buffer length ({size}) and count ({count}) must not be 0")
+    if count < -1:
+        raise RuntimeError(f"count must be -1 or positive, but got {count}")
+    if offset < 0 or offset > size - 1:
+        raise RuntimeError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                           f"buffer length ({size} bytes) minus 1.")
+    if count == -1:
+        if (size - offset) % item:
+            raise RuntimeError(f"buffer length ({size - offset} bytes) after offset ({offset} "
+                               f"bytes) must be a multiple of element size ({item}).")
+        count = (size - offset) // item
+    elif size - offset < count * item:
+        raise RuntimeError(f"buffer length ({size} bytes) after offset ({offset} bytes) is not "
+                           f"enough for the requested count of elements ({count} elements of "
+                           f"size {item} bytes each, total {count * item} bytes).")
+    array = np.frombuffer(view, _dtype.to_numpy(dtype), count, offset)
+    if not array.flags.writeable:
+        array = array.copy()
+    return Tensor._wrap(array)
+
+
+# ----------------------------------------------------------------- generators
+class Generator:
+    """A random generator: a seed and a NumPy PCG64 state. ``default_generator`` is
+    hookgrad's global one (``set_seed``, ``manual_seed``, ``get_rng_state``: everything random
+    draws from it); a new ``Generator()`` starts from seed 0 and keeps its own state, which
+    ``get_state`` / ``set_state`` save and restore (no op takes a generator argument).
+
+    >>> import hookgrad as ms
+    >>> g = ms.Generator().manual_seed(5)
+    >>> g.initial_seed()
+    5
+    """
+
+    def __init__(self):
+        self._seed = 0
+        self._rng = np.random.default_rng(0)
+
+    def _generator(self):
+        return self._rng
+
+    def manual_seed(self, seed):
+        """Seed this generator; returns it.
+
+        Raises:
+            TypeError: ``seed`` is not an int.
+        """
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError("Seed must be an integer.")
+        self._seed = int(seed)
+        self._rng = np.random.default_rng(self._seed)
+        return self
+
+    def seed(self):
+        """Seed with a new random seed (OS entropy) and return it."""
+        import secrets
+        new = secrets.randbits(63)
+        self.manual_seed(new)
+        return new
+
+    def initial_seed(self):
+        """The seed this generator was last seeded with."""
+        return self._seed
+
+    def get_state(self):
+        """The state, a UInt8 Tensor that ``set_state`` restores."""
+        from ._extras import _STATE_BYTES
+        state = self._generator().bit_generator.state
+        inner = state['state']
+        raw = (inner['state'].to_bytes(16, 'little') + inner['inc'].to_bytes(16, 'little')
+               + bytes([state['has_uint32']]) + state['uinteger'].to_bytes(4, 'little')
+               + _seed_or(self.initial_seed(), -1).to_bytes(8, 'little', signed=True))
+        assert len(raw) == _STATE_BYTES + 8
+        return Tensor._wrap(np.frombuffer(raw, np.uint8).copy())
+
+    def set_state(self, state):
+        """Restore a state from ``get_state``: the values that followed it come again.
+
+        Raises:
+            TypeError: ``state`` is not a UInt8 Tensor of ``get_state``'s shape.
+        """
+        from ._extras import _STATE_BYTES
+        if not isinstance(state, Tensor) or state.dtype != _dtype.uint8 \
+                or state.shape != (_STATE_BYTES + 8,):
+            raise TypeError(f"Generator.set_state: state must be a UInt8 Tensor of shape "
+                            f"({_STATE_BYTES + 8},) from get_state, got "
+                            f"{getattr(state, 'shape', type(state).__name__)}")
+        raw = state.asnumpy().tobytes()
+        seed = int.from_bytes(raw[_STATE_BYTES:], 'little', signed=True)
+        self._restore(seed)
+        self._generator().bit_generator.state = {
+            'bit_generator': 'PCG64',
+            'state': {'state': int.from_bytes(raw[:16], 'little'),
+                      'inc': int.from_bytes(raw[16:32], 'little')},
+            'has_uint32': raw[32], 'uinteger': int.from_bytes(raw[33:37], 'little')}
+
+    def _restore(self, seed):
+        self._seed = seed
+
+
+class _DefaultGenerator(Generator):
+    """hookgrad's global generator seen as a ``Generator``."""
+
+    def __init__(self):     # noqa: super().__init__ not called: the state is the global one
+        pass
+
+    def _generator(self):
+        return _random.generator()
+
+    def manual_seed(self, seed):
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError("Seed must be an integer.")
+        from ._extras import manual_seed
+        manual_seed(int(seed))
+        return self
+
+    def initial_seed(self):
+        """The seed of the last ``set_seed`` / ``manual_seed``, or None while the global
+        generator draws from OS entropy (MindSpore's default seed is 0)."""
+        return _random.get_seed()
+
+    def _restore(self, seed):
+        if seed >= 0 and seed != _random.get_seed():
+            _random.set_seed(seed)
+
+
+def _seed_or(seed, default):
+    return default if seed is None else seed
+
+
+default_generator = _DefaultGenerator()
