@@ -565,4 +565,4 @@ from . import ops as _ops  # noqa: E402  (ops import Tensor; Tensor methods call
 from . import _tensor_methods  # noqa: E402
 from .ops import arithmetic as _arith  # noqa: E402
 from .ops._base import binary as _binary  # noqa: E402
-_tensor_methods._ops = _ops
+_tensor_methods.bind_ops(_ops)

@@ -1,8 +1,29 @@
-"""Tensor's math methods, MindSpore-named; each is a one-line call into ``hookgrad.ops``."""
+"""Tensor's math methods, MindSpore-named; each is a one-line call into ``hookgrad.ops``.
+
+The rest of MindSpore's Tensor methods live by topic in the ``_tensor_methods_*`` mixins that
+TensorMethods combines.
+"""
+from . import (_tensor_methods_info, _tensor_methods_inplace, _tensor_methods_math,
+               _tensor_methods_reduce, _tensor_methods_shape)
+from ._tensor_methods_info import InfoMethods
+from ._tensor_methods_inplace import InplaceMethods
+from ._tensor_methods_math import MathMethods
+from ._tensor_methods_reduce import ReduceMethods
+from ._tensor_methods_shape import ShapeMethods
+
 _ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
 
 
-class TensorMethods:
+def bind_ops(ops):
+    """Give every method module ``hookgrad.ops`` (which imports Tensor, so it comes last)."""
+    global _ops
+    _ops = ops
+    for module in (_tensor_methods_info, _tensor_methods_inplace, _tensor_methods_math,
+                   _tensor_methods_reduce, _tensor_methods_shape):
+        module._ops = ops
+
+
+class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, InplaceMethods):
     """Mixin holding the method forms of ops (``x.sum()`` is ``ops.sum(x)``)."""
 
     __slots__ = ()
