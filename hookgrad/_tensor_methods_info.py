@@ -98,6 +98,12 @@ class InfoMethods:
         """Always False: hookgrad tensors are never waiting for a lazy initialisation."""
         return False
 
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+        """The tensor itself: a tensor made with ``init=`` holds its values from creation.
+        ``slice_index``, ``shape`` and ``opt_shard_group`` are for parallel training and
+        change nothing here."""
+        return self
+
     def itemset(self, *args):
         """Set one element: ``itemset(value)`` for a one-element tensor, or
         ``itemset(index, value)`` with a flat int index or a tuple of indices; returns self."""

@@ -261,3 +261,9 @@ def test_masked_scatter():
     with pytest.raises(ValueError, match="Tensor.masked_scatter: mask selects 2 elements but "
                                          "source has only 1"):
         x.masked_scatter(mask, ms.Tensor([1.0]))
+
+
+def test_init_data_returns_the_initialised_tensor():
+    t = ms.Tensor(shape=(2, 3), dtype=ms.float32, init=ms.common.initializer.One())
+    assert t.init_data() is t and not t.has_init
+    np.testing.assert_array_equal(t.asnumpy(), np.ones((2, 3), np.float32))
