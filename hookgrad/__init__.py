@@ -27,8 +27,7 @@ from . import vision
 from . import explain
 from . import debug
 from . import dataset, train
-from .train import (Model, Callback, RunContext, LossMonitor, TimeMonitor, ModelCheckpoint,
-                    CheckpointConfig, EarlyStopping, LambdaCallback, History)
+from .train import *  # noqa: F401,F403  (Model, callbacks, metrics: at the top level too)
 
 __version__ = '0.1.0'
 

@@ -1,20 +1,36 @@
 """``hookgrad.train``: the ``Model`` training loop, its callbacks and the evaluation metrics."""
 from .callback import (Callback, RunContext, LossMonitor, TimeMonitor, LambdaCallback, History,
                        EarlyStopping)
+from .callback_lr import LearningRateScheduler, ReduceLROnPlateau
+from .callback_recovery import OnRequestExit, BackupAndRestore
+from .callback_unavailable import (SummaryCollector, SummaryRecord, SummaryLandscape,
+                                   FlopsUtilizationCollector, TrainFaultTolerance)
 from .model_checkpoint import CheckpointConfig, ModelCheckpoint
 from .progress import ProgressBar
 from .metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalAccuracy,
                       Top1CategoricalAccuracy, Top5CategoricalAccuracy, Precision, Recall, Fbeta,
-                      F1, MAE, MSE, names, get_metric_fn, get_metrics)
+                      F1, MAE, MSE, ConfusionMatrix, ConfusionMatrixMetric, ROC, auc, Perplexity,
+                      CosineSimilarity, BleuScore, Dice, HausdorffDistance, MeanSurfaceDistance,
+                      RootMeanSquareDistance, OcclusionSensitivity, names, get_metric_fn,
+                      get_metrics)
 from .model import Model
-from .serialization import save_checkpoint, load_checkpoint, load_param_into_net, export, load
+from .serialization import (save_checkpoint, load_checkpoint, load_param_into_net, export, load,
+                            ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async,
+                            async_ckpt_thread_status)
 
 __all__ = ['Model', 'Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback',
-           'History', 'EarlyStopping', 'CheckpointConfig', 'ModelCheckpoint', 'ProgressBar',
-           'Metric', 'rearrange_inputs', 'Accuracy', 'Loss', 'TopKCategoricalAccuracy',
-           'Top1CategoricalAccuracy', 'Top5CategoricalAccuracy', 'Precision', 'Recall', 'Fbeta',
-           'F1', 'MAE', 'MSE', 'names', 'get_metric_fn', 'get_metrics', 'save_checkpoint',
-           'load_checkpoint', 'load_param_into_net', 'export', 'load']
+           'History', 'EarlyStopping', 'LearningRateScheduler', 'ReduceLROnPlateau',
+           'OnRequestExit', 'BackupAndRestore', 'SummaryCollector', 'SummaryRecord',
+           'SummaryLandscape', 'FlopsUtilizationCollector', 'TrainFaultTolerance',
+           'CheckpointConfig', 'ModelCheckpoint', 'ProgressBar', 'Metric', 'rearrange_inputs',
+           'Accuracy', 'Loss', 'TopKCategoricalAccuracy', 'Top1CategoricalAccuracy',
+           'Top5CategoricalAccuracy', 'Precision', 'Recall', 'Fbeta', 'F1', 'MAE', 'MSE',
+           'ConfusionMatrix', 'ConfusionMatrixMetric', 'ROC', 'auc', 'Perplexity',
+           'CosineSimilarity', 'BleuScore', 'Dice', 'HausdorffDistance', 'MeanSurfaceDistance',
+           'RootMeanSquareDistance', 'OcclusionSensitivity', 'names', 'get_metric_fn',
+           'get_metrics', 'save_checkpoint', 'load_checkpoint', 'load_param_into_net', 'export',
+           'load', 'ckpt_to_safetensors', 'safetensors_to_ckpt', 'load_checkpoint_async',
+           'async_ckpt_thread_status']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

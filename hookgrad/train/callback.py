@@ -18,7 +18,9 @@ import numpy as np
 from .._tensor import Tensor
 
 __all__ = ['Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback', 'History',
-           'EarlyStopping']
+           'EarlyStopping', 'CheckpointConfig', 'ModelCheckpoint', 'LearningRateScheduler',
+           'ReduceLROnPlateau', 'OnRequestExit', 'BackupAndRestore', 'SummaryCollector',
+           'SummaryLandscape', 'FlopsUtilizationCollector', 'TrainFaultTolerance']
 
 
 class Callback:
@@ -406,7 +408,9 @@ class History(Callback):
             self.history.setdefault(name, []).append(value)
 
 
-_SMALLER_IS_BETTER = ('loss', 'eval_loss', 'mae', 'mse')
+# MindSpore's metrics where smaller is better ('auto' mode of EarlyStopping, ReduceLROnPlateau)
+_SMALLER_IS_BETTER = ('hausdorff_distance', 'mae', 'mse', 'loss', 'perplexity',
+                      'mean_surface_distance', 'root_mean_square_distance', 'eval_loss')
 
 
 class EarlyStopping(Callback):
@@ -510,6 +514,13 @@ class EarlyStopping(Callback):
                              f"shape {value.shape}")
         return float(value)
 
+
+# MindSpore's mindspore.train.callback holds these too; they subclass Callback, so come last
+from .model_checkpoint import CheckpointConfig, ModelCheckpoint  # noqa: E402
+from .callback_lr import LearningRateScheduler, ReduceLROnPlateau  # noqa: E402
+from .callback_recovery import OnRequestExit, BackupAndRestore  # noqa: E402
+from .callback_unavailable import (SummaryCollector, SummaryLandscape,  # noqa: E402
+                                   FlopsUtilizationCollector, TrainFaultTolerance)
 
 from ..compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.train.callback')

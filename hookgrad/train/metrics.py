@@ -15,7 +15,10 @@ from .._tensor import Tensor
 
 __all__ = ['Metric', 'rearrange_inputs', 'Accuracy', 'Loss', 'TopKCategoricalAccuracy',
            'Top1CategoricalAccuracy', 'Top5CategoricalAccuracy', 'Precision', 'Recall', 'Fbeta',
-           'F1', 'MAE', 'MSE', 'names', 'get_metric_fn', 'get_metrics']
+           'F1', 'MAE', 'MSE', 'ConfusionMatrix', 'ConfusionMatrixMetric', 'ROC', 'auc',
+           'Perplexity', 'CosineSimilarity', 'BleuScore', 'Dice', 'HausdorffDistance',
+           'MeanSurfaceDistance', 'RootMeanSquareDistance', 'OcclusionSensitivity', 'names',
+           'get_metric_fn', 'get_metrics']
 
 _EVAL_TYPES = ('classification', 'multilabel')
 _EPS = sys.float_info.min
@@ -491,49 +494,10 @@ class MSE(_Error):
     _error = staticmethod(np.square)
 
 
-_FACTORY = {
-    'accuracy': Accuracy, 'acc': Accuracy, 'precision': Precision, 'recall': Recall, 'F1': F1,
-    'top_1_accuracy': Top1CategoricalAccuracy, 'top_5_accuracy': Top5CategoricalAccuracy,
-    'topk': TopKCategoricalAccuracy, 'mae': MAE, 'mse': MSE, 'loss': Loss,
-}
-
-
-def names():
-    """The metric names ``get_metric_fn`` and ``Model(metrics={...})`` accept, sorted."""
-    return sorted(_FACTORY)
-
-
-def get_metric_fn(name, *args, **kwargs):
-    """A new metric of the given name (see ``names()``), built with ``args``/``kwargs``.
-
-    Raises:
-        KeyError: for an unknown name.
-
-    >>> import hookgrad as ms
-    >>> type(ms.train.get_metric_fn('acc')).__name__
-    'Accuracy'
-    """
-    if name not in _FACTORY:
-        raise KeyError(f"get_metric_fn: unknown metric {name!r}; known: {names()}")
-    return _FACTORY[name](*args, **kwargs)
-
-
-def get_metrics(metrics):
-    """``{name: Metric}`` from a set of names or a dict of name -> Metric (None gives {}).
-
-    Raises:
-        TypeError: for another type, or a dict with non-str keys or non-Metric values.
-        KeyError: for an unknown name in a set.
-    """
-    if metrics is None:
-        return {}
-    if isinstance(metrics, dict):
-        for name, metric in metrics.items():
-            if not isinstance(name, str) or not isinstance(metric, Metric):
-                raise TypeError(f"metrics: a dict must map str names to Metric objects, got "
-                                f"{name!r}: {type(metric).__name__}")
-        return dict(metrics)
-    if isinstance(metrics, set):
-        return {name: get_metric_fn(name) for name in sorted(metrics, key=str)}
-    raise TypeError(f"metrics must be None, a set of names or a dict of name -> Metric, got "
-                    f"{type(metrics).__name__}")
+# MindSpore's other metrics live in modules by topic, and the name registry beside them; they
+# import the base classes above, so they are imported last
+from .metrics_confusion import ConfusionMatrix, ConfusionMatrixMetric  # noqa: E402
+from .metrics_scores import ROC, auc, Perplexity, CosineSimilarity, BleuScore  # noqa: E402
+from .metrics_segmentation import (Dice, HausdorffDistance, MeanSurfaceDistance,  # noqa: E402
+                                   RootMeanSquareDistance, OcclusionSensitivity)
+from .metric_registry import names, get_metric_fn, get_metrics  # noqa: E402

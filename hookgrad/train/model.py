@@ -7,6 +7,7 @@ Cell, so its parameter names stay as they are.
 """
 import numbers
 import sys
+import warnings
 
 from ..autograd.functional import value_and_grad
 from ..context import GRAPH_MODE, get_context
@@ -22,6 +23,8 @@ from .progress import ProgressBar
 __all__ = ['Model']
 
 _AMP_LEVELS = ('O0', 'O1', 'O2', 'O3', 'auto')
+_BOOST_LEVELS = ('O0', 'O1', 'O2')
+_KWARGS = ('loss_scale_manager', 'keep_batchnorm_fp32', 'boost_config_dict', 'acc_level')
 # callbacks that act on training only: Model.fit leaves them out of its evaluation passes
 _TRAIN_ONLY = (LossMonitor, ModelCheckpoint, EarlyStopping, History, ProgressBar)
 
@@ -35,6 +38,25 @@ def _check_int(value, who, arg, minimum):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         raise ValueError(f"{who}: {arg} must be an int >= {minimum}, got {value!r}")
     return int(value)
+
+
+def _check_kwargs(kwargs, optimizer):
+    """MindSpore's Model kwargs: the known keys, and those hookgrad can honour."""
+    for key in kwargs:
+        if key not in _KWARGS:
+            raise ValueError(f"Model: the kwargs must be among {_KWARGS}, got {key!r}")
+    keep_bn = kwargs.get('keep_batchnorm_fp32')
+    if keep_bn is not None:
+        _check_bool(keep_bn, 'Model', 'keep_batchnorm_fp32')
+    config = kwargs.get('boost_config_dict')
+    if config is not None and not isinstance(config, (dict, str)):
+        raise TypeError(f"Model: boost_config_dict must be a dict, got {type(config).__name__}")
+    if kwargs.get('loss_scale_manager') is not None:
+        if optimizer is None:
+            raise ValueError("Model: a loss_scale_manager needs an optimizer")
+        raise NotImplementedError(
+            "Model: loss_scale_manager is not available yet: hookgrad has no mixed precision "
+            "or loss scaling; leave it out (gradients are computed in the network's dtypes)")
 
 
 class Model:
@@ -55,16 +77,23 @@ class Model:
         eval_indexes: with ``eval_network``, the positions of the loss, the logits and the
             label in its outputs (a list of 3 ints); None passes all outputs to every metric.
         amp_level: 'O0' (or 'auto', which is 'O0' here): hookgrad computes in the network's
-            own dtypes and has no mixed precision.
+            own dtypes and has no mixed precision yet.
+        boost_level: 'O0'. MindSpore's 'O1'/'O2' rewrite the network and optimizer for its
+            boost mode (even on CPU), which hookgrad does not have: an error.
+        kwargs: MindSpore's ``loss_scale_manager`` (None only: no loss scaling yet),
+            ``keep_batchnorm_fp32`` (a bool; nothing is cast at 'O0', so it changes nothing),
+            ``boost_config_dict`` (read only in boost mode, so unused at 'O0') and
+            ``acc_level`` (the old name of ``boost_level``).
 
     Raises:
         TypeError: for a network, loss, optimizer or eval network of the wrong type.
-        ValueError: for metrics without a way to evaluate them, bad ``eval_indexes`` or an
-            ``amp_level`` other than 'O0'/'auto'.
+        ValueError: for metrics without a way to evaluate them, bad ``eval_indexes``, an
+            ``amp_level`` other than 'O0'/'auto', an unknown ``boost_level`` or kwarg.
+        NotImplementedError: for boost mode or a ``loss_scale_manager``.
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
-                 eval_indexes=None, amp_level='O0'):
+                 eval_indexes=None, amp_level='O0', boost_level='O0', **kwargs):
         if not isinstance(network, Cell):
             raise TypeError(f"Model: network must be a Cell, got {type(network).__name__}")
         if loss_fn is not None and not callable(loss_fn):
@@ -76,6 +105,15 @@ class Model:
         if eval_network is not None and not isinstance(eval_network, Cell):
             raise TypeError(f"Model: eval_network must be a Cell, got "
                             f"{type(eval_network).__name__}")
+        _check_kwargs(kwargs, optimizer)
+        boost_level = kwargs.get('acc_level', boost_level)
+        if boost_level not in _BOOST_LEVELS:
+            raise ValueError(f"Model: boost_level must be one of {_BOOST_LEVELS}, got "
+                             f"{boost_level!r}")
+        if boost_level != 'O0':
+            raise NotImplementedError(
+                f"Model: boost_level {boost_level!r} is not available in hookgrad: MindSpore's "
+                f"boost mode (mindspore.boost) rewrites the network and optimizer; use 'O0'")
         if amp_level not in _AMP_LEVELS:
             raise ValueError(f"Model: amp_level must be one of {_AMP_LEVELS}, got {amp_level!r}")
         if amp_level not in ('O0', 'auto'):
@@ -101,6 +139,8 @@ class Model:
         self._eval_network = eval_network
         self._eval_indexes = eval_indexes
         self._amp_level = amp_level
+        self._boost_level = boost_level
+        self._keep_batchnorm_fp32 = kwargs.get('keep_batchnorm_fp32')
 
     @property
     def train_network(self):
@@ -173,6 +213,10 @@ class Model:
     def _run_training(self, who, epoch, train_dataset, callbacks, dataset_sink_mode, sink_size,
                       initial_epoch, valid_dataset, valid_frequency):
         epoch = _check_int(epoch, who, 'epoch', 1)
+        warmup = getattr(train_dataset, '_warmup_epoch', None)
+        if warmup is not None and warmup != epoch:
+            raise ValueError(f"{who}: epoch ({epoch}) must equal the epoch given to "
+                             f"Model.build ({warmup})")
         initial_epoch = _check_int(initial_epoch, who, 'initial_epoch', 0)
         if initial_epoch >= epoch:
             raise ValueError(f"{who}: epoch ({epoch}) must be larger than initial_epoch "
@@ -369,14 +413,71 @@ class Model:
                 metric.update(outputs[indexes[1]], outputs[indexes[2]])
 
     # ----------------------------------------------------------------- prediction
-    def predict(self, *predict_data):
+    def predict(self, *predict_data, backend=None, config=None):
         """The network's outputs for ``predict_data``, in predict mode and without gradients.
+
+        Args:
+            predict_data: the network's inputs.
+            backend: None, or 'lite' (MindSpore Lite, which hookgrad does not have: as MindSpore
+                does when Lite cannot be imported, it warns and runs the network).
+            config: MindSpore Lite's options (a dict), read only with ``backend='lite'``.
+
+        Raises:
+            ValueError: for another ``backend``.
 
         >>> import hookgrad as ms
         >>> model = ms.train.Model(ms.nn.Dense(3, 2))
         >>> model.predict(ms.ops.ones((4, 3))).shape
         (4, 2)
         """
+        if backend not in ('lite', None):
+            raise ValueError(f"Model.predict: backend must be 'lite' or None, got {backend!r}")
+        if config is not None and not isinstance(config, dict):
+            raise TypeError(f"Model.predict: config must be a dict or None, got "
+                            f"{type(config).__name__}")
+        if backend == 'lite':
+            warnings.warn("Model.predict: MindSpore Lite is not available in hookgrad; running "
+                          "the network itself", RuntimeWarning, stacklevel=2)
         self._network.set_train(False)
         with no_grad():
             return self._network(*predict_data)
+
+    def build(self, train_dataset=None, valid_dataset=None, sink_size=-1, epoch=1,
+              sink_mode=True):
+        """MindSpore compiles the graphs and data pipelines of a sink-mode run ahead of time.
+
+        hookgrad compiles on first use (in graph mode) and has no sink mode, so this checks the
+        arguments and records ``epoch``: a later ``train``/``fit`` must use the same ``epoch``,
+        as in MindSpore.
+
+        Raises:
+            ValueError: for an ``epoch`` < 1 or a bad ``sink_size``.
+        """
+        _check_bool(sink_mode, 'Model.build', 'sink_mode')
+        epoch = _check_int(epoch, 'Model.build', 'epoch', 1)
+        if isinstance(sink_size, bool) or not isinstance(sink_size, numbers.Integral) or \
+                not (sink_size == -1 or sink_size >= 1):
+            raise ValueError(f"Model.build: sink_size must be -1 or an int >= 1, got "
+                             f"{sink_size!r}")
+        if train_dataset is not None:
+            train_dataset._warmup_epoch = epoch
+
+    def infer_train_layout(self, train_dataset, dataset_sink_mode=True, sink_size=-1):
+        """MindSpore's parameter layouts of auto-parallel training: not available.
+
+        Raises:
+            RuntimeError: always; hookgrad runs on one device and has no parallel modes.
+        """
+        raise RuntimeError("Model.infer_train_layout: parameter layouts exist only in "
+                           "MindSpore's semi-auto and auto parallel modes, which hookgrad (one "
+                           "device, no parallelism) does not have")
+
+    def infer_predict_layout(self, *predict_data, skip_backend_compile=False):
+        """MindSpore's parameter layouts of auto-parallel prediction: not available.
+
+        Raises:
+            RuntimeError: always; hookgrad runs on one device and has no parallel modes.
+        """
+        raise RuntimeError("Model.infer_predict_layout: parameter layouts exist only in "
+                           "MindSpore's semi-auto and auto parallel modes, which hookgrad (one "
+                           "device, no parallelism) does not have")

@@ -9,50 +9,174 @@ import numbers
 import os
 import time
 
+from .._tensor import Tensor
 from ..nn.cell import Cell
 from .callback import Callback
 
 __all__ = ['CheckpointConfig', 'ModelCheckpoint']
 
 
+_INFO = ('epoch_num', 'step_num')
+_APPEND_TYPES = (bool, numbers.Integral, numbers.Real, str, Tensor)
+
+
 def _count(value, who, arg):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{who}: {arg} must be an int >= 0, got {value!r}")
+    if value < 0:
         raise ValueError(f"{who}: {arg} must be an int >= 0, got {value!r}")
     return int(value)
 
 
+def _check_type(value, types, arg, kind):
+    if not isinstance(value, types):
+        raise TypeError(f"CheckpointConfig: {arg} must be {kind}, got {type(value).__name__}")
+    return value
+
+
+def _append_info(append_info):
+    """MindSpore's ``append_info`` list as the dict saved beside the parameters (or None)."""
+    if append_info is None or append_info == []:
+        return None
+    if not isinstance(append_info, list):
+        raise TypeError(f"CheckpointConfig: append_info must be a list, got "
+                        f"{type(append_info).__name__}")
+    info = {key: 0 for key in _INFO if key in append_info}
+    dicts = [e for e in append_info if isinstance(e, dict)]
+    for element in append_info:
+        if isinstance(element, str):
+            if element not in _INFO:
+                raise ValueError(f"CheckpointConfig: a str in append_info must be one of "
+                                 f"{list(_INFO)}, got {element!r}")
+        elif not isinstance(element, dict):
+            raise TypeError(f"CheckpointConfig: append_info elements must be str or dict, got "
+                            f"{type(element).__name__}")
+    if len(dicts) > 1:
+        raise TypeError(f"CheckpointConfig: append_info may hold one dict, got {len(dicts)}")
+    for key, value in (dicts[0].items() if dicts else ()):
+        if not isinstance(key, str) or not isinstance(value, _APPEND_TYPES):
+            raise TypeError(f"CheckpointConfig: the append_info dict must map str to int, "
+                            f"float, bool, str or Tensor, got {key!r}: {type(value).__name__}")
+        info[key] = value
+    return info
+
+
 class CheckpointConfig:
-    """When ``ModelCheckpoint`` saves, and how many files it keeps.
+    """When ``ModelCheckpoint`` saves, how many files it keeps, and what else goes in them.
 
     Args:
-        save_checkpoint_steps: save every this many steps (0: by time instead). Default 1.
-        save_checkpoint_seconds: with ``save_checkpoint_steps=0``, save every this many
-            seconds.
-        keep_checkpoint_max: keep at most this many files of the run, deleting the oldest
-            (0: keep all). Default 5.
+        save_checkpoint_steps: save every this many steps (0: by time). Default 1.
+        save_checkpoint_seconds: with ``save_checkpoint_steps`` 0, save every this many
+            seconds (ignored when steps are set, as in MindSpore). Default 0.
+        keep_checkpoint_max: keep at most this many files of the run, deleting the oldest.
+            Default 5. With 0 and ``keep_checkpoint_per_n_minutes`` 0 it becomes 1.
+        keep_checkpoint_per_n_minutes: with ``keep_checkpoint_max`` 0, keep one file per this
+            many minutes (a newer file saved within them replaces the others of that span).
+        integrated_save: MindSpore's merge of model-parallel slices; a bool that changes
+            nothing on one device.
+        async_save: False, True, 'thread' or 'process'; files are always written before the
+            step returns (a synchronous save stands in for the asynchronous one).
         saved_network: the Cell to save instead of the network being trained.
+        append_info: a list of 'epoch_num', 'step_num' (saved with the current counts) and at
+            most one dict ``{str: int | float | bool | str | Tensor}`` saved as is.
+        enc_key: None. Encrypted checkpoints are not available in hookgrad: bytes raise.
+        enc_mode: a str, read only with ``enc_key``.
+        exception_save: save ``{prefix}-{epoch}_{step}_breakpoint.ckpt`` when training
+            raises, then re-raise.
+        crc_check: a bool; hookgrad files always carry a CRC32 of each entry, checked on
+            load.
+        remove_redundancy: a bool; MindSpore drops parameters duplicated across devices,
+            which one device has none of.
+        format: 'ckpt'. hookgrad's .ckpt files are safetensors files already; 'safetensors'
+            (MindSpore's plain files) raises: write them with ``ckpt_to_safetensors``.
+        kwargs: MindSpore's ``incremental`` (MapParameter saving; a bool, without effect).
 
     Raises:
-        ValueError: for negative or non-int counts, or when both ``save_checkpoint_steps`` and
-            ``save_checkpoint_seconds`` are 0.
-        TypeError: for a ``saved_network`` that is not a Cell.
+        TypeError: for arguments of the wrong type.
+        ValueError: for negative counts, all four counts 0, bad ``append_info`` or
+            ``async_save`` values, an ``enc_key`` or a ``format`` other than 'ckpt'.
     """
 
     def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0, keep_checkpoint_max=5,
-                 saved_network=None):
-        self.save_checkpoint_steps = _count(save_checkpoint_steps, 'CheckpointConfig',
-                                            'save_checkpoint_steps')
-        self.save_checkpoint_seconds = _count(save_checkpoint_seconds, 'CheckpointConfig',
-                                              'save_checkpoint_seconds')
-        self.keep_checkpoint_max = _count(keep_checkpoint_max, 'CheckpointConfig',
-                                          'keep_checkpoint_max')
-        if not self.save_checkpoint_steps and not self.save_checkpoint_seconds:
-            raise ValueError("CheckpointConfig: save_checkpoint_steps and save_checkpoint_seconds "
-                             "are both 0: nothing would ever be saved")
+                 keep_checkpoint_per_n_minutes=0, integrated_save=True, async_save=False,
+                 saved_network=None, append_info=None, enc_key=None, enc_mode='AES-GCM',
+                 exception_save=False, crc_check=False, remove_redundancy=False, format='ckpt',
+                 **kwargs):
+        who = 'CheckpointConfig'
+        steps = _count(save_checkpoint_steps, who, 'save_checkpoint_steps')
+        seconds = _count(save_checkpoint_seconds, who, 'save_checkpoint_seconds')
+        keep_max = _count(keep_checkpoint_max, who, 'keep_checkpoint_max')
+        per_minutes = _count(keep_checkpoint_per_n_minutes, who, 'keep_checkpoint_per_n_minutes')
         if saved_network is not None and not isinstance(saved_network, Cell):
             raise TypeError(f"CheckpointConfig: saved_network must be a Cell or None, got "
                             f"{type(saved_network).__name__}")
-        self.saved_network = saved_network
+        if not (steps or seconds or keep_max or per_minutes):
+            raise ValueError("CheckpointConfig: save_checkpoint_steps, save_checkpoint_seconds, "
+                             "keep_checkpoint_max and keep_checkpoint_per_n_minutes are all 0")
+        self.exception_save = _check_type(exception_save, bool, 'exception_save', 'a bool')
+        self._save_checkpoint_steps = steps
+        self._save_checkpoint_seconds = None if steps else seconds
+        self._keep_checkpoint_max = keep_max
+        self._keep_checkpoint_per_n_minutes = None if keep_max else per_minutes
+        if not keep_max and not per_minutes:
+            self._keep_checkpoint_max = 1
+        self._integrated_save = _check_type(integrated_save, bool, 'integrated_save', 'a bool')
+        _check_type(async_save, (bool, str), 'async_save', "a bool or str")
+        if isinstance(async_save, str) and async_save not in ('process', 'thread'):
+            raise ValueError(f"CheckpointConfig: async_save must be a bool, 'process' or "
+                             f"'thread', got {async_save!r}")
+        self._async_save = async_save
+        self._saved_network = saved_network
+        self._append_dict = _append_info(append_info)
+        _check_type(enc_key, (type(None), bytes), 'enc_key', 'None or bytes')
+        self._enc_mode = _check_type(enc_mode, str, 'enc_mode', 'a str')
+        if enc_key is not None:
+            raise ValueError("CheckpointConfig: encrypted checkpoints are not available in "
+                             "hookgrad (enc_key must be None); files are plain safetensors")
+        self._enc_key = None
+        self._crc_check = _check_type(crc_check, bool, 'crc_check', 'a bool')
+        self.remove_redundancy = _check_type(remove_redundancy, bool, 'remove_redundancy',
+                                             'a bool')
+        _check_type(format, str, 'format', 'a str')
+        if format == 'safetensors':
+            raise ValueError("CheckpointConfig: format 'safetensors' is not available: "
+                             "hookgrad's .ckpt files are safetensors files with hookgrad's "
+                             "metadata; use format='ckpt' (ckpt_to_safetensors writes plain "
+                             "safetensors files)")
+        if format != 'ckpt':
+            raise ValueError(f"CheckpointConfig: format must be 'ckpt', got {format!r}")
+        self._format = format
+        self._map_param_inc = _check_type(kwargs.get('incremental', False), bool,
+                                          'incremental', 'a bool')
+        self.enable_redundance = kwargs.get('enable_redundance', False)
+
+    save_checkpoint_steps = property(lambda self: self._save_checkpoint_steps,
+                                     doc="Save every this many steps.")
+    save_checkpoint_seconds = property(lambda self: self._save_checkpoint_seconds,
+                                       doc="Save every this many seconds (None: by steps).")
+    keep_checkpoint_max = property(lambda self: self._keep_checkpoint_max,
+                                   doc="The most files kept.")
+    keep_checkpoint_per_n_minutes = property(
+        lambda self: self._keep_checkpoint_per_n_minutes,
+        doc="Keep one file per this many minutes (None: by count).")
+    integrated_save = property(lambda self: self._integrated_save, doc="The merge flag.")
+    async_save = property(lambda self: self._async_save, doc="The asynchronous-save choice.")
+    saved_network = property(lambda self: self._saved_network, doc="The Cell saved, or None.")
+    append_dict = property(lambda self: self._append_dict,
+                           doc="The extra entries saved in each file, or None.")
+    enc_key = property(lambda self: self._enc_key, doc="None: no encryption.")
+    enc_mode = property(lambda self: self._enc_mode, doc="The encryption mode name.")
+    crc_check = property(lambda self: self._crc_check, doc="The CRC flag.")
+    format = property(lambda self: self._format, doc="The file format: 'ckpt'.")
+    map_param_inc = property(lambda self: self._map_param_inc, doc="The incremental flag.")
+
+    def get_checkpoint_policy(self):
+        """The saving and keeping policy as a dict (MindSpore's keys)."""
+        return {'save_checkpoint_steps': self.save_checkpoint_steps,
+                'save_checkpoint_seconds': self.save_checkpoint_seconds,
+                'keep_checkpoint_max': self.keep_checkpoint_max,
+                'keep_checkpoint_per_n_minutes': self.keep_checkpoint_per_n_minutes,
+                'saved_network': self.saved_network}
 
 
 def _unique_prefix(directory, prefix):
@@ -107,6 +231,9 @@ class ModelCheckpoint(Callback):
         self._last_time = time.monotonic()
         self._saved = []
         self._latest_ckpt_file_name = ''
+        self._append_dict = dict(config.append_dict or {})
+        self._append_start = {k: self._append_dict.get(k, 0) for k in _INFO}
+        self._cb_params = None
 
     @property
     def latest_ckpt_file_name(self):
@@ -116,17 +243,45 @@ class ModelCheckpoint(Callback):
     def on_train_begin(self, run_context):
         self._last_time = time.monotonic()
         self._last_triggered_step = 0       # step numbers restart with each run
+        self._cb_params = run_context.original_args()
 
     def on_train_step_end(self, run_context):
         self._save(run_context.original_args(), force=False)
 
     def on_train_end(self, run_context):
         self._save(run_context.original_args(), force=True)
+        self._cb_params = None
+
+    def __exit__(self, exc_type, exc, tb):
+        """With ``exception_save``, a failed run leaves a ``_breakpoint.ckpt`` file."""
+        cb_params, self._cb_params = self._cb_params, None
+        if exc_type is not None and cb_params is not None and self._config.exception_save and \
+                not issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
+            from .. import save_checkpoint
+            name = (f"{self._prefix}-{cb_params.cur_epoch_num}_{cb_params.cur_step_num}"
+                    f"_breakpoint.ckpt")
+            self._fill_counts(cb_params)
+            os.makedirs(self._directory, exist_ok=True)
+            save_checkpoint(self._network(cb_params), os.path.join(self._directory, name),
+                            append_dict=self._append_dict or None)
+        return None
+
+    def _network(self, cb_params):
+        network = self._config.saved_network
+        return cb_params.train_network if network is None else network
+
+    def _fill_counts(self, cb_params):
+        for key, now in (('epoch_num', cb_params.cur_epoch_num),
+                         ('step_num', cb_params.cur_step_num)):
+            if key in self._append_dict:
+                self._append_dict[key] = self._append_start[key] + now
 
     def _due(self, cb_params, force):
         steps, seconds = self._config.save_checkpoint_steps, self._config.save_checkpoint_seconds
         if steps:
             return force or cb_params.cur_step_num >= self._last_triggered_step + steps
+        if not seconds:
+            return False                    # MindSpore saves nothing by steps 0, seconds 0
         now = time.monotonic()
         if force or now - self._last_time > seconds:
             self._last_time = now
@@ -142,15 +297,27 @@ class ModelCheckpoint(Callback):
         name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.ckpt"
         path = os.path.join(self._directory, name)
         os.makedirs(self._directory, exist_ok=True)
-        network = self._config.saved_network
-        save_checkpoint(cb_params.train_network if network is None else network, path)
-        if path in self._saved:
-            self._saved.remove(path)
+        self._keep_files(path)
+        self._fill_counts(cb_params)
+        save_checkpoint(self._network(cb_params), path, append_dict=self._append_dict or None)
         self._saved.append(path)
-        keep = self._config.keep_checkpoint_max
-        while keep and len(self._saved) > keep:
-            oldest = self._saved.pop(0)
-            if os.path.exists(oldest):
-                os.remove(oldest)
         self._last_triggered_step = cb_params.cur_step_num
         self._latest_ckpt_file_name = path
+
+    def _keep_files(self, path):
+        """Delete the files the keep policy drops before ``path`` is written."""
+        if path in self._saved:
+            self._saved.remove(path)
+        self._saved = [f for f in self._saved if os.path.exists(f)]
+        keep = self._config.keep_checkpoint_max
+        minutes = self._config.keep_checkpoint_per_n_minutes
+        if keep:
+            while len(self._saved) >= keep:
+                os.remove(self._saved.pop(0))
+        elif minutes:
+            # of the files written in the last ``minutes``, only the oldest stays
+            now = time.time()
+            recent = [f for f in self._saved if now - os.path.getmtime(f) < 60 * minutes]
+            for f in recent[1:]:
+                os.remove(f)
+                self._saved.remove(f)

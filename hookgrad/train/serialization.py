@@ -3,7 +3,14 @@ inference."""
 from ..checkpoint import save_checkpoint, load_checkpoint, load_param_into_net
 from .graph_export import export
 from .graph_cell import load
+from .checkpoint_convert import (ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async,
+                                 async_ckpt_thread_status, ParamDictFuture)
+from .._tensor import Tensor                     # MindSpore's module imports these three too
+from ..nn.parameter import Parameter
+from ..common.initializer import initializer
 from ..compat.names import reporter as _reporter
 
-__all__ = ['save_checkpoint', 'load_checkpoint', 'load_param_into_net', 'export', 'load']
+__all__ = ['save_checkpoint', 'load_checkpoint', 'load_param_into_net', 'export', 'load',
+           'ckpt_to_safetensors', 'safetensors_to_ckpt', 'load_checkpoint_async',
+           'async_ckpt_thread_status', 'ParamDictFuture', 'Tensor', 'Parameter', 'initializer']
 __getattr__ = _reporter('mindspore.train.serialization')

@@ -243,7 +243,8 @@ def test_lambda_callback_replaces_only_the_given_methods():
      "without '/'"),
     (lambda: ms.ModelCheckpoint(directory=3), TypeError, "directory must be a str or None"),
     (lambda: ms.ModelCheckpoint(config={}), TypeError, "config must be a CheckpointConfig"),
-    (lambda: ms.CheckpointConfig(save_checkpoint_steps=0), ValueError, "are both 0"),
+    (lambda: ms.CheckpointConfig(save_checkpoint_steps=0, keep_checkpoint_max=0), ValueError,
+     "are all 0"),
     (lambda: ms.CheckpointConfig(keep_checkpoint_max=-1), ValueError,
      "keep_checkpoint_max must be an int >= 0"),
     (lambda: ms.CheckpointConfig(saved_network='net'), TypeError, "saved_network must be a Cell"),
@@ -320,7 +321,7 @@ def fake_save(monkeypatch):
     """Record ``ms.save_checkpoint`` calls and write a small file for each."""
     calls = []
 
-    def save(network, path):
+    def save(network, path, append_dict=None):
         calls.append((network, path))
         with open(path, 'w') as f:
             f.write('ckpt')
