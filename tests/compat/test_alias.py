@@ -31,6 +31,12 @@ def test_mindspore_and_its_module_paths_are_hookgrads(mindspore):
     from mindspore.nn.learning_rate_schedule import CosineDecayLR
     from mindspore.nn.dynamic_lr import piecewise_constant_lr
     from mindspore.common.api import _pynative_executor
+    from mindspore.nn.loss.loss import LossBase
+    from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell
+    from mindspore.nn.optim.momentum import Momentum as DeepMomentum
+    from mindspore.nn.layer.container import SequentialCell
+    assert LossBase is hookgrad.nn.LossBase and TrainOneStepCell is hookgrad.nn.TrainOneStepCell
+    assert DeepMomentum is Momentum and SequentialCell is hookgrad.nn.SequentialCell
     assert CosineDecayLR is hookgrad.nn.CosineDecayLR
     assert piecewise_constant_lr([2, 4], [0.1, 0.01]) == [0.1, 0.1, 0.01, 0.01]
     assert _pynative_executor.sync() is None

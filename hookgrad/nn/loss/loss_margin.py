@@ -3,10 +3,10 @@ MarginRankingLoss, CosineEmbeddingLoss, HingeEmbeddingLoss, TripletMarginLoss, M
 MultiLabelSoftMarginLoss, DiceLoss, FocalLoss."""
 import numbers
 
-from .. import _dtype
-from .. import ops
-from .._tensor import Tensor
-from .layer.activation import LogSoftmax
+from ... import _dtype
+from ... import ops
+from ..._tensor import Tensor
+from ..layer.activation import LogSoftmax
 from .loss import LossBase, _check_tensors
 
 __all__ = ['SoftMarginLoss', 'MarginRankingLoss', 'CosineEmbeddingLoss', 'HingeEmbeddingLoss',

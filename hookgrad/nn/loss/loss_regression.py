@@ -3,8 +3,8 @@ RMSELoss, GaussianNLLLoss, PoissonNLLLoss, KLDivLoss, BCELoss."""
 import math
 import numbers
 
-from .. import ops
-from .._tensor import Tensor
+from ... import ops
+from ..._tensor import Tensor
 from .loss import LossBase, MSELoss, _check_tensors
 
 __all__ = ['SmoothL1Loss', 'HuberLoss', 'RMSELoss', 'GaussianNLLLoss', 'PoissonNLLLoss',

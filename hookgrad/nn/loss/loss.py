@@ -5,11 +5,11 @@ Every loss cell derives from ``LossBase``, which checks ``reduction`` and offers
 """
 import numbers
 
-from .. import _dtype
-from .. import ops
-from .._tensor import Tensor
-from ..ops.loss import sparse_softmax_cross_entropy
-from .cell import Cell
+from ... import _dtype
+from ... import ops
+from ..._tensor import Tensor
+from ...ops.loss import sparse_softmax_cross_entropy
+from ..cell import Cell
 
 __all__ = ['LossBase', 'SoftmaxCrossEntropyWithLogits', 'CrossEntropyLoss', 'NLLLoss',
            'MSELoss', 'L1Loss', 'MAELoss', 'BCEWithLogitsLoss']
@@ -275,5 +275,5 @@ from .loss_margin import *  # noqa: E402,F401,F403
 from . import loss_margin as _margin, loss_regression as _regression  # noqa: E402
 __all__ += _regression.__all__ + _margin.__all__
 
-from ..compat.names import reporter as _reporter  # noqa: E402
-__getattr__ = _reporter('mindspore.nn.loss')
+from ...compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.nn.loss.loss')

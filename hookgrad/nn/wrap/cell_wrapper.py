@@ -6,13 +6,13 @@ optimizer gave its state and the names in checkpoints stay the same once a netwo
 """
 import numbers
 
-from .. import _dtype
-from .. import ops
-from .._tensor import Tensor
-from ..autograd.functional import GradOperation, value_and_grad
-from .cell import Cell
-from .layer.basic import Identity
-from .parameter import Parameter
+from ... import _dtype
+from ... import ops
+from ..._tensor import Tensor
+from ...autograd.functional import GradOperation, value_and_grad
+from ..cell import Cell
+from ..layer.basic import Identity
+from ..parameter import Parameter
 
 __all__ = ['WithLossCell', 'WithEvalCell', 'TrainOneStepCell', 'ForwardValueAndGrad']
 
@@ -235,5 +235,5 @@ class ForwardValueAndGrad(Cell):
         return self._run(*inputs)
 
 
-from ..compat.names import reporter as _reporter  # noqa: E402
-__getattr__ = _reporter('mindspore.nn.wrap')
+from ...compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.nn.wrap.cell_wrapper')
