@@ -18,7 +18,8 @@ from .. import _random
 from .._tensor import Tensor
 
 __all__ = ['Initializer', 'Zero', 'One', 'Constant', 'Normal', 'Uniform', 'TruncatedNormal',
-           'XavierUniform', 'XavierNormal', 'HeUniform', 'HeNormal', 'initializer']
+           'XavierUniform', 'XavierNormal', 'HeUniform', 'HeNormal', 'Identity', 'Dirac',
+           'Orthogonal', 'Sparse', 'VarianceScaling', 'initializer']
 
 
 class Initializer:
@@ -261,8 +262,9 @@ _BY_NAME = {
     'he_normal': HeNormal, 'henormal': HeNormal,
 }
 _NAMES = ("'zeros', 'ones', 'normal', 'uniform', 'truncatedNormal', 'xavier_uniform', "
-          "'xavier_normal', 'he_uniform', 'he_normal' (case-insensitive; MindSpore's class names "
-          "such as 'XavierUniform' and 'Zero' work too)")
+          "'xavier_normal', 'he_uniform', 'he_normal', 'identity', 'dirac', 'orthogonal', "
+          "'variancescaling' (case-insensitive; MindSpore's class names such as 'XavierUniform' "
+          "and 'Zero' work too)")
 
 
 def initializer(init, shape=None, dtype=_dtype.float32):
@@ -450,6 +452,11 @@ def _ndtri(p):
     tail = np.where(near, x_near, x_far)
     return np.where(central, x_mid, np.where(q < 0, -tail, tail))
 
+
+from .initializer_structured import (Identity, Dirac, Orthogonal, Sparse,  # noqa: E402
+                                     VarianceScaling)
+_BY_NAME.update(identity=Identity, dirac=Dirac, orthogonal=Orthogonal,
+                variancescaling=VarianceScaling)
 
 from ..compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.common.initializer')

@@ -1,20 +1,20 @@
 """Dtypes, constants and dtype promotion of ``mindspore.numpy``.
 
 The dtypes are hookgrad's (``hookgrad.float32`` is ``mindspore.numpy.float32``); ``int_`` is
-Int32 and ``float_`` Float32, as in ``mindspore.numpy``. Unsigned types other than UInt8 are
-not available.
+Int32 and ``float_`` Float32, as in ``mindspore.numpy``.
 """
 import numpy as np
 
 from .. import _dtype
-from .._dtype import bool_, float16, float32, float64, int8, int16, int32, int64, uint8
+from .._dtype import (bool_, float16, float32, float64, int8, int16, int32, int64, uint8,
+                      uint16, uint32, uint64)
 from .._tensor import Tensor
 from ._args import fail, np_dtype
 
 int_ = int32
 float_ = float32
-numeric_types = ['int_', 'int8', 'int16', 'int32', 'int64', 'uint8', 'float_', 'float16',
-                 'float32', 'float64', 'bool_']
+numeric_types = ['int_', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',
+                 'uint64', 'float_', 'float16', 'float32', 'float64', 'bool_']
 
 inf = float('inf')
 PINF = float('inf')
@@ -77,5 +77,6 @@ def result_type(*arrays_and_dtypes):
 
 
 __all__ = ['bool_', 'float16', 'float32', 'float64', 'int8', 'int16', 'int32', 'int64',
-           'uint8', 'int_', 'float_', 'numeric_types', 'inf', 'PINF', 'NINF', 'nan', 'pi',
+           'uint8', 'uint16', 'uint32', 'uint64', 'int_', 'float_', 'numeric_types', 'inf',
+           'PINF', 'NINF', 'nan', 'pi',
            'promote_types', 'result_type']
