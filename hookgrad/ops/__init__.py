@@ -65,6 +65,16 @@ from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindS
 from .primitives import __all__ as _primitive_names
 from .math_primitives import *  # noqa: F401,F403  (Reciprocal, Atan2, CumProd...)
 from .array_primitives import *  # noqa: F401,F403  (Shape, GatherNd, TopK, ScatterNd...)
+from .math_extra import *  # noqa: F401,F403  (sinc, fmax, unsorted_segment_sum...)
+from .array_extra import *  # noqa: F401,F403  (rank, fills, bias_add, mirror_pad...)
+from .nn_extra import *  # noqa: F401,F403  (interpolate, conv_transpose2d)
+from .primitives_nn import *  # noqa: F401,F403  (ReLU6, BiasAdd, LayerNorm, BatchNorm...)
+from .primitives_loss import *  # noqa: F401,F403  (SoftmaxCrossEntropyWithLogits, NLLLoss...)
+from .primitives_image import *  # noqa: F401,F403  (Conv2DTranspose, MaxPool, MirrorPad...)
+from .primitives_state import *  # noqa: F401,F403  (ApplyMomentum, SGD, Adam, Depend...)
+from .primitives_math_extra import *  # noqa: F401,F403  (UnsortedSegmentSum, SplitV...)
+from .primitives_more import *  # noqa: F401,F403  (EmbeddingLookup, LRN, AdamWeightDecay...)
+from .primitives_detection import *  # noqa: F401,F403  (BoundingBoxEncode, IOU...)
 from ..autograd.functional import GradOperation
 from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
 
