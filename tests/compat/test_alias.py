@@ -37,6 +37,10 @@ def test_mindspore_and_its_module_paths_are_hookgrads(mindspore):
     from mindspore.nn.layer.container import SequentialCell
     assert LossBase is hookgrad.nn.LossBase and TrainOneStepCell is hookgrad.nn.TrainOneStepCell
     assert DeepMomentum is Momentum and SequentialCell is hookgrad.nn.SequentialCell
+    from mindspore.ops.operations.nn_ops import Conv2D
+    from mindspore.ops.operations import math_ops, array_ops
+    assert Conv2D is hookgrad.ops.Conv2D and math_ops.MatMul is hookgrad.ops.MatMul
+    assert array_ops.Concat is hookgrad.ops.Concat and 'MatMul' not in array_ops.__all__
     assert CosineDecayLR is hookgrad.nn.CosineDecayLR
     assert piecewise_constant_lr([2, 4], [0.1, 0.01]) == [0.1, 0.1, 0.01, 0.01]
     assert _pynative_executor.sync() is None
