@@ -499,20 +499,26 @@ class EarlyStopping(Callback):
             print(f"Epoch {self.stopped_epoch:05d}: early stopping")
 
     def _monitor_value(self, cb_params):
-        if self.monitor == 'loss':
-            value = loss_value(cb_params.get('net_outputs'))
-        else:
-            value = (cb_params.get('eval_results') or {}).get(self.monitor)
-        if value is None:
-            available = ['loss'] + sorted(cb_params.get('eval_results') or {})
-            warnings.warn(f"EarlyStopping: the monitored value '{self.monitor}' is not "
-                          f"available this epoch; available: {available}", stacklevel=2)
-            return None
-        value = np.asarray(value)
-        if value.shape != ():
-            raise ValueError(f"EarlyStopping: monitor '{self.monitor}' must be a scalar, got "
-                             f"shape {value.shape}")
-        return float(value)
+        return monitored_value(cb_params, self.monitor, 'EarlyStopping')
+
+
+def monitored_value(cb_params, monitor, who):
+    """The value ``monitor`` names this epoch ('loss' or an eval metric), as a float; None
+    (with a warning) when the epoch has none."""
+    if monitor == 'loss':
+        value = loss_value(cb_params.get('net_outputs'))
+    else:
+        value = (cb_params.get('eval_results') or {}).get(monitor)
+    if value is None:
+        available = ['loss'] + sorted(cb_params.get('eval_results') or {})
+        warnings.warn(f"{who}: the monitored value '{monitor}' is not available this epoch; "
+                      f"available: {available}", stacklevel=3)
+        return None
+    value = np.asarray(value)
+    if value.shape != ():
+        raise ValueError(f"{who}: monitor '{monitor}' must be a scalar, got shape "
+                         f"{value.shape}")
+    return float(value)
 
 
 # MindSpore's mindspore.train.callback holds these too; they subclass Callback, so come last

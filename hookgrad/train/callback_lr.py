@@ -2,13 +2,12 @@
 ``LearningRateScheduler`` (a function of the step) and ``ReduceLROnPlateau``."""
 import math
 import numbers
-import warnings
 
 import numpy as np
 
 from .._tensor import Tensor
 from ..nn.parameter import Parameter
-from .callback import _SMALLER_IS_BETTER, Callback, _non_negative_int, loss_value
+from .callback import _SMALLER_IS_BETTER, Callback, _non_negative_int, monitored_value
 
 __all__ = ['LearningRateScheduler', 'ReduceLROnPlateau']
 
@@ -140,17 +139,4 @@ class ReduceLROnPlateau(Callback):
                 self.wait = 0
 
     def _monitor_value(self, cb_params):
-        if self.monitor == 'loss':
-            value = loss_value(cb_params.get('net_outputs'))
-        else:
-            value = (cb_params.get('eval_results') or {}).get(self.monitor)
-        if value is None:
-            available = ['loss'] + sorted(cb_params.get('eval_results') or {})
-            warnings.warn(f"ReduceLROnPlateau: the monitored value '{self.monitor}' is not "
-                          f"available this epoch; available: {available}", stacklevel=2)
-            return None
-        value = np.asarray(value)
-        if value.shape != ():
-            raise ValueError(f"ReduceLROnPlateau: monitor '{self.monitor}' must be a scalar, "
-                             f"got shape {value.shape}")
-        return float(value)
+        return monitored_value(cb_params, self.monitor, 'ReduceLROnPlateau')
