@@ -430,7 +430,7 @@ class Generator:
 class _DefaultGenerator(Generator):
     """hookgrad's global generator seen as a ``Generator``."""
 
-    def __init__(self):     # noqa: super().__init__ not called: the state is the global one
+    def __init__(self):     # no super().__init__(): the state is the global one
         pass
 
     def _generator(self):
