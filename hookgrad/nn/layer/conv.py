@@ -13,6 +13,33 @@ from .basic import _init_value, _positive_int
 __all__ = ['Conv2d', 'Conv1d']
 
 
+def check_conv_arguments(cell, in_channels, out_channels, kernel_size, stride, pad_mode,
+                         padding, dilation, group, has_bias, dtype):
+    """Check the arguments every convolution layer takes and keep them as MindSpore's
+    attributes of ``cell`` (``cell._ndim`` spatial axes); returns the name errors use."""
+    name = type(cell).__name__
+    where = f"nn.{name}"
+    nd = cell._ndim
+    cell.in_channels = _positive_int(in_channels, name, 'in_channels')
+    cell.out_channels = _positive_int(out_channels, name, 'out_channels')
+    cell.kernel_size = as_ints(kernel_size, nd, where, 'kernel_size')
+    cell.stride = as_ints(stride, nd, where, 'stride')
+    cell.dilation = as_ints(dilation, nd, where, 'dilation')
+    cell.pad_mode = as_pad_mode(pad_mode, where)
+    cell.padding = padding
+    cell.group = _positive_int(group, name, 'group')
+    if cell.in_channels % cell.group or cell.out_channels % cell.group:
+        raise ValueError(f"{where}: in_channels ({cell.in_channels}) and out_channels "
+                         f"({cell.out_channels}) must both be divisible by group ({cell.group})")
+    if not isinstance(has_bias, bool):
+        raise TypeError(f"{where}: has_bias must be a bool, got {has_bias!r}")
+    try:
+        _dtype.to_numpy(dtype)
+    except TypeError as e:
+        raise TypeError(f"{where}: dtype: {e}") from None
+    return where
+
+
 class _Conv(Cell):
     """What Conv2d and Conv1d share: argument checks, parameters, repr."""
 
@@ -22,27 +49,9 @@ class _Conv(Cell):
                  dilation, group, has_bias, weight_init, bias_init, dtype):
         super().__init__()
         name = type(self).__name__
-        where = f"nn.{name}"
-        nd = self._ndim
-        self.in_channels = _positive_int(in_channels, name, 'in_channels')
-        self.out_channels = _positive_int(out_channels, name, 'out_channels')
-        self.kernel_size = as_ints(kernel_size, nd, where, 'kernel_size')
-        self.stride = as_ints(stride, nd, where, 'stride')
-        self.dilation = as_ints(dilation, nd, where, 'dilation')
-        self.pad_mode = as_pad_mode(pad_mode, where)
+        where = check_conv_arguments(self, in_channels, out_channels, kernel_size, stride,
+                                     pad_mode, padding, dilation, group, has_bias, dtype)
         self._pads = self._padding(padding, self.pad_mode, where)
-        self.padding = padding
-        self.group = _positive_int(group, name, 'group')
-        if self.in_channels % self.group or self.out_channels % self.group:
-            raise ValueError(f"{where}: in_channels ({self.in_channels}) and out_channels "
-                             f"({self.out_channels}) must both be divisible by group "
-                             f"({self.group})")
-        if not isinstance(has_bias, bool):
-            raise TypeError(f"{where}: has_bias must be a bool, got {has_bias!r}")
-        try:
-            _dtype.to_numpy(dtype)
-        except TypeError as e:
-            raise TypeError(f"{where}: dtype: {e}") from None
         shape = (self.out_channels, self.in_channels // self.group) + self.kernel_size
         fan_in = shape[1] * math.prod(self.kernel_size)
         if weight_init is None:

@@ -12,11 +12,12 @@ from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
 from ...common.initializer import HeUniform, Uniform
-from ...ops.conv import (Conv2DBackpropInput, Convolution2D, _is_int, as_ints, as_pad_mode,
-                         out_length, same_padding)
+from ...ops.conv import (Conv2DBackpropInput, Convolution2D, _is_int, as_ints, out_length,
+                         same_padding)
 from ..cell import Cell
 from ..parameter import Parameter
-from .basic import _init_value, _positive_int
+from .basic import _init_value
+from .conv import check_conv_arguments
 
 __all__ = ['Conv1dTranspose', 'Conv2dTranspose', 'Conv3d', 'Conv3dTranspose']
 
@@ -63,27 +64,9 @@ class _ConvNd(Cell):
                  dilation, group, has_bias, weight_init, bias_init, dtype):
         super().__init__()
         name = type(self).__name__
-        where = f"nn.{name}"
-        nd = self._ndim
-        self.in_channels = _positive_int(in_channels, name, 'in_channels')
-        self.out_channels = _positive_int(out_channels, name, 'out_channels')
-        self.kernel_size = as_ints(kernel_size, nd, where, 'kernel_size')
-        self.stride = as_ints(stride, nd, where, 'stride')
-        self.dilation = as_ints(dilation, nd, where, 'dilation')
-        self.pad_mode = as_pad_mode(pad_mode, where)
-        self._pad = _pads(padding, nd, self.pad_mode, where)
-        self.padding = padding
-        self.group = _positive_int(group, name, 'group')
-        if self.in_channels % self.group or self.out_channels % self.group:
-            raise ValueError(f"{where}: in_channels ({self.in_channels}) and out_channels "
-                             f"({self.out_channels}) must both be divisible by group "
-                             f"({self.group})")
-        if not isinstance(has_bias, bool):
-            raise TypeError(f"{where}: has_bias must be a bool, got {has_bias!r}")
-        try:
-            _dtype.to_numpy(dtype)
-        except TypeError as e:
-            raise TypeError(f"{where}: dtype: {e}") from None
+        where = check_conv_arguments(self, in_channels, out_channels, kernel_size, stride,
+                                     pad_mode, padding, dilation, group, has_bias, dtype)
+        self._pad = _pads(padding, self._ndim, self.pad_mode, where)
         lead = ((self.in_channels, self.out_channels // self.group) if self._transposed else
                 (self.out_channels, self.in_channels // self.group))
         shape = lead + self._weight_kernel()
