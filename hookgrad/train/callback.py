@@ -413,7 +413,20 @@ _SMALLER_IS_BETTER = ('hausdorff_distance', 'mae', 'mse', 'loss', 'perplexity',
                       'mean_surface_distance', 'root_mean_square_distance', 'eval_loss')
 
 
-class EarlyStopping(Callback):
+class Monitoring(Callback):
+    """What the callbacks that watch one value share: ``monitor``, ``min_delta`` and
+    ``_minimize`` (set by the subclass) decide whether a value improves on the best."""
+
+    def _improves(self, value, reference):
+        if self._minimize:
+            return value < reference - self.min_delta
+        return value > reference + self.min_delta
+
+    def _monitor_value(self, cb_params):
+        return monitored_value(cb_params, self.monitor, type(self).__name__)
+
+
+class EarlyStopping(Monitoring):
     """Stop training when a monitored value stops improving.
 
     At the end of each training epoch the monitored value is read: ``'loss'`` is the last
@@ -458,10 +471,6 @@ class EarlyStopping(Callback):
         self._minimize = mode == 'min' or (mode == 'auto' and monitor in _SMALLER_IS_BETTER)
         self.on_train_begin(None)
 
-    def _improves(self, value, reference):
-        if self._minimize:
-            return value < reference - self.min_delta
-        return value > reference + self.min_delta
 
     def on_train_begin(self, run_context):
         self.wait = 0
@@ -497,9 +506,6 @@ class EarlyStopping(Callback):
     def on_train_end(self, run_context):
         if self.stopped_epoch > 0 and self.verbose:
             print(f"Epoch {self.stopped_epoch:05d}: early stopping")
-
-    def _monitor_value(self, cb_params):
-        return monitored_value(cb_params, self.monitor, 'EarlyStopping')
 
 
 def monitored_value(cb_params, monitor, who):

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..nn.parameter import Parameter
-from .callback import _SMALLER_IS_BETTER, Callback, _non_negative_int, monitored_value
+from .callback import _SMALLER_IS_BETTER, Callback, Monitoring, _non_negative_int
 
 __all__ = ['LearningRateScheduler', 'ReduceLROnPlateau']
 
@@ -59,7 +59,7 @@ class LearningRateScheduler(Callback):
             _assign(lr, new)
 
 
-class ReduceLROnPlateau(Callback):
+class ReduceLROnPlateau(Monitoring):
     """Multiply the learning rate by ``factor`` when a monitored value stops improving.
 
     Read at the end of each training epoch: ``'loss'`` is the last step's training loss, any
@@ -103,11 +103,6 @@ class ReduceLROnPlateau(Callback):
         self._minimize = mode == 'min' or (mode == 'auto' and monitor in _SMALLER_IS_BETTER)
         self.on_train_begin(None)
 
-    def _improves(self, value, reference):
-        if self._minimize:
-            return value < reference - self.min_delta
-        return value > reference + self.min_delta
-
     def on_train_begin(self, run_context):
         self.cooldown_counter = 0
         self.wait = 0
@@ -137,6 +132,3 @@ class ReduceLROnPlateau(Callback):
                               f"learning rate to {np.float32(new)}.")
                 self.cooldown_counter = self.cooldown
                 self.wait = 0
-
-    def _monitor_value(self, cb_params):
-        return monitored_value(cb_params, self.monitor, 'ReduceLROnPlateau')
