@@ -22,16 +22,22 @@ from .unpool import *  # noqa: F401,F403
 from .wrappers import *  # noqa: F401,F403
 from .ext_layers import *  # noqa: F401,F403
 from .embedding_extra import *  # noqa: F401,F403
+from .rnn_cells import *  # noqa: F401,F403
+from .rnns import *  # noqa: F401,F403
+from .attention import *  # noqa: F401,F403
+from .transformer import *  # noqa: F401,F403
 from . import (activation, smooth_activation, piecewise_activation, basic, normalization,
                embedding, conv, pooling, math, padding, conv_transpose, norm_extra,
                pooling_extra, pooling_adaptive, shape_layers, math_extra, dense_extra, image,
-               resize, unpool, wrappers, ext_layers, embedding_extra)
+               resize, unpool, wrappers, ext_layers, embedding_extra, rnn_cells, rnns,
+               attention, transformer)
 
 __all__ = [name for module in (activation, smooth_activation, piecewise_activation, basic,
                                normalization, embedding, conv, pooling, math, padding,
                                conv_transpose, norm_extra, pooling_extra, pooling_adaptive,
                                shape_layers, math_extra, dense_extra, image, resize, unpool,
-                               wrappers, ext_layers, embedding_extra)
+                               wrappers, ext_layers, embedding_extra, rnn_cells, rnns,
+                               attention, transformer)
            for name in module.__all__]
 
 
