@@ -1,6 +1,8 @@
-"""``hookgrad.dataset``: in-memory and Python-generated datasets with MindSpore's pipeline API.
+"""``hookgrad.dataset``: datasets with MindSpore's pipeline API.
 
-``NumpySlicesDataset`` and ``GeneratorDataset`` are sources; ``batch``, ``shuffle``, ``map``,
+Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code), ``MnistDataset``,
+``Cifar10Dataset``, ``Cifar100Dataset``, ``ImageFolderDataset`` (standard files on disk) and
+``MindDataset`` (hookgrad MindRecord files). ``batch``, ``shuffle``, ``map``,
 ``repeat``... build pipelines on them; ``create_tuple_iterator`` / ``create_dict_iterator`` (or a
 plain ``for`` loop) read them as Tensors, one epoch per pass. Random order comes from the global
 generator, so ``ms.set_seed`` makes it repeat.
@@ -9,10 +11,20 @@ from .engine import Dataset, TupleIterator, DictIterator
 from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
                        SubsetRandomSampler, DistributedSampler)
 from .sources import NumpySlicesDataset, GeneratorDataset
+from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
+from .image_folder import ImageFolderDataset
+from .mind_dataset import MindDataset
+from .pipeline import BatchInfo
+from . import config
+try:        # image and generic transforms, when their packages are present
+    from . import vision, transforms
+except ImportError:
+    pass
 
-__all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'Sampler', 'SequentialSampler',
-           'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler', 'DistributedSampler',
-           'TupleIterator', 'DictIterator']
+__all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
+           'Cifar10Dataset', 'Cifar100Dataset', 'ImageFolderDataset', 'MindDataset', 'Sampler',
+           'SequentialSampler', 'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler',
+           'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

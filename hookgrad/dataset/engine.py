@@ -3,19 +3,48 @@
 A dataset is a node in a pipeline: a source (``NumpySlicesDataset``, ``GeneratorDataset``) or an
 operation on another dataset (``batch``, ``shuffle``, ``map``, ``repeat``...). Every node yields,
 for one epoch, rows: tuples of NumPy arrays, one per column. Iterators turn rows into Tensors (or
-leave them as arrays) and count epochs. Everything runs in the calling process.
+leave them as arrays) and count epochs. Sources are read in the calling thread; ``map`` and
+``batch`` may run their operations on worker threads or processes, keeping row order.
 """
 import abc
 import numbers
+import threading
+
+import numpy as np
 
 from .. import _dtype
+from .. import _random
 from .._tensor import Tensor
 
-__all__ = ['Dataset', 'TupleIterator', 'DictIterator']
+__all__ = ['Dataset', 'TupleIterator', 'DictIterator', 'row_generator']
+
+_row = threading.local()      # the seed and generator of the row a map worker is processing
+
+
+def row_generator():
+    """The ``np.random.Generator`` a random dataset operation should draw from.
+
+    Inside ``Dataset.map`` it is the current row's own generator, seeded from the row's place in
+    the epoch and one draw of the global generator per epoch, so random operations give the same
+    values whatever ``num_parallel_workers`` is; elsewhere it is hookgrad's global generator.
+    """
+    seed = getattr(_row, 'seed', None)
+    if seed is None:
+        return _random.generator()
+    rng = getattr(_row, 'rng', None)
+    if rng is None:
+        rng = _row.rng = np.random.default_rng(seed)
+    return rng
+
+
+def set_row_seed(seed):
+    """Make ``row_generator()`` in this thread the generator of ``seed`` (None: the global one)."""
+    _row.seed = seed
+    _row.rng = None
 
 
 def check_workers(value, who):
-    """Validate ``num_parallel_workers`` (None or an int >= 1); rows are made in this process."""
+    """Validate ``num_parallel_workers`` (None or an int >= 1)."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)
                               or value < 1):
         raise ValueError(f"{who}: num_parallel_workers must be None or an int >= 1, got {value!r}")
@@ -95,6 +124,10 @@ class Dataset(abc.ABC):
         """The batch size of the last ``batch`` in the pipeline, 1 if there is none."""
         return self.children[0].get_batch_size() if self.children else 1
 
+    def num_classes(self):
+        """The number of classes of a labelled source (``ImageFolderDataset``), else None."""
+        return self.children[0].num_classes() if self.children else None
+
     def output_shapes(self):
         """The shape of each column of the first row, as lists: ``[[32, 4], [32]]``."""
         return [list(a.shape) for a in self._first_row('output_shapes')]
@@ -109,28 +142,33 @@ class Dataset(abc.ABC):
         raise RuntimeError(f"Dataset.{who}: the dataset yields no rows")
 
     # ----------------------------------------------------------------- operations
-    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None):
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
         """Stack every ``batch_size`` consecutive rows into one row of arrays.
 
         Args:
             batch_size: rows per batch, an int >= 1.
             drop_remainder: drop a last batch smaller than ``batch_size``. Default False.
-            num_parallel_workers: accepted for compatibility (None or an int >= 1).
+            num_parallel_workers: workers running ``per_batch_map`` (None: the
+                ``config.get_num_parallel_workers()`` default).
+            **kwargs: ``per_batch_map``, a callable ``f(col_list, ..., batch_info) -> tuple of
+                lists`` applied to the ``input_columns`` of each batch (a list of row arrays per
+                column) before stacking, its results named ``output_columns``;
+                ``python_multiprocessing`` and ``max_rowsize`` are accepted.
 
         Returns:
             Dataset whose rows are batches; each column gains a leading dimension.
 
         Raises:
-            TypeError, ValueError: for a ``batch_size`` that is not an int >= 1 or a non-bool
-                ``drop_remainder``. Iterating raises ValueError when the rows of one batch
-                differ in shape.
+            TypeError, ValueError: for a ``batch_size`` that is not an int >= 1, a non-bool
+                ``drop_remainder`` or an unknown keyword. Iterating raises ValueError when the
+                rows of one batch differ in shape.
 
         >>> import numpy as np, hookgrad as ms
         >>> ds = ms.dataset.NumpySlicesDataset(np.arange(5), shuffle=False).batch(2)
         >>> [b.tolist() for (b,) in ds.create_tuple_iterator(output_numpy=True)]
         [[0, 1], [2, 3], [4]]
         """
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers)
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows, in a new order each epoch.
@@ -148,28 +186,34 @@ class Dataset(abc.ABC):
         return ShuffleDataset(self, buffer_size)
 
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
-            python_multiprocessing=False):
+            **kwargs):
         """Apply ``operations`` in order to some columns of every row.
 
         The first operation is called with the ``input_columns`` arrays as positional
         arguments; each later one with the previous one's outputs (a tuple return is several
         columns). The final outputs are named ``output_columns`` and take the place of the input
-        columns in the row.
+        columns in the row. With several workers, rows are processed concurrently and come out
+        in their input order; random operations drawing from ``row_generator()`` give the same
+        values with any number of workers.
 
         Args:
             operations: a callable or a non-empty list of callables.
             input_columns: a column name or list of names. Default None: all columns.
             output_columns: names of the final outputs. Default None: ``input_columns``;
                 required when the number of outputs differs.
-            num_parallel_workers, python_multiprocessing: accepted for compatibility.
+            num_parallel_workers: threads (or processes) running the operations. Default None:
+                ``config.get_num_parallel_workers()``.
+            **kwargs: ``python_multiprocessing`` (bool): run the operations in forked worker
+                processes instead of threads; ``max_rowsize`` is accepted. ``cache``,
+                ``callbacks`` and ``offload`` are MindSpore C++-pipeline features and raise.
 
         Raises:
-            TypeError: for operations that are not callable.
+            TypeError: for operations that are not callable or an unknown keyword.
             ValueError: for unknown or repeated column names. Iterating raises ValueError when
                 an operation returns a different number of columns than ``output_columns``.
         """
         return MapDataset(self, operations, input_columns, output_columns, num_parallel_workers,
-                          python_multiprocessing)
+                          **kwargs)
 
     def repeat(self, count=None):
         """Read the dataset ``count`` times per epoch (None or -1: without end).
@@ -355,6 +399,8 @@ class DictIterator(TupleIterator):
 
 
 def _to_tensor(arr, name, do_copy):
+    if arr.dtype.kind in 'USO':
+        return arr                  # strings and bytes stay NumPy arrays, as in MindSpore
     try:
         _dtype.from_numpy(arr.dtype)
     except TypeError:

@@ -1,5 +1,6 @@
 """The operation nodes of a dataset pipeline: batch, shuffle, map, repeat, take, skip, project,
 rename. Each wraps one child dataset and transforms its rows lazily, epoch by epoch."""
+import functools
 import itertools
 import numbers
 
@@ -7,14 +8,65 @@ import numpy as np
 
 from .. import _random
 from .engine import (Dataset, _int_at_least, check_workers, column_indices, column_list)
+from .workers import ordered_map, resolve_workers, run_ops
 
 _UNIFORM_BLOCK = 1024      # uniforms drawn at a time by the shuffle buffer
+
+
+def _kwargs(kwargs, allowed, who):
+    """Check the ``**kwargs`` of ``map``/``batch``: known names only; C++-only ones raise."""
+    for key, value in kwargs.items():
+        if key in ('cache', 'callbacks') and value is not None:
+            raise ValueError(f"{who}: {key} is not supported: hookgrad's data pipeline has no "
+                             f"cache server or pipeline callbacks")
+        if key == 'offload' and value:
+            raise ValueError(f"{who}: offload=True is not supported: hookgrad runs every "
+                             f"operation on the host")
+        if key not in allowed + ('cache', 'callbacks', 'offload'):
+            raise TypeError(f"{who}: unexpected keyword argument '{key}'")
+    multiprocessing = kwargs.get('python_multiprocessing', False)
+    if not isinstance(multiprocessing, bool):
+        raise TypeError(f"{who}: python_multiprocessing must be a bool, got "
+                        f"{multiprocessing!r}")
+    return multiprocessing
+
+
+def _layout(names, input_columns, output_columns, who):
+    """``(in_idx, outs, before, after, new_names)``: where outputs replacing inputs go."""
+    ins = list(names) if input_columns is None else \
+        column_list(input_columns, who, 'input_columns')
+    in_idx = column_indices(ins, names, who)
+    outs = ins if output_columns is None else column_list(output_columns, who, 'output_columns')
+    first, taken = min(in_idx), set(in_idx)
+    before = [i for i in range(first) if i not in taken]
+    after = [i for i in range(first + 1, len(names)) if i not in taken]
+    new_names = [names[i] for i in before] + outs + [names[i] for i in after]
+    if len(set(new_names)) != len(new_names):
+        raise ValueError(f"{who}: output_columns {outs} clash with the columns kept from the "
+                         f"input: the result would be {new_names}")
+    return in_idx, outs, before, after, new_names
+
+
+class BatchInfo:
+    """What ``per_batch_map`` learns about the batch: its number in the epoch and the epoch."""
+
+    def __init__(self, batch_num, epoch_num):
+        self._batch_num, self._epoch_num = batch_num, epoch_num
+
+    def get_batch_num(self):
+        """The batch's index within the epoch, from 0."""
+        return self._batch_num
+
+    def get_epoch_num(self):
+        """The epoch's index, from 0."""
+        return self._epoch_num
 
 
 class BatchDataset(Dataset):
     """Rows stacked ``batch_size`` at a time (see ``Dataset.batch``)."""
 
-    def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None):
+    def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None,
+                 **kwargs):
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral):
             raise TypeError(f"Dataset.batch: batch_size must be an int >= 1, got {batch_size!r}")
         if batch_size < 1:
@@ -23,9 +75,31 @@ class BatchDataset(Dataset):
             raise TypeError(f"Dataset.batch: drop_remainder must be a bool, got "
                             f"{drop_remainder!r}")
         check_workers(num_parallel_workers, 'Dataset.batch')
+        _kwargs(kwargs, ('per_batch_map', 'input_columns', 'output_columns',
+                         'python_multiprocessing', 'max_rowsize', 'pad_info'), 'Dataset.batch')
+        if kwargs.get('pad_info') is not None:
+            raise ValueError("Dataset.batch: pad_info is not supported; pad rows with map "
+                             "before batching")
+        per_batch_map = kwargs.get('per_batch_map')
+        names = child.get_col_names()
+        self._layout = None
+        if per_batch_map is not None:
+            if not callable(per_batch_map):
+                raise TypeError(f"Dataset.batch: per_batch_map must be callable, got "
+                                f"{per_batch_map!r}")
+            self._layout = _layout(names, kwargs.get('input_columns'),
+                                   kwargs.get('output_columns'), 'Dataset.batch')
+        elif kwargs.get('input_columns') is not None or kwargs.get('output_columns') is not None:
+            raise ValueError("Dataset.batch: input_columns and output_columns need per_batch_map")
         super().__init__((child,))
         self.batch_size = int(batch_size)
         self.drop_remainder = drop_remainder
+        self.per_batch_map = per_batch_map
+        self._workers = num_parallel_workers
+        self._epoch = -1
+
+    def get_col_names(self):
+        return self._layout[4] if self._layout else self.children[0].get_col_names()
 
     def get_batch_size(self):
         return self.batch_size
@@ -34,21 +108,49 @@ class BatchDataset(Dataset):
         n = self.children[0].get_dataset_size()
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
-    def _rows(self):
-        child = self.children[0]
-        fast = child._gather_batches(self.batch_size, self.drop_remainder)
-        if fast is not None:
-            yield from fast
-            return
-        names = child.get_col_names()
+    def _groups(self, child):
         rows = []
         for row in child._rows():
             rows.append(row)
             if len(rows) == self.batch_size:
-                yield _stack(rows, names)
+                yield rows
                 rows = []
         if rows and not self.drop_remainder:
-            yield _stack(rows, names)
+            yield rows
+
+    def _rows(self):
+        child = self.children[0]
+        names = child.get_col_names()
+        if self.per_batch_map is None:
+            fast = child._gather_batches(self.batch_size, self.drop_remainder)
+            if fast is not None:
+                yield from fast
+                return
+            for rows in self._groups(child):
+                yield _stack(rows, names)
+            return
+        self._epoch += 1
+        items = ((rows, rows, BatchInfo(k, self._epoch))
+                 for k, rows in enumerate(self._groups(child)))
+        for rows, out in ordered_map(self._apply_batch_map, items,
+                                     resolve_workers(self._workers)):
+            yield _stack(out, self._layout[4])
+
+    def _apply_batch_map(self, rows, info):
+        """The batch's rows after ``per_batch_map``, still one tuple per row."""
+        in_idx, outs, before, after, _ = self._layout
+        out = self.per_batch_map(*[[r[i] for r in rows] for i in in_idx], info)
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != len(outs):
+            raise ValueError(f"Dataset.batch: per_batch_map returned {len(out)} column"
+                             f"{'s' if len(out) != 1 else ''}, but output_columns names "
+                             f"{len(outs)}: {outs}")
+        for name, column in zip(outs, out):
+            if len(column) != len(rows):
+                raise ValueError(f"Dataset.batch: per_batch_map returned {len(column)} rows "
+                                 f"for column '{name}' of a batch of {len(rows)}")
+        return [tuple(r[i] for i in before) + tuple(np.asarray(c[k]) for c in out)
+                + tuple(r[i] for i in after) for k, r in enumerate(rows)]
 
 
 def _stack(rows, names):
@@ -95,34 +197,19 @@ class MapDataset(Dataset):
     """Rows with operations applied to some columns (see ``Dataset.map``)."""
 
     def __init__(self, child, operations, input_columns=None, output_columns=None,
-                 num_parallel_workers=None, python_multiprocessing=False):
+                 num_parallel_workers=None, **kwargs):
         ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
         if not ops or not all(callable(op) for op in ops):
             raise TypeError(f"Dataset.map: operations must be a callable or a non-empty list of "
                             f"callables, got {operations!r}")
         check_workers(num_parallel_workers, 'Dataset.map')
-        if not isinstance(python_multiprocessing, bool):
-            raise TypeError(f"Dataset.map: python_multiprocessing must be a bool, got "
-                            f"{python_multiprocessing!r}")
-        names = child.get_col_names()
-        ins = list(names) if input_columns is None else \
-            column_list(input_columns, 'Dataset.map', 'input_columns')
-        in_idx = column_indices(ins, names, 'Dataset.map')
-        outs = ins if output_columns is None else \
-            column_list(output_columns, 'Dataset.map', 'output_columns')
-        first = min(in_idx)
-        taken = set(in_idx)
-        self._before = [i for i in range(first) if i not in taken]
-        self._after = [i for i in range(first + 1, len(names)) if i not in taken]
-        new_names = [names[i] for i in self._before] + outs + [names[i] for i in self._after]
-        if len(set(new_names)) != len(new_names):
-            raise ValueError(f"Dataset.map: output_columns {outs} clash with the columns kept "
-                             f"from the input: the result would be {new_names}")
+        self._processes = _kwargs(kwargs, ('python_multiprocessing', 'max_rowsize'),
+                                  'Dataset.map')
+        self._in_idx, self._outs, self._before, self._after, self._names = _layout(
+            child.get_col_names(), input_columns, output_columns, 'Dataset.map')
         super().__init__((child,))
         self.operations = ops
-        self._in_idx = in_idx
-        self._outs = outs
-        self._names = new_names
+        self.num_parallel_workers = num_parallel_workers
 
     def get_col_names(self):
         return list(self._names)
@@ -133,11 +220,12 @@ class MapDataset(Dataset):
     def _rows(self):
         ops, in_idx, before, after = self.operations, self._in_idx, self._before, self._after
         n_out = len(self._outs)
-        for row in self.children[0]._rows():
-            args = tuple(row[i] for i in in_idx)
-            for op in ops:
-                out = op(*args)
-                args = out if isinstance(out, tuple) else (out,)
+        base = int(_random.generator().integers(2 ** 63))      # one draw per epoch
+        workers = resolve_workers(self.num_parallel_workers)
+        items = ((row, tuple(row[i] for i in in_idx), (base, k))
+                 for k, row in enumerate(self.children[0]._rows()))
+        for row, args in ordered_map(functools.partial(run_ops, ops), items, workers,
+                                     ops if self._processes and workers > 1 else None):
             if len(args) != n_out:
                 raise ValueError(f"Dataset.map: the operations returned {len(args)} column"
                                  f"{'s' if len(args) != 1 else ''}, but output_columns names "

@@ -1,0 +1,277 @@
+"""Readers of standard on-disk datasets: ``MnistDataset`` (IDX files) and ``Cifar10Dataset`` /
+``Cifar100Dataset`` (the binary versions), read from local files into memory.
+
+Files are found and their row counts checked when the dataset is made; the pixels are read at
+the first epoch and kept. Files are read in sorted name order, as MindSpore does: MNIST's
+``usage='all'`` gives the ``t10k`` rows before the ``train`` ones, CIFAR-100's ``test.bin``
+before ``train.bin``. Rows are picked by the same samplers as ``NumpySlicesDataset``: shuffled by
+default, ``num_shards``/``shard_id`` giving every ``num_shards``-th row (wrapping around to pad
+the last shard), ``num_samples=0`` or None meaning all rows.
+"""
+import os
+
+import numpy as np
+
+from .engine import Dataset, check_workers
+from .samplers import build_sampler
+from .sources import _RandomAccessSplit
+
+__all__ = ['MnistDataset', 'Cifar10Dataset', 'Cifar100Dataset']
+
+USAGES = ('train', 'test', 'all')
+
+
+def check_dir(dataset_dir, who):
+    """``dataset_dir`` as a str naming an existing folder."""
+    if not isinstance(dataset_dir, (str, os.PathLike)):
+        raise TypeError(f"{who}: dataset_dir must be a str path, got {dataset_dir!r}")
+    dataset_dir = os.fspath(dataset_dir)
+    if not os.path.isdir(dataset_dir):
+        raise ValueError(f"{who}: the folder {dataset_dir} does not exist or is not a "
+                         f"directory or permission denied!")
+    return dataset_dir
+
+
+def check_usage(usage, who):
+    """``usage`` (None meaning 'all') checked against MindSpore's set."""
+    if usage is None:
+        return 'all'
+    if not isinstance(usage, str):
+        raise TypeError(f"{who}: usage must be a str or None, got {usage!r}")
+    if usage not in USAGES:
+        raise ValueError(f"{who}: usage {usage!r} is not within the valid set of "
+                         f"{list(USAGES)}")
+    return usage
+
+
+def check_cache(cache, who):
+    """MindSpore's cache server does not exist here: only ``cache=None`` is accepted."""
+    if cache is not None:
+        raise ValueError(f"{who}: cache is not supported: hookgrad has no dataset cache "
+                         f"server; pass cache=None")
+
+
+class FileSource(_RandomAccessSplit, Dataset):
+    """A source whose rows live in local files, read by index through a sampler.
+
+    Subclasses set ``self._n`` (rows) and ``self._names`` and define ``_load()`` returning one
+    array per column, with rows along axis 0 (or override ``_row(i)``).
+    """
+
+    def __init__(self, who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                 shard_id, cache):
+        check_workers(num_parallel_workers, who)
+        check_cache(cache, who)
+        if num_samples == 0 and not isinstance(num_samples, bool):
+            num_samples = None                      # MindSpore: 0 reads every row
+        self._sampler, _ = build_sampler(who, sampler, shuffle, num_samples, num_shards,
+                                         shard_id, random_access=True)
+        super().__init__()
+        self._columns = None
+
+    def get_col_names(self):
+        return list(self._names)
+
+    def _num_rows(self):
+        return self._n
+
+    def _count(self):
+        return self._sampler._size(self._n)
+
+    def _arrays(self):
+        if self._columns is None:
+            self._columns = self._load()
+        return self._columns
+
+    def _row(self, i):
+        return tuple(np.asarray(c[i]) for c in self._arrays())
+
+    def _rows(self):
+        for i in self._sampler._order(self._n):
+            yield self._row(int(i))
+
+    def _gather_batches(self, batch_size, drop_remainder):
+        if type(self)._row is not FileSource._row:
+            return None
+        return self._gather(batch_size, drop_remainder)
+
+    def _gather(self, batch_size, drop_remainder):
+        columns = self._arrays()
+        order = self._sampler._order(self._n)
+        for start in range(0, len(order), batch_size):
+            idx = order[start:start + batch_size]
+            if drop_remainder and len(idx) < batch_size:
+                return
+            yield tuple(c[idx] for c in columns)
+
+
+def _idx_header(path, magic, who):
+    """``(count, dims, offset)`` of an IDX file of unsigned bytes with the given magic number."""
+    with open(path, 'rb') as f:
+        head = f.read(4)
+        if len(head) < 4 or int.from_bytes(head, 'big') != magic:
+            raise RuntimeError(f"{who}: {path} is not an MNIST IDX file (magic number "
+                               f"{int.from_bytes(head, 'big') if len(head) == 4 else None}, "
+                               f"expected {magic})")
+        ndim = magic & 0xff
+        dims = [int.from_bytes(f.read(4), 'big') for _ in range(ndim)]
+    offset = 4 + 4 * ndim
+    if os.path.getsize(path) != offset + int(np.prod(dims)):
+        raise RuntimeError(f"{who}: {path} holds {os.path.getsize(path) - offset} bytes of data, "
+                           f"but its header announces shape {dims}")
+    return dims[0], dims[1:], offset
+
+
+class MnistDataset(FileSource):
+    """The MNIST digits from their IDX files: columns ``image`` (28, 28, 1) uint8 and ``label``
+    uint32.
+
+    Args:
+        dataset_dir: folder with ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
+            ``t10k-images-idx3-ubyte`` and ``t10k-labels-idx1-ubyte`` (uncompressed).
+        usage: 'train', 'test' or 'all' (None: 'all', test rows first).
+        num_samples: at most this many rows per epoch (None or 0: all).
+        num_parallel_workers: checked and ignored: files are read in the calling thread.
+        shuffle: read in a new random order each epoch. Default None: True without a sampler.
+        sampler: a ``Sampler`` or an iterable of row indices.
+        num_shards, shard_id: read only one shard (see ``DistributedSampler``).
+        cache: only None (hookgrad has no cache server).
+
+    Raises:
+        ValueError: for a missing folder, a bad ``usage`` or conflicting sampling arguments.
+        RuntimeError: when the files of ``usage`` are missing or malformed.
+    """
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        who = 'MnistDataset'
+        dataset_dir = check_dir(dataset_dir, who)
+        usage = check_usage(usage, who)
+        super().__init__(who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)
+        prefixes = sorted({'train': ['train'], 'test': ['t10k'],
+                           'all': ['train', 't10k']}[usage])
+        self._files = []
+        for prefix in prefixes:
+            images = os.path.join(dataset_dir, f"{prefix}-images-idx3-ubyte")
+            labels = os.path.join(dataset_dir, f"{prefix}-labels-idx1-ubyte")
+            if not (os.path.isfile(images) and os.path.isfile(labels)):
+                if usage == 'all':
+                    continue
+                raise RuntimeError(f"{who}: {images} and {labels} must both exist for "
+                                   f"usage='{usage}'")
+            n, dims, image_offset = _idx_header(images, 0x0803, who)
+            m, _, label_offset = _idx_header(labels, 0x0801, who)
+            if n != m or dims != [28, 28]:
+                raise RuntimeError(f"{who}: {images} holds {n} images of shape {dims} and "
+                                   f"{labels} {m} labels; expected as many 28x28 images as "
+                                   f"labels")
+            self._files.append((images, image_offset, labels, label_offset, n))
+        if not self._files:
+            raise RuntimeError(f"{who}: no MNIST files under {dataset_dir} (expected "
+                               f"train-images-idx3-ubyte, train-labels-idx1-ubyte, "
+                               f"t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte)")
+        self.dataset_dir, self.usage = dataset_dir, usage
+        self._n = sum(f[4] for f in self._files)
+        self._names = ['image', 'label']
+
+    def _load(self):
+        images, labels = [], []
+        for image_path, image_offset, label_path, label_offset, n in self._files:
+            images.append(np.fromfile(image_path, np.uint8, offset=image_offset)
+                          .reshape(n, 28, 28, 1))
+            labels.append(np.fromfile(label_path, np.uint8, offset=label_offset)
+                          .astype(np.uint32))
+        return [np.concatenate(images), np.concatenate(labels)]
+
+
+class _Cifar(FileSource):
+    """The binary CIFAR records: ``n_labels`` label bytes then 3072 bytes of CHW pixels."""
+
+    _n_labels = 1
+    _label_names = ['label']
+    _version = 'CIFAR-10'
+
+    def __init__(self, dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler,
+                 num_shards, shard_id, cache):
+        who = type(self).__name__
+        dataset_dir = check_dir(dataset_dir, who)
+        usage = check_usage(usage, who)
+        super().__init__(who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)
+        record = self._n_labels + 3072
+        self._files = []
+        for name in sorted(os.listdir(dataset_dir)):
+            path = os.path.join(dataset_dir, name)
+            if not os.path.isfile(path) or not self._wanted(name, usage):
+                continue
+            size = os.path.getsize(path)
+            if size == 0 or size % record:
+                raise RuntimeError(f"{who}: invalid {self._version} file {path}: {size} bytes "
+                                   f"is not a whole number of {record}-byte records (make sure "
+                                   f"it is the {self._version} binary version)")
+            self._files.append((path, size // record))
+        if not self._files:
+            raise RuntimeError(f"{who}: invalid cifar folder, cifar(.bin) files for "
+                               f"usage='{usage}' are missing under {dataset_dir}")
+        self.dataset_dir, self.usage = dataset_dir, usage
+        self._n = sum(n for _, n in self._files)
+        self._names = ['image'] + self._label_names
+
+    def _load(self):
+        k = self._n_labels
+        records = np.concatenate([np.fromfile(p, np.uint8).reshape(n, k + 3072)
+                                  for p, n in self._files])
+        image = np.ascontiguousarray(records[:, k:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
+        return [image] + [records[:, j].astype(np.uint32) for j in range(k)]
+
+
+class Cifar10Dataset(_Cifar):
+    """CIFAR-10 from its binary files: columns ``image`` (32, 32, 3) uint8 (HWC, RGB) and
+    ``label`` uint32.
+
+    Args:
+        dataset_dir: folder with ``data_batch_*.bin`` (train) and ``test_batch.bin`` (test).
+            Any whole number of records per file is read.
+        usage: 'train', 'test' or 'all' (None: 'all'); files are read in sorted name order.
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache: as
+            ``MnistDataset``.
+
+    Raises:
+        ValueError: for a missing folder, a bad ``usage`` or conflicting sampling arguments.
+        RuntimeError: when no file of ``usage`` is found or a file is not whole records.
+    """
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         sampler, num_shards, shard_id, cache)
+
+    @staticmethod
+    def _wanted(name, usage):
+        if not name.endswith('.bin'):
+            return False
+        train, test = 'data_batch' in name, 'test_batch' in name
+        return {'train': train, 'test': test, 'all': train or test}[usage]
+
+
+class Cifar100Dataset(_Cifar):
+    """CIFAR-100 from ``train.bin`` and ``test.bin``: columns ``image`` (32, 32, 3) uint8,
+    ``coarse_label`` and ``fine_label`` uint32.
+
+    Args and Raises as ``Cifar10Dataset``.
+    """
+
+    _n_labels = 2
+    _label_names = ['coarse_label', 'fine_label']
+    _version = 'CIFAR-100'
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         sampler, num_shards, shard_id, cache)
+
+    @staticmethod
+    def _wanted(name, usage):
+        return name in {'train': ('train.bin',), 'test': ('test.bin',),
+                        'all': ('train.bin', 'test.bin')}[usage]
