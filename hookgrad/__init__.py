@@ -34,6 +34,7 @@ __version__ = '0.1.0'
 from .autograd.transforms import *  # noqa: E402,F401,F403  (jvp, vmap, ...)
 from ._extras import *  # noqa: E402,F401,F403  (tensor, export, load, ...)
 from . import numpy  # noqa: E402  (mindspore.numpy)
+from . import amp  # noqa: E402  (mindspore.amp)
 
 common._export()            # mindspore.common holds the top-level names too
 from .compat.names import reporter as _reporter  # noqa: E402

@@ -13,12 +13,14 @@ from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
 from ..hooks import cell_hooks
 from . import bprop as _bprop
+from . import cell_precision as _precision
 from .cell_flags import CellFlags
+from .cell_precision import CellPrecision
 from .cell_state import CellState
 from .parameter import Parameter, ParameterTuple, generated_name, is_generated_name
 
 
-class Cell(CellState, CellFlags):
+class Cell(CellState, CellFlags, CellPrecision):
     """Base class of network layers and networks.
 
     Subclasses call ``super().__init__()`` first, assign Parameters and Cells as attributes (they
@@ -71,6 +73,8 @@ class Cell(CellState, CellFlags):
     # ----------------------------------------------------------------- the call
     def _eager_call(self, *args, **kwargs):
         """The call in PyNative mode: hooks around ``construct`` (see docs/hooks.md)."""
+        if self._amp_dtype is not None:      # a compute dtype (hookgrad/nn/cell_precision.py)
+            return _precision.call(self, _call, args, kwargs)
         hooks = self.__dict__.get('_hooks', _UNSET)
         if not _function.observing:
             if hooks is None:

@@ -4,8 +4,9 @@ Each loss, its reduction included, is one primitive. Cross-entropy from logits u
 ``log_softmax = x - max - log(sum(exp(x - max)))`` (no overflow for any finite logits) and its
 first-order backward is ``softmax * sum(q) - q`` for the target distribution ``q``, computed
 from the saved softmax with the target entries subtracted in place. Reductions: 'none' keeps
-one loss per sample, 'sum' adds them, 'mean' divides the sum by the summed weights of the
-counted targets (class-index targets) or by the number of losses (everything else).
+one loss per sample, 'sum' adds them (float16 losses in float32, cast back), 'mean' divides
+the sum by the summed weights of the counted targets (class-index targets) or by the number of
+losses (everything else).
 """
 import numbers
 
@@ -28,11 +29,13 @@ def _reduce(loss, reduction, denom):
     """``loss`` per element reduced as asked ('mean' divides the sum by ``denom``)."""
     if reduction == 'none':
         return loss
-    total = loss.sum()
+    # float16 losses are summed in float32: a sum of a few losses near 1e4 overflows float16
+    total = loss.sum(dtype=np.float32) if loss.dtype == np.float16 else loss.sum()
     if reduction == 'mean':
         with np.errstate(invalid='ignore', divide='ignore'):    # nothing counted: nan
             total = total / denom
-    return np.asarray(total, dtype=loss.dtype)
+    with np.errstate(over='ignore'):                            # a float16 sum past 65504: inf
+        return np.asarray(total, dtype=loss.dtype)
 
 
 def _scale(gy, reduction, denom, axis, m):
@@ -85,7 +88,7 @@ class _IndexTargets:
             if valid is not None:
                 wn = wn * valid
         self.wn = wn
-        self.denom = wn.sum()
+        self.denom = wn.sum(dtype=np.float32) if wn.dtype == np.float16 else wn.sum()
         self.weight = weight
         self.n_classes = n_classes
         self.axis = axis

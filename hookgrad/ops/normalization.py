@@ -1,7 +1,9 @@
 """Normalization: batch_norm and layer_norm, each one fused primitive with an analytic backward.
 
-Statistics are computed in the input's dtype in two passes (the mean, then the mean of squared
-deviations from it), so a large common offset does not cancel the variance away. With
+Statistics are computed in the input's dtype (float32 for a float16 input, whose result and
+gradients are cast back to float16: float16 sums of values near 1e4 overflow) in two passes
+(the mean, then the mean of squared deviations from it), so a large common offset does not
+cancel the variance away. With
 ``xhat = (x - mean) * rstd`` over ``M`` values, the gradient of both normalizations is
 ``dx = rstd * (g - sum(g) / M - xhat * sum(g * xhat) / M)`` where ``g`` is the incoming
 gradient times the scale. The first-order rule reuses arrays saved by the forward (the
@@ -266,6 +268,21 @@ def _real(value, name, arg, low, high, low_open):
     return value
 
 
+def _compute_dtype(x):
+    """The dtype statistics are computed in: float32 for float16 inputs, else x's own."""
+    dtype = x._data.dtype
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
+
+
+def _in_float32(fn, *tensors):
+    """``fn(*tensors)`` with float16 Tensors cast to float32 and the result cast back to
+    float16 (both casts differentiable, so gradients come back in float16 too)."""
+    from .. import _dtype
+    args = [t if t is None or t._data.dtype != np.float16 else cast(t, _dtype.float32)
+            for t in tensors]
+    return cast(fn(*args), _dtype.float16)
+
+
 def _param(value, dtype, shape, name, arg):
     """A weight/bias Tensor of ``shape``, cast (differentiably) to the input's dtype."""
     t = _floating_input(value, name, arg)
@@ -324,9 +341,12 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
         if _floating_input(value, name, arg).shape != shape:
             raise ValueError(f"ops.batch_norm: {arg} must have shape {shape} (the channels of "
                              f"input_x {x.shape}), got {value.shape}")
-    dtype = x._data.dtype
+    dtype = _compute_dtype(x)
     w = _param(weight, dtype, shape, name, 'weight')
     b = _param(bias, dtype, shape, name, 'bias')
+    if x._data.dtype != dtype:          # float16: statistics in float32
+        return _in_float32(lambda x16: batch_norm(x16, running_mean, running_var, w, b, training,
+                                                  momentum, eps), x)
     if training:
         if x.size == x.shape[1]:
             raise ValueError(f"ops.batch_norm: training needs more than one value per channel, "
@@ -350,7 +370,10 @@ def _normalized_shape(value, name):
 
 def normalize_last(x, k, weight, bias, eps):
     """Layer normalization of ``x`` over its last ``k`` axes; ``weight`` / ``bias`` (Tensors
-    of x's dtype, shaped as some trailing axes of x, or None) scale and shift the result."""
+    of x's dtype, or float32 for a float16 x, shaped as some trailing axes of x, or None)
+    scale and shift the result."""
+    if x._data.dtype == np.float16:     # statistics in float32, result in float16
+        return _in_float32(lambda x, w, b: normalize_last(x, k, w, b, eps), x, weight, bias)
     params = tuple(p for p in (weight, bias) if p is not None)
     return LayerNorm.apply(x, *params, k=k, eps=eps, has_weight=weight is not None,
                            has_bias=bias is not None)
@@ -387,7 +410,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise ValueError(f"ops.layer_norm: input of shape {x.shape} does not end with "
                          f"normalized_shape {shape}")
     eps = _real(eps, name, 'eps', 0.0, float('inf'), True)
-    dtype = x._data.dtype
+    dtype = _compute_dtype(x)
     w = None if weight is None else _param(weight, dtype, shape, name, 'weight')
     b = None if bias is None else _param(bias, dtype, shape, name, 'bias')
     return normalize_last(x, len(shape), w, b, eps)

@@ -14,11 +14,13 @@ from .metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalA
                       RootMeanSquareDistance, OcclusionSensitivity, names, get_metric_fn,
                       get_metrics)
 from .model import Model
+from .loss_scale_manager import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager
 from .serialization import (save_checkpoint, load_checkpoint, load_param_into_net, export, load,
                             ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async,
                             async_ckpt_thread_status)
 
-__all__ = ['Model', 'Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback',
+__all__ = ['Model', 'LossScaleManager', 'FixedLossScaleManager', 'DynamicLossScaleManager',
+           'Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback',
            'History', 'EarlyStopping', 'LearningRateScheduler', 'ReduceLROnPlateau',
            'OnRequestExit', 'BackupAndRestore', 'SummaryCollector', 'SummaryRecord',
            'SummaryLandscape', 'FlopsUtilizationCollector', 'TrainFaultTolerance',

@@ -3,7 +3,9 @@
 A training step runs the network (and the loss) forward, takes the gradients of the loss with
 respect to ``optimizer.parameters`` with ``hookgrad.value_and_grad``, and calls
 ``optimizer(grads)``. The network itself is trained and saved: it is never wrapped in another
-Cell, so its parameter names stay as they are.
+Cell, so its parameter names stay as they are. With mixed precision (an ``amp_level`` other than
+'O0', or a ``loss_scale_manager``) the step is the one ``amp.build_train_network`` builds, as in
+MindSpore (docs/amp.md); the parameter names stay the same there too.
 """
 import numbers
 import sys
@@ -17,6 +19,7 @@ from ..nn.cell import Cell
 from .callback import (Callback, CallbackList, EarlyStopping, History, InternalCallbackParam,
                        LossMonitor, RunContext)
 from .metrics import Loss, get_metrics
+from .loss_scale_manager import LossScaleManager
 from .model_checkpoint import ModelCheckpoint
 from .progress import ProgressBar
 
@@ -51,12 +54,14 @@ def _check_kwargs(kwargs, optimizer):
     config = kwargs.get('boost_config_dict')
     if config is not None and not isinstance(config, (dict, str)):
         raise TypeError(f"Model: boost_config_dict must be a dict, got {type(config).__name__}")
-    if kwargs.get('loss_scale_manager') is not None:
+    manager = kwargs.get('loss_scale_manager')
+    if manager is not None:
         if optimizer is None:
             raise ValueError("Model: a loss_scale_manager needs an optimizer")
-        raise NotImplementedError(
-            "Model: loss_scale_manager is not available yet: hookgrad has no mixed precision "
-            "or loss scaling; leave it out (gradients are computed in the network's dtypes)")
+        if not isinstance(manager, LossScaleManager):
+            raise TypeError(f"Model: loss_scale_manager must be a LossScaleManager "
+                            f"(FixedLossScaleManager, DynamicLossScaleManager), got "
+                            f"{type(manager).__name__}")
 
 
 class Model:
@@ -76,20 +81,24 @@ class Model:
             ``loss_fn``, giving ``(loss, logits, label)``.
         eval_indexes: with ``eval_network``, the positions of the loss, the logits and the
             label in its outputs (a list of 3 ints); None passes all outputs to every metric.
-        amp_level: 'O0' (or 'auto', which is 'O0' here): hookgrad computes in the network's
-            own dtypes and has no mixed precision yet.
+        amp_level: 'O0' (the network's own dtypes), 'O1', 'O2' or 'O3': mixed precision
+            as ``amp.build_train_network`` builds it (docs/amp.md); the network is converted
+            (in place) when the Model is made, and trained through the step it builds.
+            'auto' (per-primitive dtypes inside MindSpore's executor) is not available.
         boost_level: 'O0'. MindSpore's 'O1'/'O2' rewrite the network and optimizer for its
             boost mode (even on CPU), which hookgrad does not have: an error.
-        kwargs: MindSpore's ``loss_scale_manager`` (None only: no loss scaling yet),
-            ``keep_batchnorm_fp32`` (a bool; nothing is cast at 'O0', so it changes nothing),
+        kwargs: MindSpore's ``loss_scale_manager`` (a LossScaleManager, overriding the
+            level's: O2 defaults to ``DynamicLossScaleManager()``), ``keep_batchnorm_fp32``
+            (a bool, overriding the level's),
             ``boost_config_dict`` (read only in boost mode, so unused at 'O0') and
             ``acc_level`` (the old name of ``boost_level``).
 
     Raises:
         TypeError: for a network, loss, optimizer or eval network of the wrong type.
         ValueError: for metrics without a way to evaluate them, bad ``eval_indexes``, an
-            ``amp_level`` other than 'O0'/'auto', an unknown ``boost_level`` or kwarg.
-        NotImplementedError: for boost mode or a ``loss_scale_manager``.
+            unknown ``amp_level``, ``boost_level`` or kwarg, or mixed precision without an
+            optimizer.
+        NotImplementedError: for boost mode or ``amp_level='auto'``.
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
@@ -116,9 +125,10 @@ class Model:
                 f"boost mode (mindspore.boost) rewrites the network and optimizer; use 'O0'")
         if amp_level not in _AMP_LEVELS:
             raise ValueError(f"Model: amp_level must be one of {_AMP_LEVELS}, got {amp_level!r}")
-        if amp_level not in ('O0', 'auto'):
-            raise ValueError(f"Model: amp_level {amp_level!r} is not supported: hookgrad has no "
-                             f"mixed precision; use 'O0' and choose the network's dtypes")
+        if amp_level != 'O0' and optimizer is None:
+            raise ValueError("Auto mixed precision will not work because 'optimizer' is None."
+                             "Please set amp_level='O0' to disable auto mixed precision or set "
+                             "'optimizer' not be None to use auto mixed precision.")
         metric_fns = get_metrics(metrics)
         if eval_network is None:
             if eval_indexes is not None:
@@ -141,11 +151,15 @@ class Model:
         self._amp_level = amp_level
         self._boost_level = boost_level
         self._keep_batchnorm_fp32 = kwargs.get('keep_batchnorm_fp32')
+        self._loss_scale_manager = kwargs.get('loss_scale_manager')
+        self._train_network = None
+        if amp_level != 'O0' or 'loss_scale_manager' in kwargs:
+            self._train_network = _build_amp_network(self, kwargs)
 
     @property
     def train_network(self):
-        """The network being trained."""
-        return self._network
+        """The network being trained (with mixed precision, the training step built for it)."""
+        return self._network if self._train_network is None else self._train_network
 
     @property
     def predict_network(self):
@@ -233,7 +247,8 @@ class Model:
         if batch_num == 0:
             raise ValueError(f"{who}: train_dataset has no rows")
         cb_params = InternalCallbackParam(
-            train_network=self._network, network=self._network, epoch_num=epoch - initial_epoch,
+            train_network=self.train_network, network=self._network,
+            epoch_num=epoch - initial_epoch,
             initial_epoch=initial_epoch, batch_num=batch_num, mode='train', loss_fn=self._loss_fn,
             optimizer=self._optimizer, train_dataset=train_dataset, cur_epoch_num=initial_epoch,
             cur_step_num=0, dataset_sink_mode=False, train_dataset_element=None,
@@ -295,6 +310,8 @@ class Model:
     def _train_step(self):
         """``step(row) -> net_outputs``: one forward, backward and optimizer update."""
         network, loss_fn, optimizer = self._network, self._loss_fn, self._optimizer
+        if self._train_network is not None:
+            return _amp_step(self._train_network, self._loss_scale_manager)
         if optimizer is None:
             return lambda row: network(*row)
 
@@ -397,8 +414,10 @@ class Model:
         if len(row) != 2:
             raise ValueError(f"Model.eval: with a loss_fn each dataset row must be (data, "
                              f"label), got {len(row)} columns")
-        logits = self._network(row[0])
-        return self._loss_fn(logits, row[1]), logits, row[1]
+        logits, label = self._network(row[0]), row[1]
+        if self._amp_level in ('O2', 'O3'):         # WithEvalCell's add_cast_fp32, as MindSpore
+            logits, label = _to_float32(logits), _to_float32(label)
+        return self._loss_fn(logits, label), logits, label
 
     def _update_metrics(self, outputs):
         if not isinstance(outputs, tuple):
@@ -481,3 +500,36 @@ class Model:
         raise RuntimeError("Model.infer_predict_layout: parameter layouts exist only in "
                            "MindSpore's semi-auto and auto parallel modes, which hookgrad (one "
                            "device, no parallelism) does not have")
+
+
+# ----------------------------------------------------------------------------- mixed precision
+def _build_amp_network(model, kwargs):
+    """MindSpore's ``Model._build_train_network`` with an optimizer: ``amp.build_train_network``
+    with the level and the kwargs given."""
+    from ..amp import build_train_network
+    config = {}
+    if 'loss_scale_manager' in kwargs:          # None included: no loss scaling at O2
+        config['loss_scale_manager'] = kwargs['loss_scale_manager']
+    if kwargs.get('keep_batchnorm_fp32') is not None:
+        config['keep_batchnorm_fp32'] = kwargs['keep_batchnorm_fp32']
+    return build_train_network(model._network, model._optimizer, model._loss_fn,
+                               level=model._amp_level, **config)
+
+
+def _amp_step(train_network, manager):
+    """``step(row)``: the built training step; a manager that drops overflowing updates is
+    told each step's overflow flag (the second output), as MindSpore's Model does."""
+    def step(row):
+        outputs = train_network(*row)
+        if manager is not None and manager.get_drop_overflow_update():
+            manager.update_loss_scale(bool(outputs[1].asnumpy().all()))
+        return outputs
+    return step
+
+
+def _to_float32(value):
+    from .. import _dtype, ops
+    if hasattr(value, '_data') and value._data.dtype.kind == 'f' and \
+            value.dtype != _dtype.float32:
+        return ops.cast(value, _dtype.float32)
+    return value

@@ -1,5 +1,5 @@
 """MindSpore 2.10's Model and CheckpointConfig signatures, their kwargs and checks, and what
-hookgrad refuses (mixed precision, boost mode, parallel layouts) with the reason."""
+hookgrad refuses (boost mode, parallel layouts) with the reason."""
 import inspect
 import os
 
@@ -73,9 +73,7 @@ def test_kwargs_that_change_nothing_at_o0_are_accepted_and_training_is_the_same(
     ({'boost_level': 'O1'}, NotImplementedError, "boost_level 'O1' is not available in "
      "hookgrad: MindSpore's boost mode"),
     ({'acc_level': 'O2'}, NotImplementedError, "boost_level 'O2' is not available"),
-    ({'loss_scale_manager': object()}, NotImplementedError,
-     "loss_scale_manager is not available yet: hookgrad has no mixed precision or loss "
-     "scaling"),
+    ({'loss_scale_manager': object()}, TypeError, "must be a LossScaleManager"),
 ])
 def test_model_kwargs_errors(kw, err, match):
     net = classifier()
