@@ -16,10 +16,7 @@ from .image_folder import ImageFolderDataset
 from .mind_dataset import MindDataset
 from .pipeline import BatchInfo
 from . import config
-try:        # image and generic transforms, when their packages are present
-    from . import vision, transforms
-except ImportError:
-    pass
+from . import vision, transforms  # noqa: E402  (mindspore.dataset.vision / .transforms)
 
 __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'Cifar10Dataset', 'Cifar100Dataset', 'ImageFolderDataset', 'MindDataset', 'Sampler',

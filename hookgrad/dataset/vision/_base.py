@@ -1,0 +1,72 @@
+"""The base class of the image transforms and the checks they share."""
+import numpy as np
+from PIL import Image
+
+from ..transforms.transforms import TensorOperation
+from .utils import Inter
+
+_PIL_FILTERS = {Inter.NEAREST: Image.NEAREST, Inter.LINEAR: Image.BILINEAR,
+                Inter.CUBIC: Image.BICUBIC, Inter.ANTIALIAS: Image.LANCZOS}
+_CV_MODES = {Inter.NEAREST: 'nearest', Inter.LINEAR: 'linear', Inter.CUBIC: 'cubic',
+             Inter.AREA: 'area'}
+
+
+class ImageTensorOperation(TensorOperation):
+    """An image transform: ``op(image)`` with a NumPy image (H, W) or (H, W, C), or a PIL image.
+
+    NumPy images go to ``_apply``. PIL images go to ``_apply_pil``, which by default works on
+    the pixels as an array and returns an array, as MindSpore's C++ transforms do; transforms
+    that MindSpore runs through Pillow return PIL images.
+    """
+
+    def __call__(self, *inputs):
+        if len(inputs) != 1:
+            raise RuntimeError("The op is OneToOne, can only accept one tensor as input.")
+        img = inputs[0]
+        if isinstance(img, Image.Image):
+            return self._apply_pil(img)
+        if not isinstance(img, np.ndarray):
+            raise TypeError(f"Input should be NumPy or PIL image, got {type(img)}.")
+        return self._apply(img)
+
+    def _apply_pil(self, img):
+        return self._apply(np.asarray(img))
+
+    @property
+    def _name(self):
+        return type(self).__name__
+
+
+def need_pil(img):
+    """TypeError for a transform that only takes PIL images (MindSpore's message)."""
+    raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded data "
+                    f"or ToPIL() for decoded data.")
+
+
+def check_image(img, who, max_rank=3):
+    """RuntimeError unless ``img`` is (H, W) or (H, W, C) (or, with max_rank=4, a batch)."""
+    if img.ndim < 2:
+        raise RuntimeError(f"{who}: the image tensor should have at least two dimensions. "
+                           f"You may need to perform Decode first.")
+    if img.ndim > max_rank:
+        raise RuntimeError(f"{who}: input tensor is not in shape of <H,W> or <H,W,C>, but got "
+                           f"rank: {img.ndim}")
+
+
+def per_image(fn, img):
+    """``fn`` applied to every image of a batch (N, H, W[, C]), or to one image."""
+    if img.ndim == 4:
+        return np.stack([fn(x) for x in img])
+    return fn(img)
+
+
+def fill_for(img, fill):
+    """The fill value as a per-channel array for ``img`` (the first entry for one channel)."""
+    if img.ndim == 3 and img.shape[2] == len(fill):
+        return np.asarray(fill)
+    return np.asarray(fill[:1] if img.ndim == 2 else (fill[0],) * img.shape[2])
+
+
+def pil_fill(img, fill):
+    """A PIL fill colour for ``img``'s mode."""
+    return fill[0] if len(img.getbands()) == 1 else tuple(fill)
