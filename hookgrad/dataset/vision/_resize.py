@@ -87,11 +87,26 @@ def _pil_cubic(n_in, n_out, a=-0.5):
 _PIL_ONE = float(1 << 22)
 
 
+def _along(x, w, axis):
+    """``w`` (n_out, n_in) applied along ``axis`` of ``x``: each output takes only the inputs
+    its row of ``w`` weights (a few taps), so the cost follows the taps, not n_out * n_in."""
+    nonzero = w != 0
+    k = max(int(nonzero.sum(axis=1).max()), 1)
+    if 4 * k >= w.shape[1]:                           # dense enough: one matrix product
+        return np.moveaxis(np.tensordot(w, x, axes=(1, axis)), 0, axis)
+    taps = np.sort(np.argsort(~nonzero, axis=1, kind='stable')[:, :k], axis=1)
+    coef = np.take_along_axis(w, taps, axis=1)
+    shape = [1] * x.ndim
+    shape[axis] = w.shape[0]
+    out = np.take(x, taps[:, 0], axis=axis) * coef[:, 0].reshape(shape)
+    for j in range(1, k):
+        out += np.take(x, taps[:, j], axis=axis) * coef[:, j].reshape(shape)
+    return out
+
+
 def _apply(img, wy, wx):
     """``wy @ img @ wx.T`` over the two leading (H, W) axes of a 2-D or 3-D image."""
-    x = img.astype(np.float64)
-    out = np.tensordot(wy, x, axes=(1, 0))
-    return np.moveaxis(np.tensordot(wx, out, axes=(1, 1)), 0, 1)
+    return _along(_along(img.astype(np.float64), wy, 0), wx, 1)
 
 
 def resize(img, height, width, mode):
@@ -133,8 +148,7 @@ def resize(img, height, width, mode):
 
 def _linear_u8(img, wy, wx):
     """uint8 two-tap resize in OpenCV's fixed point, with the rounding of its SIMD row pass."""
-    rows = np.tensordot(img.astype(np.float64), wx, axes=(1, 1))    # (H, C..., W') exact ints
-    rows = np.moveaxis(rows, -1, 1).astype(np.int64) >> 4
+    rows = _along(img.astype(np.float64), wx, 1).astype(np.int64) >> 4    # exact ints
     taps = np.argsort(wy == 0, axis=1, kind='stable')[:, :2]       # the two source rows
     taps = np.sort(taps, axis=1)
     beta = np.take_along_axis(wy, taps, axis=1).astype(np.int64)
