@@ -12,6 +12,7 @@ EXPECTED = {
     'lenet_model.py': 'accuracy: 1.000',
     'hooks_and_gradients.py': 'gradient of the weight: [[10.0, 20.0, 30.0], [10.0, 20.0, 30.0]]',
     'jit_custom_optimizer.py': '[7. 8. 9.]',
+    'mnist_files_quick_start.py': 'final test accuracy 1.000',
 }
 
 
