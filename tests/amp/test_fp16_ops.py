@@ -139,3 +139,21 @@ def test_float32_paths_are_unchanged():
     got = ops.binary_cross_entropy_with_logits(Tensor(x), Tensor(t))
     assert got.dtype == ms.float32
     np.testing.assert_array_equal(got.asnumpy(), np.asarray(loss.sum() / 16, np.float32))
+
+
+def test_instance_and_group_norm_near_1e4_stay_finite_and_accurate():
+    x64 = (1e4 + np.random.default_rng(0).standard_normal((4, 6, 5, 5)) * 10)
+    x64 = x64.astype(np.float16).astype(np.float64)
+    for make in (lambda: nn.InstanceNorm2d(6), lambda: nn.GroupNorm(3, 6)):
+        half, full = make(), make()
+        half.to_float(ms.float16)
+        half.set_train(True)
+        full.set_train(True)
+        y16 = half(ms.Tensor(x64.astype(np.float16)))
+        y64 = full(ms.Tensor(x64))
+        assert y16.dtype == ms.float16
+        np.testing.assert_allclose(y16.asnumpy().astype(np.float64), y64.asnumpy(), atol=5e-3)
+        if isinstance(half, nn.InstanceNorm2d):     # running statistics kept in float32
+            np.testing.assert_allclose(half.moving_mean.asnumpy(), full.moving_mean.asnumpy(),
+                                       rtol=1e-6)
+            assert np.isfinite(half.moving_variance.asnumpy()).all()

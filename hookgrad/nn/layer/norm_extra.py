@@ -183,6 +183,8 @@ class _InstanceNorm(Cell):
             # moving = momentum * moving + (1 - momentum) * batch (MindSpore's InstanceNorm),
             # the batch statistics averaged over the samples, the variance unbiased
             a = flat._data
+            if a.dtype == np.float16:           # statistics in float32: float16 sums overflow
+                a = a.astype(np.float32)
             m = self.momentum
             self.moving_mean._data[...] = m * self.moving_mean._data + (1 - m) * a.mean((0, 2))
             var = a.var(2, ddof=1).mean(0) if a.shape[2] > 1 else np.zeros(c, a.dtype)
