@@ -158,3 +158,19 @@ def test_a_wrong_number_of_hook_gradients_is_a_type_error_as_in_mindspore():
     m.register_backward_pre_hook(lambda cell, grad_output: (grad_output[0], grad_output[0]))
     with pytest.raises(TypeError, match="returned 2 gradients, expected 1"):
         ms.grad(m, (0, 1))(X, Y)
+
+
+def test_with_grad_cell():
+    net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+    x, t = Tensor(np.ones((1, 2), np.float32)), Tensor(np.zeros((1, 1), np.float32))
+    gw, gb = nn.WithGradCell(net, nn.MSELoss())(x, t)
+    np.testing.assert_array_equal(gw.asnumpy(), [[4.0, 4.0]])       # MindSpore 2.10
+    np.testing.assert_array_equal(gb.asnumpy(), [4.0])
+    gw, gb = nn.WithGradCell(net, nn.MSELoss(), sens=Tensor(np.float32(3.0)))(x, t)
+    np.testing.assert_array_equal(gw.asnumpy(), [[12.0, 12.0]])
+    gw, _ = nn.WithGradCell(nn.WithLossCell(net, nn.MSELoss()))(x, t)
+    np.testing.assert_array_equal(gw.asnumpy(), [[4.0, 4.0]])
+    with pytest.raises(TypeError, match="nn.WithGradCell: sens must be None, a number, a Tensor "
+                                        "or a tuple, got str"):
+        nn.WithGradCell(net, sens='x')
+    assert nn.wrap.TimeDistributed is nn.TimeDistributed

@@ -14,7 +14,8 @@ from ..cell import Cell
 from ..layer.basic import Identity
 from ..parameter import Parameter
 
-__all__ = ['WithLossCell', 'WithEvalCell', 'TrainOneStepCell', 'ForwardValueAndGrad']
+__all__ = ['WithLossCell', 'WithEvalCell', 'WithGradCell', 'TrainOneStepCell',
+           'ForwardValueAndGrad']
 
 
 class WithLossCell(Cell):
@@ -233,6 +234,53 @@ class ForwardValueAndGrad(Cell):
 
     def construct(self, *inputs):
         return self._run(*inputs)
+
+
+class WithGradCell(Cell):
+    """The gradients of a network's loss with respect to its trainable parameters.
+
+    Args:
+        network: the network; with ``loss_fn`` None it must return the loss itself (a
+            ``WithLossCell``, say).
+        loss_fn: the loss, applied as ``WithLossCell(network, loss_fn)``. Default None.
+        sens: the gradient of the loss fed to backward (a number or a Tensor of the loss's
+            shape). Default None: ones.
+
+    Inputs:
+        *inputs: the network's inputs (with ``loss_fn``: data and label).
+
+    Outputs:
+        A tuple with the gradient of each trainable parameter, in ``trainable_params()`` order.
+
+    >>> import hookgrad as ms
+    >>> net = ms.nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+    >>> grads = ms.nn.WithGradCell(net, ms.nn.MSELoss())(ms.ops.ones((1, 2)), ms.ops.zeros((1, 1)))
+    >>> print(grads[0], grads[1])
+    [[4. 4.]] [4.]
+    """
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"nn.WithGradCell: network must be a Cell, got "
+                            f"{type(network).__name__}")
+        if sens is not None and (isinstance(sens, bool) or
+                                 not isinstance(sens, (numbers.Real, Tensor, tuple))):
+            raise TypeError(f"nn.WithGradCell: sens must be None, a number, a Tensor or a "
+                            f"tuple, got {type(sens).__name__}")
+        self.network = network
+        self.loss_fn = loss_fn
+        object.__setattr__(self, 'weights', tuple(network.trainable_params()))
+        self.sens = sens
+        self.network_with_loss = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.network_with_loss.set_train()
+        self.grad = GradOperation(get_by_list=True, sens_param=sens is not None)
+
+    def construct(self, *inputs):
+        grad_fn = self.grad(self.network_with_loss, self.weights)
+        if self.sens is None:
+            return grad_fn(*inputs)
+        return grad_fn(*inputs, self.sens)
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402
