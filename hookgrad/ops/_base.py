@@ -1,4 +1,8 @@
 """What every op family shares: turning arguments into Tensors, promotion, shape errors."""
+import math
+import os
+import sys
+
 import numpy as np
 
 from .._dtype import promote, scalar_dtype, to_numpy
@@ -6,6 +10,45 @@ from .._tensor import Tensor
 from ..autograd.function import apply2
 
 _scalars = {}
+_OPS_PACKAGE = __name__.rsplit('.', 1)[0]
+
+
+def calling_op(value=None, arg=None):
+    """``(op, argument)``: the public op running now and the name it gave ``value``.
+
+    Walks out of the frames of ``hookgrad.ops`` to the outermost one (the op the user called:
+    a function, or a Primitive's ``construct``) and looks for the parameter holding ``value``
+    there. Runs only when an error is being built, so the happy path pays nothing.
+    """
+    frame, outer = sys._getframe(1), None
+    while frame is not None:
+        if frame.f_globals.get('__name__', '').startswith(_OPS_PACKAGE):
+            outer = frame
+        elif outer is not None:
+            break
+        frame = frame.f_back
+    if outer is None:
+        return 'op', arg or 'input'
+    code, local = outer.f_code, outer.f_locals
+    op = code.co_name
+    owner = local.get('self')
+    if owner is not None and op in ('construct', '__call__', '__init__'):
+        op = type(owner).__name__
+    elif op == 'binary' and isinstance(local.get('name'), str):
+        op = local['name']      # a Tensor operator: name the op it runs
+    if value is not None:
+        params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        held = [p for p in params if p != 'self' and local.get(p) is value]
+        if held and arg not in held:
+            arg = held[0]
+        arg = {'a': 'input', 'b': 'other'}.get(arg, arg) if code is binary.__code__ else arg
+    return op.lstrip('_'), arg or 'input'
+
+
+def op_error(kind, value, arg, what):
+    """``kind('ops.<op>: <arg> <what>')`` for the op running now (see ``calling_op``)."""
+    op, arg = calling_op(value, arg)
+    return kind(f"ops.{op}: {arg}{'' if what.startswith(':') else ' '}{what}")
 
 
 def scalar_like(value, like):
@@ -15,8 +58,8 @@ def scalar_like(value, like):
     if not isinstance(value, (bool, int, float)):
         if isinstance(value, (np.ndarray, np.generic, list, tuple)):
             return Tensor(value)
-        raise TypeError(f"unsupported operand: expected a Tensor or a Python number, "
-                        f"got {type(value).__name__}")
+        raise op_error(TypeError, value, 'other',
+                       f": expected a Tensor or a Python number, got {type(value).__name__}")
     dt = like._data.dtype
     key = (type(value), value, dt)
     t = _scalars.get(key)
@@ -34,8 +77,11 @@ def as_tensor(x, name='input'):
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (bool, int, float, np.ndarray, np.generic, list, tuple)):
-        return Tensor(x)
-    raise TypeError(f"{name} must be a Tensor, got {type(x).__name__}")
+        try:
+            return Tensor(x)
+        except (TypeError, ValueError) as e:
+            raise op_error(type(e), x, name, f"cannot be made a Tensor: {e}") from None
+    raise op_error(TypeError, x, name, f"must be a Tensor, got {type(x).__name__}")
 
 
 def operands(a, b):
@@ -59,9 +105,13 @@ def operands(a, b):
 
 
 def broadcast_error(name, a, b):
-    """The ValueError raised when two shapes cannot broadcast, naming the op and both shapes."""
-    return ValueError(f"ops.{name}: shapes {tuple(a.shape)} and {tuple(b.shape)} cannot be "
-                      f"broadcast together")
+    """The ValueError raised when two shapes cannot broadcast, naming the op and both shapes
+    (the op the user called, and ``name`` when that op failed inside it)."""
+    outer = calling_op()[0]
+    same = outer.lower().replace('_', '') == name.replace('_', '')     # ops.Add runs ops.add
+    where = f" (in ops.{name})" if not same and outer not in ('op', 'binary') else ''
+    return ValueError(f"ops.{outer if where else name}: shapes {tuple(a.shape)} and "
+                      f"{tuple(b.shape)} cannot be broadcast together{where}")
 
 
 def check_broadcast(name, a, b):
@@ -96,4 +146,54 @@ def normalize_axis(axis, ndim, name):
 
 
 def np_dtype(dtype):
-    return None if dtype is None else to_numpy(dtype)
+    return None if dtype is None else dtype_arg(dtype)
+
+
+def dtype_arg(dtype, arg='dtype'):
+    """The NumPy dtype of a dtype argument; a TypeError naming the op and ``arg`` if unknown."""
+    try:
+        return to_numpy(dtype)
+    except TypeError as e:
+        raise op_error(TypeError, dtype, arg, f"is not a dtype hookgrad knows: {e}") from None
+
+
+def _physical_memory():
+    try:
+        return os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE')
+    except (AttributeError, ValueError, OSError):     # no sysconf: no machine bound
+        return 1 << 62
+
+
+MEMORY_BYTES = _physical_memory()
+VIEW_ELEMENTS = 1 << 40     # a broadcast view larger than this cannot be reduced in any time
+
+
+def _bytes(n):
+    for unit in ('bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'):
+        if n < 1024 or unit == 'PiB':
+            return f"{n:.0f} {unit}" if unit == 'bytes' else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} bytes"
+
+
+def check_size(name, shape, itemsize, view=False):
+    """Refuse a result of ``shape`` that could never be computed, before NumPy tries.
+
+    ``name`` None names the public op running now (an op built on another).
+
+    An array must fit in physical memory (MemoryError); a broadcast view, which allocates
+    nothing, must hold at most ``VIEW_ELEMENTS`` elements (ValueError): any reduction of a
+    larger one would run for hours. One product per call.
+    """
+    n = math.prod(shape)
+    if name is None and n > min(VIEW_ELEMENTS, MEMORY_BYTES):
+        name = calling_op()[0]
+    if view:
+        if n > VIEW_ELEMENTS:
+            raise ValueError(f"ops.{name}: a view of shape {tuple(shape)} has {n} elements "
+                             f"({n * itemsize} bytes if made an array), more than the "
+                             f"{VIEW_ELEMENTS} hookgrad allows")
+    elif n * itemsize > MEMORY_BYTES:
+        raise MemoryError(f"ops.{name}: a result of shape {tuple(shape)} needs {n * itemsize} "
+                          f"bytes ({_bytes(n * itemsize)}), more than this machine's memory "
+                          f"({_bytes(MEMORY_BYTES)})")

@@ -4,7 +4,8 @@ import numpy as np
 from .._dtype import to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ._base import as_tensor, binary, broadcast_error, operands as _operands
+from ._base import as_tensor, binary, broadcast_error, dtype_arg, operands as _operands
+from ._fperrors import FPTripped, fp_call, fp_enter, fp_exit, fp_rewarn
 
 
 class Add(Op):
@@ -53,7 +54,14 @@ class Div(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)
-        return a / b
+        token = fp_enter()      # fp_call inlined: division is on the hottest path
+        try:
+            return a / b
+        except FPTripped as e:
+            flag = e.args[0]
+        finally:
+            fp_exit(token)
+        return fp_rewarn('div', np.true_divide, (a, b), flag)
 
     @staticmethod
     def backward(ctx, gy):
@@ -77,7 +85,7 @@ class Pow(Op):
     """y = a ** b; the exponent's gradient, y * log(a), is computed only when wanted."""
     @staticmethod
     def forward(ctx, a, b):
-        y = a ** b
+        y = fp_call('pow', np.power, a, b)
         ctx.save(a, b, y)
         return y
 
@@ -221,7 +229,10 @@ def cast(input, dtype):
     mindspore.float32
     """
     x = as_tensor(input)
-    dt = to_numpy(dtype)
+    try:
+        dt = to_numpy(dtype)
+    except TypeError:
+        dt = dtype_arg(dtype)       # raises, naming the op and the argument
     if x._data.dtype == dt:
         return x
     if dt.kind != 'f':

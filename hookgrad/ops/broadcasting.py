@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..autograd.function import Op
-from ._base import as_tensor
+from ._base import as_tensor, check_size
 
 
 class BroadcastTo(Op):
@@ -36,7 +36,12 @@ def broadcast_to(input, shape):
         ValueError: when the shapes are not broadcast-compatible (names both shapes).
     """
     x = as_tensor(input)
-    shape = tuple(shape)
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in shape):
+        raise TypeError(f"ops.broadcast_to: shape must be a tuple of ints, got {shape!r}")
+    shape = tuple(int(s) for s in shape)
     lead = len(shape) - x.ndim
     if lead < 0:
         raise ValueError(f"ops.broadcast_to: cannot broadcast shape {x.shape} to {shape}")
@@ -49,6 +54,7 @@ def broadcast_to(input, shape):
         raise ValueError(f"ops.broadcast_to: cannot broadcast shape {x.shape} to {shape}") from None
     if x.shape == shape:
         return x
+    check_size(None, shape, x._data.itemsize, view=True)
     return BroadcastTo.apply(x, shape=shape)
 
 

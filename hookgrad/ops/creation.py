@@ -8,7 +8,7 @@ import numpy as np
 from .._dtype import to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, effect, value_read
-from ._base import as_tensor
+from ._base import as_tensor, check_size, dtype_arg
 
 _F32 = np.dtype(np.float32)
 _I64 = np.dtype(np.int64)
@@ -97,8 +97,9 @@ def fill(type, shape, value):
     >>> ms.ops.fill(ms.float32, (2,), 3)
     Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00,  3.00000000e+00])
     """
-    dt = to_numpy(type)
+    dt = dtype_arg(type, 'type')
     shape = _shape(shape, 'fill')
+    check_size('fill', shape, dt.itemsize)
     return Tensor._wrap(np.full(shape, _number(value, 'fill', 'value'), dtype=dt))
 
 
@@ -106,39 +107,45 @@ def full(size, fill_value, *, dtype=None):
     """A tensor of shape ``size`` filled with ``fill_value``; dtype inferred from it by default."""
     shape = _shape(size, 'full')
     dt = _value_dtype(fill_value) if dtype is None else to_numpy(dtype)
+    check_size('full', shape, dt.itemsize)
     return Tensor._wrap(np.full(shape, _number(fill_value, 'full', 'fill_value'), dtype=dt))
 
 
 def ones(shape, dtype=None):
     """A tensor of ones (Float32 unless ``dtype`` is given)."""
-    return Tensor._wrap(np.ones(_shape(shape, 'ones'), dtype=_F32 if dtype is None
-                                else to_numpy(dtype)))
+    shape, dt = _shape(shape, 'ones'), _F32 if dtype is None else to_numpy(dtype)
+    check_size('ones', shape, dt.itemsize)
+    return Tensor._wrap(np.ones(shape, dtype=dt))
 
 
 def zeros(size, dtype=None):
     """A tensor of zeros of shape ``size`` (Float32 unless ``dtype`` is given)."""
-    return Tensor._wrap(np.zeros(_shape(size, 'zeros'), dtype=_F32 if dtype is None
-                                 else to_numpy(dtype)))
+    shape, dt = _shape(size, 'zeros'), _F32 if dtype is None else to_numpy(dtype)
+    check_size('zeros', shape, dt.itemsize)
+    return Tensor._wrap(np.zeros(shape, dtype=dt))
 
 
 def ones_like(input, *, dtype=None):
     """Ones with the shape of ``input`` and its dtype (or ``dtype``)."""
     x = as_tensor(input)
-    return Tensor._wrap(np.ones(x._data.shape, x._data.dtype if dtype is None
-                                else to_numpy(dtype)))
+    dt = x._data.dtype if dtype is None else to_numpy(dtype)
+    check_size('ones_like', x._data.shape, dt.itemsize)
+    return Tensor._wrap(np.ones(x._data.shape, dt))
 
 
 def zeros_like(input, *, dtype=None):
     """Zeros with the shape of ``input`` and its dtype (or ``dtype``)."""
     x = as_tensor(input)
-    return Tensor._wrap(np.zeros(x._data.shape, x._data.dtype if dtype is None
-                                 else to_numpy(dtype)))
+    dt = x._data.dtype if dtype is None else to_numpy(dtype)
+    check_size('zeros_like', x._data.shape, dt.itemsize)
+    return Tensor._wrap(np.zeros(x._data.shape, dt))
 
 
 def full_like(input, fill_value, *, dtype=None):
     """``fill_value`` everywhere, with the shape of ``input`` and its dtype (or ``dtype``)."""
     x = as_tensor(input)
     dt = x._data.dtype if dtype is None else to_numpy(dtype)
+    check_size('full_like', x._data.shape, dt.itemsize)
     return Tensor._wrap(np.full(x._data.shape, _number(fill_value, 'full_like', 'fill_value'),
                                 dtype=dt))
 
@@ -167,6 +174,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
         dt = _I64
     else:
         dt = _F32
+    check_size('arange', (int(np.ceil((end - start) / step)),), np.dtype(dt).itemsize)
     values = np.arange(start, end, step)
     return Tensor._wrap(values if values.dtype == dt else values.astype(dt))
 
@@ -178,6 +186,7 @@ def linspace(start, end, steps):
     steps = _count(steps, 'linspace', 'steps')
     if steps == 0:
         raise ValueError("ops.linspace: steps must be positive, got 0")
+    check_size('linspace', (steps,), 8)
     return Tensor._wrap(np.linspace(start, end, steps).astype(_F32))
 
 
@@ -185,7 +194,9 @@ def eye(n, m=None, dtype=None):
     """An ``n`` x ``m`` matrix (``m`` defaults to ``n``) with ones on the diagonal, Float32."""
     n = _count(n, 'eye', 'n')
     m = n if m is None else _count(m, 'eye', 'm')
-    return Tensor._wrap(np.eye(n, m, dtype=_F32 if dtype is None else to_numpy(dtype)))
+    dt = _F32 if dtype is None else to_numpy(dtype)
+    check_size('eye', (n, m), dt.itemsize)
+    return Tensor._wrap(np.eye(n, m, dtype=dt))
 
 
 _one_hot_constants = {}

@@ -14,6 +14,7 @@ from .._dtype import from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor, binary, broadcast_error, operands
+from ._fperrors import fp_call
 from .arithmetic import add, cast, div, floor_divide, mul, remainder, sub
 from .comparison import equal, gt, logical_and, logical_not
 from .indexing import where
@@ -28,7 +29,7 @@ class Log2(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.log2(x)
+        return fp_call('log2', np.log2, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -41,7 +42,7 @@ class Log10(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.log10(x)
+        return fp_call('log10', np.log10, x)
 
     @staticmethod
     def backward(ctx, gy):

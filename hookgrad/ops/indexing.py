@@ -254,11 +254,25 @@ def setitem(x, index, value):
     """
     if not isinstance(x, Tensor):
         raise TypeError(f"ops.setitem: x must be a Tensor, got {type(x).__name__}")
+    if not isinstance(value, (Tensor, bool, int, float)):
+        _check_value(value)
     if _grad_enabled() and (x._node is not None or (
             not x.requires_grad and isinstance(value, Tensor) and value.requires_grad)):
         _record_setitem(x, index, value)
         return
     effect(_write, x, index, value)
+
+
+def _check_value(value):
+    """Refuse values NumPy would write as NaN or garbage (None, strings, objects)."""
+    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        dtype = np.asarray(value).dtype
+        if dtype.kind in 'biuf':
+            return
+        raise TypeError(f"ops.setitem: value must be a Tensor, a number or an array of numbers, "
+                        f"got {type(value).__name__} of dtype {dtype}")
+    raise TypeError(f"ops.setitem: value must be a Tensor, a number or an array of numbers, "
+                    f"got {value!r}")
 
 
 def _write(x, index, value):
@@ -336,15 +350,36 @@ def take(x, indices, axis=None):
 
 def unindex(g, shape, key):
     """Zeros of ``shape`` with ``g`` added at ``key``: the adjoint of ``x[key]``, differentiable."""
+    g = as_tensor(g, 'g')
+    shape = _adjoint_shape(shape, 'unindex')
     template, indices = _split_key(key)
-    return Unindex.apply(as_tensor(g, 'g'), *indices, shape=tuple(shape), key=template)
+    try:
+        return Unindex.apply(g, *indices, shape=shape, key=template)
+    except (IndexError, ValueError, TypeError) as e:
+        raise type(e)(f"ops.unindex: g of shape {g.shape} cannot be added at key "
+                      f"{_describe(key)} of a tensor of shape {shape}: {e}") from None
 
 
 def untake(g, shape, indices, axis):
     """Zeros of ``shape`` with ``g`` added at ``indices`` along ``axis``: the adjoint of take."""
-    shape = tuple(shape)
-    return Untake.apply(as_tensor(g, 'g'), _indices(indices, 'untake'), shape=shape,
-                        axis=_axis(axis, max(len(shape), 1), 'untake'))
+    g = as_tensor(g, 'g')
+    shape = _adjoint_shape(shape, 'untake')
+    idx = _indices(indices, 'untake')
+    axis = _axis(axis, max(len(shape), 1), 'untake')
+    try:
+        return Untake.apply(g, idx, shape=shape, axis=axis)
+    except (IndexError, ValueError) as e:
+        raise type(e)(f"ops.untake: g of shape {g.shape} cannot be added at indices of shape "
+                      f"{tuple(idx.shape)} along axis {axis} of a tensor of shape {shape}: "
+                      f"{e}") from None
+
+
+def _adjoint_shape(shape, name):
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0
+            for n in shape):
+        raise TypeError(f"ops.{name}: shape must be a tuple of non-negative ints, got {shape!r}")
+    return tuple(int(n) for n in shape)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
@@ -365,15 +400,18 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     x = as_tensor(input_params, 'input_params')
     idx = _indices(input_indices, 'gather')
     axis = _axis(axis, max(x.ndim, 1), 'gather')
-    if batch_dims == 0:
+    if isinstance(batch_dims, bool) or not isinstance(batch_dims, (int, np.integer)):
+        raise TypeError(f"ops.gather: batch_dims must be an int, got {batch_dims!r}")
+    # a negative batch_dims counts from the rank of the indices (MindSpore): -rank is 0
+    k = int(batch_dims) + idx.ndim if batch_dims < 0 else int(batch_dims)
+    if k == 0:
         return _take(x, idx, axis, 'gather')
-    return _batched_gather(x, idx, axis, batch_dims)
+    return _batched_gather(x, idx, axis, batch_dims, k)
 
 
-def _batched_gather(x, idx, axis, batch_dims):
-    """gather with ``batch_dims`` leading dimensions shared by params and indices."""
+def _batched_gather(x, idx, axis, batch_dims, k):
+    """gather with ``k`` leading dimensions shared by params and indices."""
     from .shaping import transpose
-    k = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
     if not 0 <= k <= min(axis, idx.ndim) or x.shape[:k] != idx.shape[:k]:
         raise ValueError(f"ops.gather: batch_dims {batch_dims} does not fit params of shape "
                          f"{x.shape}, indices of shape {idx.shape} and axis {axis}")

@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from .._dtype import int32 as _int32, to_numpy
+from .._dtype import int32 as _int32, int64 as _int64, to_numpy
 from .primitives import Primitive, _flag
 from . import (arithmetic as _arith, comparison as _cmp, elementwise as _elem, norms as _norms,
                products as _products, reduction as _red, sampling as _sampling,
@@ -333,6 +333,9 @@ class ReduceStd(Primitive):
 class Argmin(Primitive):
     """``Argmin(axis=-1, output_type=int32)(x)``: index of the minimum along ``axis``."""
     def __init__(self, axis=-1, output_type=_int32):
+        if output_type not in (_int32, _int64):
+            raise ValueError(f"ops.Argmin: output_type must be mindspore.int32 or "
+                             f"mindspore.int64, got {output_type!r}")
         super().__init__(axis=axis, output_type=output_type)
 
     def construct(self, x):

@@ -348,6 +348,9 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
         return _in_float32(lambda x16: batch_norm(x16, running_mean, running_var, w, b, training,
                                                   momentum, eps), x)
     if training:
+        if x.size == 0:
+            raise ValueError(f"ops.batch_norm: input_x has no values to take batch statistics "
+                             f"from (shape {x.shape})")
         if x.size == x.shape[1]:
             raise ValueError(f"ops.batch_norm: training needs more than one value per channel, "
                              f"got input_x of shape {x.shape}")

@@ -7,6 +7,7 @@ errors. Call signatures follow MindSpore's Primitives (``ops.Concat(axis)(tensor
 import math
 
 from .._dtype import int32 as _int32
+from .._dtype import int64 as _int64
 from ._base import as_tensor, normalize_axis
 from .activation import gelu, log_softmax, relu, sigmoid, softmax
 from .arithmetic import add, cast, div, identity, mul, neg, pow, square, sub
@@ -477,6 +478,9 @@ class Select(Primitive):
 class Argmax(Primitive):
     """``Argmax(axis=-1, output_type=int32)(x)``: index of the maximum along ``axis``."""
     def __init__(self, axis=-1, output_type=_int32):
+        if output_type not in (_int32, _int64):
+            raise ValueError(f"ops.Argmax: output_type must be mindspore.int32 or "
+                             f"mindspore.int64, got {output_type!r}")
         super().__init__(axis=axis, output_type=output_type)
 
     def construct(self, x):

@@ -12,7 +12,7 @@ import numpy as np
 from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ._base import as_tensor
+from ._base import as_tensor, check_size
 from .arithmetic import add, cast, mul
 from .linalg import matmul
 from .reduction import sum as _sum
@@ -152,6 +152,7 @@ def einsum(equation, *operands):
 def outer(input, vec2):
     """The outer product ``input[i] * vec2[j]`` of the two tensors, each flattened first."""
     a, b = as_tensor(input), as_tensor(vec2, 'vec2')
+    check_size(None, (a.size, b.size), max(a._data.itemsize, b._data.itemsize))
     return mul(reshape(a, (-1, 1)), reshape(b, (-1,)))
 
 
@@ -252,6 +253,8 @@ def kron(input, other):
     n = max(a.ndim, b.ndim)
     sa = (1,) * (n - a.ndim) + a.shape
     sb = (1,) * (n - b.ndim) + b.shape
+    check_size('kron', tuple(p * q for p, q in zip(sa, sb)),
+               max(a._data.itemsize, b._data.itemsize))
     y = mul(reshape(a, tuple(d for s in sa for d in (s, 1))),
             reshape(b, tuple(d for s in sb for d in (1, s))))
     return reshape(y, tuple(p * q for p, q in zip(sa, sb)))

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
-from ._base import as_tensor
+from ._base import as_tensor, check_size
 from .broadcasting import broadcast_to
 from .indexing import GetItem, take
 from .shaping import _axis, _int_tuple, _split as _pieces, concat, flip, reshape, transpose
@@ -90,6 +90,8 @@ def repeat_interleave(input, repeats, axis=None):
     if len(counts) != n or any(c < 0 for c in counts):
         raise ValueError(f"ops.repeat_interleave: repeats {list(counts)} must be non-negative, "
                          f"one per slice ({n}) or one int")
+    check_size('repeat_interleave', x.shape[:axis] + (sum(counts),) + x.shape[axis + 1:],
+               x._data.itemsize)
     index = np.repeat(np.arange(n), counts)
     return take(x, Tensor._wrap(index), axis)
 

@@ -114,11 +114,9 @@ class ReduceMean(Op):
 class ReduceProd(Op):
     """y = product of x over ``axis``; dy/dx_i is the product of the other elements.
 
-    Without zeros that is y / x_i. Where a reduced slice holds zeros the rule uses p, the
-    product of the slice's nonzero elements, and constant masks from forward: with one zero,
-    the zero's gradient is p and the others' are p / x_i times that zero (value 0, but
-    differentiable); with two or more, all are 0. Double backward is exact when each slice has
-    at most one zero.
+    Without zeros that is y / x_i. Where a slice holds a zero the rule multiplies exclusive
+    running products from both ends of the slice (no division), recorded as ops, so gradients
+    of every order are exact with any number of zeros.
     """
     @staticmethod
     def forward(ctx, x, axis, keepdims):
@@ -127,32 +125,51 @@ class ReduceProd(Op):
         y = np.asarray(x.prod(axis=axis, keepdims=keepdims, dtype=dtype))
         if not ctx.recording:
             return y
-        zero = x == 0
-        if not zero.any():
+        if (x == 0).any():
+            ctx.save(x)
+        else:
             ctx.save(x, y)
-            return y
-        zf = zero.astype(x.dtype)
-        nzf = 1 - zf
-        count = zf.sum(axis=axis, keepdims=True)
-        one = (count == 1).astype(x.dtype)
-        # factor_i = p / nz_i * (direct + via_zero * s), s = the slice's zero as a variable
-        direct = zf * one + nzf * (count == 0)
-        via_zero = nzf * one
-        ctx.save(x, y, zf, nzf, direct, via_zero)
         return y
 
     @staticmethod
     def backward(ctx, gy):
-        m = ctx.m
         gy = _unreduce(ctx, gy)
         if len(ctx.saved) == 2:
             x, y = ctx.saved
             return gy * _unreduce(ctx, y) / x
-        x, _, zf, nzf, direct, via_zero = ctx.saved
-        nz = x * nzf + zf                   # zeros replaced by 1, cut from their own gradient
-        p = _unreduce(ctx, m.prod(nz, ctx.axis), False)
-        s = m.sum(x * zf, ctx.axis, True)
-        return gy * p / nz * (direct + via_zero * s)
+        (x,) = ctx.saved
+        return gy * _product_of_others(ctx.m, x, ctx.axis)
+
+
+def _product_of_others(m, x, axis):
+    """For each element, the product of the other elements of its slice over ``axis``.
+
+    The reduced axes are moved last and flattened into one; the left and right exclusive
+    running products along it multiply to the answer without dividing by x.
+    """
+    nd = x.ndim
+    axes = tuple(range(nd)) if axis is None else tuple(sorted(a % nd for a in axis))
+    keep = tuple(i for i in range(nd) if i not in axes)
+    perm = keep + axes
+    xt = m.transpose(x, perm) if perm != tuple(range(nd)) else x
+    lead = tuple(xt.shape[:len(keep)])
+    flat = m.reshape(xt, lead + (-1,))
+    last = len(lead)
+    if type(x) is np.ndarray:
+        cumprod = np.cumprod
+    else:
+        from .statistics import cumprod
+    ones = m.ones_like(m.getitem(flat, (Ellipsis, slice(0, 1))))
+    head = m.getitem(flat, (Ellipsis, slice(None, -1)))
+    left = cumprod(m.concat([ones, head], last), last)
+    rev = m.flip(flat, (last,))
+    tail = m.getitem(rev, (Ellipsis, slice(None, -1)))
+    right = m.flip(cumprod(m.concat([ones, tail], last), last), (last,))
+    others = m.reshape(left * right, tuple(xt.shape))
+    if perm == tuple(range(nd)):
+        return others
+    inverse = tuple(int(i) for i in np.argsort(perm))
+    return m.transpose(others, inverse)
 
 
 def _tie_split(ctx, gy):

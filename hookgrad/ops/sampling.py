@@ -14,7 +14,7 @@ from .. import _random
 from .._dtype import from_numpy, to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
-from ._base import as_tensor
+from ._base import as_tensor, check_size
 
 _F32 = np.dtype(np.float32)
 _I32 = np.dtype(np.int32)
@@ -184,8 +184,9 @@ def rand(*size, dtype=None, seed=None):
     >>> ms.ops.rand(2, 3).shape
     (2, 3)
     """
-    shape = _size(size, 'rand')
-    return UniformReal.apply(shape=shape, dtype=_float_dtype(dtype, 'rand'),
+    shape, dt = _size(size, 'rand'), _float_dtype(dtype, 'rand')
+    check_size('rand', shape, dt.itemsize)
+    return UniformReal.apply(shape=shape, dtype=dt,
                              seed=check_seed(seed, 'rand'))
 
 
@@ -195,8 +196,9 @@ def randn(*size, dtype=None, seed=None):
     Raises:
         ValueError: for a non-floating dtype, a negative dimension or a negative seed.
     """
-    shape = _size(size, 'randn')
-    return StandardNormal.apply(shape=shape, dtype=_float_dtype(dtype, 'randn'),
+    shape, dt = _size(size, 'randn'), _float_dtype(dtype, 'randn')
+    check_size('randn', shape, dt.itemsize)
+    return StandardNormal.apply(shape=shape, dtype=dt,
                                 seed=check_seed(seed, 'randn'))
 
 
@@ -217,6 +219,7 @@ def _randint(low, high, size, seed, dtype, name):
         raise ValueError(f"ops.{name}: size must be a tuple, got {size!r}")
     shape = _shape(size, name, 'size')
     dt = _int_dtype(dtype, name)
+    check_size(name, shape, dt.itemsize)
     if low >= high:
         raise ValueError(f"ops.{name}: low must be less than high, got low {low} and high {high}")
     bounds = (Tensor._wrap(np.asarray(low, dt)), Tensor._wrap(np.asarray(high, dt)))
@@ -268,6 +271,7 @@ def uniform(shape, minval, maxval, seed=None, dtype=None):
         if t._data.dtype != dt:
             raise TypeError(f"ops.uniform: {what} has dtype {t.dtype}, expected {from_numpy(dt)}")
     shape = _shape(shape, 'uniform')
+    check_size('uniform', shape, dt.itemsize)
     try:
         np.broadcast_shapes(shape, minval.shape, maxval.shape)
     except ValueError:
@@ -291,6 +295,7 @@ def normal(shape, mean, stddev, seed=None):
     """
     from .arithmetic import add, cast, mul
     shape = _shape(shape, 'normal')
+    check_size('normal', shape, 4)
     m = mean if isinstance(mean, Tensor) else as_tensor(float(mean), 'mean')
     s = stddev if isinstance(stddev, Tensor) else as_tensor(float(stddev), 'stddev')
     dt = m._data.dtype if m._data.dtype.kind == 'f' else _F32

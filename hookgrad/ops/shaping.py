@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
-from ._base import as_tensor
+from ._base import as_tensor, check_size
 
 
 class Reshape(Op):
@@ -191,6 +191,10 @@ def reshape(input, shape):
     """
     x = as_tensor(input)
     shape = _int_tuple(shape, 'reshape', 'shape')
+    for n in shape:
+        if n < -1:
+            raise ValueError(f"ops.reshape: shape {shape} has a dimension {n}: only -1 (inferred) "
+                             f"may be negative")
     try:
         return Reshape.apply(x, shape=shape)
     except ValueError:
@@ -322,6 +326,10 @@ def tile(input, dims):
     reps = _int_tuple(dims, 'tile', 'dims')
     if any(r < 0 for r in reps):
         raise ValueError(f"ops.tile: dims {reps} must be non-negative")
+    n = max(len(reps), x.ndim)
+    full = (1,) * (n - x.ndim) + x.shape
+    reps_full = (1,) * (n - len(reps)) + reps
+    check_size('tile', tuple(s * r for s, r in zip(full, reps_full)), x._data.itemsize)
     return Tile.apply(x, reps=reps)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..autograd.function import Op, apply1
 from ._base import binary, operands
+from ._fperrors import fp_call
 from .unary import _floating
 
 
@@ -29,7 +30,7 @@ class Asin(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.arcsin(x)
+        return fp_call('asin', np.arcsin, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -42,7 +43,7 @@ class Acos(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.arccos(x)
+        return fp_call('acos', np.arccos, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -109,7 +110,7 @@ class Acosh(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.arccosh(x)
+        return fp_call('acosh', np.arccosh, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -122,7 +123,7 @@ class Atanh(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.arctanh(x)
+        return fp_call('atanh', np.arctanh, x)
 
     @staticmethod
     def backward(ctx, gy):

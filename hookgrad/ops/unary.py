@@ -10,6 +10,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor
+from ._fperrors import fp_call
 from .arithmetic import cast
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -119,7 +120,7 @@ class Log1p(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.log1p(x)
+        return fp_call('log1p', np.log1p, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -132,7 +133,7 @@ class Log(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.log(x)
+        return fp_call('log', np.log, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -144,7 +145,7 @@ class Sqrt(Op):
     """y = sqrt(x); dy/dx = 1 / (2 y)."""
     @staticmethod
     def forward(ctx, x):
-        y = np.sqrt(x)
+        y = fp_call('sqrt', np.sqrt, x)
         ctx.save(y)
         return y
 
@@ -154,11 +155,15 @@ class Sqrt(Op):
         return gy * 0.5 / y
 
 
+def _rsqrt(x):
+    return 1.0 / np.sqrt(x)
+
+
 class Rsqrt(Op):
     """y = 1 / sqrt(x); dy/dx = -y**3 / 2."""
     @staticmethod
     def forward(ctx, x):
-        y = 1.0 / np.sqrt(x)
+        y = fp_call('rsqrt', _rsqrt, x)
         ctx.save(y)
         return y
 
@@ -238,7 +243,7 @@ class Reciprocal(Op):
     """y = 1 / x; dy/dx = -y**2, so keep y."""
     @staticmethod
     def forward(ctx, x):
-        y = 1.0 / x
+        y = fp_call('reciprocal', np.true_divide, 1.0, x)
         ctx.save(y)
         return y
 

@@ -342,3 +342,41 @@ ERRORS = [
 def test_errors_name_the_op_the_index_and_the_shape(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_gather_negative_batch_dims_counts_from_the_indices_rank():
+    # values from MindSpore 2.10: batch_dims=-1 with 1-d indices is batch_dims=0
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    i = ms.Tensor(np.array([1, 0]), ms.int32)
+    expected = [[1.0, 0.0], [4.0, 3.0]]
+    np.testing.assert_array_equal(ops.gather(x, i, 1, batch_dims=-1).asnumpy(), expected)
+    np.testing.assert_array_equal(ops.Gather(batch_dims=-1)(x, i, 1).asnumpy(), expected)
+    x = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    i = ms.Tensor(np.array([[1, 0], [2, 3], [0, 0]]), ms.int32)
+    assert ops.gather(x, i, 1, batch_dims=-2).shape == (3, 3, 2)
+    assert ops.gather(x, i, 1, batch_dims=-1).shape == (3, 2)
+    with pytest.raises(TypeError, match=r"ops\.gather: batch_dims must be an int, got 1\.0"):
+        ops.gather(x, i, 1, batch_dims=1.0)
+
+
+@pytest.mark.parametrize('value', [None, 'a', [None, 1.0], complex(1, 2)])
+def test_setitem_refuses_values_that_are_not_numbers(value):
+    x = ms.Tensor([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match=r"ops\.setitem: value must be a Tensor, a number or an "
+                                        r"array of numbers, got"):
+        x[0:2] = value
+    np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize('fn,kind,message', [
+    (lambda g: ops.unindex(g, (2, 3), (slice(None), [0, 5])), IndexError,
+     r"ops\.unindex: g of shape \(2, 2\) cannot be added at key \(:, \[0, 5\]\) of a tensor of "
+     r"shape \(2, 3\)"),
+    (lambda g: ops.unindex(g, 'bad', 0), TypeError,
+     r"ops\.unindex: shape must be a tuple of non-negative ints, got 'bad'"),
+    (lambda g: ops.untake(g, (5,), ms.Tensor([0, 7]), 0), IndexError,
+     r"ops\.untake: g of shape \(2, 2\) cannot be added at indices of shape \(2,\) along axis 0"),
+])
+def test_adjoint_errors_name_the_op_and_arguments(fn, kind, message):
+    with pytest.raises(kind, match=message):
+        fn(ms.Tensor(np.ones((2, 2), np.float32)))

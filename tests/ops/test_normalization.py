@@ -288,3 +288,10 @@ def test_layer_norm_matches_the_documented_example():
 def test_layer_norm_rejects_bad_arguments(call, error, message):
     with pytest.raises(error, match=message):
         call(ops.ones((2, 3)))
+
+
+def test_batch_norm_training_refuses_an_empty_batch():
+    with pytest.raises(ValueError, match=r"ops\.batch_norm: input_x has no values to take batch "
+                                         r"statistics from \(shape \(0, 3\)\)"):
+        ops.batch_norm(ms.Tensor(np.ones((0, 3), np.float32)), ops.zeros(3), ops.ones(3),
+                       ops.ones(3), ops.zeros(3), training=True)

@@ -288,3 +288,14 @@ ERRORS = [
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@pytest.mark.parametrize('prim', [ops.Argmax, ops.Argmin])
+def test_arg_extreme_output_type_is_int32_or_int64(prim):
+    # MindSpore 2.10: "dtype should be Int32 or Int64 but got Float32" (a ValueError)
+    with pytest.raises(ValueError, match=rf"ops\.{prim.__name__}: output_type must be "
+                                         rf"mindspore\.int32 or mindspore\.int64, got "
+                                         rf"mindspore\.float32"):
+        prim(output_type=ms.float32)
+    y = prim(output_type=ms.int64)(ms.Tensor([[1.0, 3.0, 2.0]]))
+    assert y.dtype == ms.int64

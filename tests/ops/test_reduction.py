@@ -330,6 +330,24 @@ def test_prod_double_grad_with_one_zero_per_slice(a, axis):
     check_double_grad(lambda x: ops.prod(x, axis, True) * 2.0, a, seed=3)
 
 
+@pytest.mark.parametrize('a,axis', [(np.array([0.0, 0.0, 3.0]), None),
+                                    (np.array([[0.0, 2.0, 0.0], [0.0, 0.0, 0.0],
+                                               [1.0, 0.0, -1.0]]), 1),
+                                    (np.array([[[0.0, 2.0], [0.0, 1.5]],
+                                               [[0.5, 0.0], [1.0, 0.0]]]), (0, 2))])
+def test_prod_double_grad_with_several_zeros_per_slice(a, axis):
+    check_double_grad(lambda x: ops.prod(x, axis), a)
+    check_double_grad(lambda x: ops.prod(x, axis, True) * 2.0, a, seed=3)
+
+
+def test_prod_second_derivative_with_two_zeros():
+    # d/dx sum(d prod(x) / dx) at [0, 0, 3] (PyTorch and finite differences agree)
+    x = ms.Tensor([0.0, 0.0, 3.0], ms.float64)
+    first = ms.grad(lambda t: ops.prod(t))
+    second = ms.grad(lambda t: ops.sum(first(t)))(x)
+    np.testing.assert_allclose(second.asnumpy(), [3.0, 3.0, 0.0])
+
+
 def test_prod_values_with_zeros():
     a = PROD_WITH_ZEROS[1]
     x = ms.Tensor(a, requires_grad=True)

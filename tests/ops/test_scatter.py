@@ -312,7 +312,7 @@ ERRORS = [
                              ms.Tensor([[7.0, 7.0]])), IndexError,
      r"ops\.scatter_add: indices \[5\] do not index into a tensor of shape \(1, 2\)"),
     (lambda: ops.assign_add(ms.Tensor([1.0, 2.0]), ms.Tensor([1.0, 2.0, 3.0])), ValueError,
-     r"ops\.add: shapes \(2,\) and \(3,\) cannot be broadcast"),
+     r"ops\.assign_add: shapes \(2,\) and \(3,\) cannot be broadcast together \(in ops\.add\)"),
     (lambda: ops.assign_add(ms.Tensor([1.0]), ms.Tensor([1.0, 2.0])), ValueError,
      r"ops\.assign_add: value of shape \(2,\) does not fit variable of shape \(1,\)"),
 ]

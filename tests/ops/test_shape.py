@@ -239,3 +239,11 @@ ERRORS = [
 def test_errors_name_the_op_and_the_shapes(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@pytest.mark.parametrize('shape', [(-2, 3), (2, -3)])
+def test_reshape_allows_no_negative_dimension_but_minus_one(shape):
+    x = ms.Tensor(np.zeros((2, 3), np.float32))
+    with pytest.raises(ValueError, match=r"ops\.reshape: shape .* has a dimension -[23]: only -1 "
+                                         r"\(inferred\) may be negative"):
+        ops.reshape(x, shape)
