@@ -234,7 +234,8 @@ def rand_like(input, seed=None, *, dtype=None):
 
 
 def randn_like(input, seed=None, *, dtype=None):
-    """``randn`` with the shape of ``input``; its dtype when floating, else Float32 (or ``dtype``)."""
+    """``randn`` with the shape of ``input``; its dtype when floating, else Float32 (or
+    ``dtype``)."""
     x = as_tensor(input)
     if dtype is None:
         dt = x._data.dtype if x._data.dtype.kind == 'f' else _F32

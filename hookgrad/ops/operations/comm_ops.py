@@ -1,5 +1,5 @@
-"""``mindspore.ops.operations.comm_ops``: the Primitive classes MindSpore defines there that hookgrad has
-(the same classes as ``ops.<name>``)."""
+"""``mindspore.ops.operations.comm_ops``: the Primitive classes MindSpore defines there that
+hookgrad has (the same classes as ``ops.<name>``)."""
 from ... import ops as _ops
 from ...compat.names import reexport as _reexport, reporter as _reporter
 
