@@ -196,21 +196,28 @@ def plot(watch, history, path):
             ax_std.plot(s['std'], label=name, lw=1)
             line, = ax_grad.plot(s['grad_norm'], lw=0.6, alpha=0.3)
             ax_grad.plot(_smooth(s['grad_norm']), color=line.get_color(), label=name, lw=1.4)
-    ax_std.set(title='output std per layer (forward hooks)', xlabel='step')
+    ax_std.set(title='output std per layer (forward hooks)', xlabel='step',
+               ylabel='std of the layer output')
     ax_grad.set(title='gradient norm at layer output (backward hooks; smoothed)', xlabel='step',
-                yscale='log')
-    ax_zero.set(title='fraction of zero ReLU outputs (forward hooks)', xlabel='step')
+                ylabel='L2 norm of the gradient (log scale)', yscale='log')
+    ax_zero.set(title='fraction of zero ReLU outputs (forward hooks)', xlabel='step',
+                ylabel='fraction of outputs that are 0')
     epochs = [h['epoch'] for h in history]
-    ax_loss.plot(epochs, [h['loss'] for h in history], 'o-', label='train loss')
+    ax_loss.plot(epochs, [h['loss'] for h in history], 'o-', color='tab:blue', label='train loss')
     ax_acc = ax_loss.twinx()
     ax_acc.plot(epochs, [h['test_accuracy'] for h in history], 's-', color='tab:green',
                 label='test accuracy')
-    ax_loss.set(title='loss and test accuracy', xlabel='epoch')
+    ax_loss.set(xlabel='epoch', ylabel='mean train loss')
+    ax_loss.set_title('loss and test accuracy', pad=20)
+    ax_loss.yaxis.label.set_color('tab:blue')
+    ax_acc.set_ylabel('test accuracy', color='tab:green')
     ax_acc.set_ylim(0.8, 1.0)
     for ax in (ax_std, ax_grad, ax_zero):
-        ax.legend(fontsize=8)
-    ax_loss.legend(loc='center right', fontsize=8)
-    ax_acc.legend(loc='lower right', fontsize=8)
+        ax.legend(fontsize=8, loc='best')
+    # one legend for both axes, above the plot area, so it covers neither line
+    lines = ax_loss.get_lines() + ax_acc.get_lines()
+    ax_loss.legend(lines, [line.get_label() for line in lines], fontsize=8, ncol=2,
+                   loc='lower center', bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.suptitle('hookgrad demo: what the hooks saw while a CNN learned the digits')
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -8,18 +8,21 @@ else to display: ``python -m hookgrad.debug run.json -o report.html``.
 
 Plots need matplotlib (extra ``plot``); without it the page has the tables and says so.
 """
-import base64
 import dataclasses
+import datetime
 import html
-import io
 import json
+import math
 import os
+import re
 import tempfile
 
 import numpy as np
 
-from .stats_export import FORMAT as STATS_FORMAT, from_document, plot, to_document
-from .stats_report import StatsHistory
+from .report_plots import plots
+from .stats_export import FORMAT as STATS_FORMAT, from_document, to_document
+from .stats_report import FINDINGS, StatsHistory
+from .summary import _bytes
 
 __all__ = ['save_run', 'load_run', 'render_report']
 
@@ -28,8 +31,9 @@ VERSION = 1
 
 
 # --------------------------------------------------------------------------- the run file
-def save_run(path, stats, summary=None, anomalies=(), title='hookgrad run'):
-    """Write a recorded run to one JSON file, atomically.
+def save_run(path, stats, summary=None, anomalies=(), title='hookgrad run', losses=None):
+    """Write a recorded run to one JSON file, atomically, readable by everyone the umask
+    allows (as ``open`` would create it).
 
     Args:
         path: the file to write.
@@ -37,15 +41,21 @@ def save_run(path, stats, summary=None, anomalies=(), title='hookgrad run'):
         summary: a ``Summary`` from ``hookgrad.debug.summary`` (optional).
         anomalies: ``AnomalyReport``s, e.g. a ``nan_guard(..., action='record')``'s ``reports``.
         title: the report's title.
+        losses: the training loss per step, for the loss curve: a sequence (one value per
+            step from 0, numbers or one-element Tensors) or a dict ``{step: loss}``. They are
+            added to those logged with ``StatsRecorder.log``.
 
     Returns:
         The path written.
 
     Raises:
-        TypeError: for ``stats`` of another type.
+        TypeError: for ``stats`` or ``losses`` of another type.
     """
+    history = _history(stats)
+    doc_stats = to_document(_with_losses(history, losses))
     doc = {'format': FORMAT, 'version': VERSION, 'title': str(title),
-           'stats': to_document(_history(stats)),
+           'created': datetime.datetime.now().astimezone().isoformat(timespec='seconds'),
+           'hookgrad_version': _version(), 'stats': doc_stats,
            'summary': None if summary is None else _summary_document(summary),
            'anomalies': [_plain(dataclasses.asdict(a)) for a in anomalies]}
     path = os.fspath(path)
@@ -54,6 +64,7 @@ def save_run(path, stats, summary=None, anomalies=(), title='hookgrad run'):
     try:
         with os.fdopen(fd, 'w', encoding='utf-8') as f:
             json.dump(doc, f, allow_nan=False)
+        os.chmod(tmp, 0o666 & ~_umask())        # mkstemp makes it 0600
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
@@ -78,7 +89,7 @@ def load_run(path):
     kind = doc.get('format') if isinstance(doc, dict) else None
     if kind == STATS_FORMAT:
         return {'title': os.path.basename(path), 'history': from_document(doc, path),
-                'summary': None, 'anomalies': []}
+                'summary': None, 'anomalies': [], 'created': None, 'hookgrad_version': None}
     if kind != FORMAT:
         raise ValueError(f"load_run: {path!r} is neither a run written by save_run nor "
                          f"statistics written by to_json (format {kind!r})")
@@ -86,7 +97,8 @@ def load_run(path):
         raise ValueError(f"load_run: {path!r} has version {doc.get('version')!r}, this reader "
                          f"understands version {VERSION}")
     return {'title': doc['title'], 'history': from_document(doc['stats'], path),
-            'summary': doc['summary'], 'anomalies': doc['anomalies']}
+            'summary': doc['summary'], 'anomalies': doc['anomalies'],
+            'created': doc.get('created'), 'hookgrad_version': doc.get('hookgrad_version')}
 
 
 def _history(stats):
@@ -96,6 +108,44 @@ def _history(stats):
     if isinstance(history, StatsHistory):
         return history
     raise TypeError(f"stats must be a StatsRecorder or StatsHistory, got {type(stats).__name__}")
+
+
+def _with_losses(history, losses):
+    """``history``, or a copy of it with ``losses`` added to its logged losses."""
+    if losses is None:
+        return history
+    if isinstance(losses, dict):
+        items = list(losses.items())
+    elif isinstance(losses, (list, tuple, np.ndarray)):
+        items = list(enumerate(losses))
+    else:
+        raise TypeError(f"save_run: losses must be a sequence or a dict {{step: loss}}, got "
+                        f"{type(losses).__name__}")
+    copy = StatsHistory.__new__(StatsHistory)
+    copy.__dict__.update(history.__dict__)
+    copy.losses = dict(history.losses)
+    for step, loss in items:
+        copy.log(step, loss)
+    return copy
+
+
+def _version():
+    from .. import __version__
+    return __version__
+
+
+def _umask():
+    """The process's umask, read without changing it where /proc allows."""
+    try:
+        with open('/proc/self/status', encoding='ascii') as f:
+            for line in f:
+                if line.startswith('Umask:'):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _summary_document(summary):
@@ -140,12 +190,12 @@ def render_report(run, path, title=None):
         run = load_run(run)
     else:
         run = {'title': 'hookgrad run', 'history': _history(run), 'summary': None,
-               'anomalies': []}
+               'anomalies': [], 'created': None, 'hookgrad_version': _version()}
     history = run['history']
     title = title or run['title']
     findings = history.report()
-    images, note = _plots(history)
-    parts = [_header(title, history, findings, run['anomalies']),
+    images, note = plots(history)
+    parts = [_header(title, history, findings, run),
              _section('Anomalies (nan_guard)', _anomaly_table(run['anomalies'])),
              _section('Findings', _findings_table(findings)),
              _section('Statistics over steps', note + ''.join(
@@ -162,53 +212,19 @@ def render_report(run, path, title=None):
     return path
 
 
-def _plots(history):
-    """[(caption, base64 PNG)] and a note when matplotlib is missing."""
-    try:
-        import matplotlib
-    except ImportError:
-        return [], ('<p class="note">Plots need matplotlib: '
-                    '<code>pip install matplotlib</code>.</p>')
-    matplotlib.use('Agg', force=False)
-    images = []
-    buf = io.BytesIO()
-    plot(history, buf)
-    images.append(('Per-layer activation and gradient statistics over the steps',
-                   base64.b64encode(buf.getvalue()).decode('ascii')))
-    images.append(('Gradient norm at each layer\'s output (log10), layers by steps',
-                   _heatmap(history)))
-    return images, ''
-
-
-def _heatmap(history):
-    """log10 of every cell's output-gradient norm: a row per cell, a column per step."""
-    import matplotlib.pyplot as plt
-    names = [n for n in history.cells if len(history[n, 'grad_output']['step'])]
-    grid = np.full((max(len(names), 1), max(len(history), 1)), np.nan)
-    index = {s: i for i, s in enumerate(history.steps)}
-    for r, name in enumerate(names):
-        s = history[name, 'grad_output']
-        with np.errstate(divide='ignore'):
-            grid[r, [index[x] for x in s['step']]] = np.log10(s['norm'])
-    fig, ax = plt.subplots(figsize=(12, 1.5 + 0.16 * len(names)), constrained_layout=True)
-    shown = ax.imshow(np.ma.masked_invalid(grid), aspect='auto', cmap='magma',
-                      interpolation='nearest')
-    ax.set_yticks(range(len(names)), [n or '(root)' for n in names], fontsize=6)
-    ax.set_xlabel('recorded step')
-    fig.colorbar(shown, ax=ax, label='log10 gradient norm')
-    buf = io.BytesIO()
-    fig.savefig(buf, dpi=90)
-    plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode('ascii')
-
-
-def _header(title, history, findings, anomalies):
-    counts = {k: len(getattr(findings, k)) for k in ('dead', 'missing', 'exploding', 'vanishing')}
+def _header(title, history, findings, run):
+    counts = {k.replace('_', ' '): len(getattr(findings, k)) for k in FINDINGS}
     badges = ''.join(f'<span class="badge {"bad" if n else "ok"}">{n} {k}</span>'
-                     for k, n in [('anomalies', len(anomalies))] + list(counts.items()))
-    return (f'<h1>{html.escape(title)}</h1><p>{len(history)} recorded steps, '
-            f'{len(history.cells)} cells, {len(history.params)} parameters.</p>'
-            f'<p>{badges}</p>')
+                     for k, n in [('anomalies', len(run['anomalies']))] + list(counts.items()))
+    now = datetime.datetime.now().astimezone().isoformat(sep=' ', timespec='minutes')
+    created = run.get('created')
+    version = run.get('hookgrad_version')
+    made = f" with hookgrad {html.escape(version)}" if version else ''
+    when = (f"recorded {html.escape(created.replace('T', ' '))}{made}; rendered {now}"
+            if created else f"rendered {now}{made}")
+    return (f'<h1>{html.escape(title)}</h1><p class="meta">{when}.</p>'
+            f'<p>{len(history)} recorded steps, {len(history.cells)} cells, '
+            f'{len(history.params)} parameters.</p><p>{badges}</p>')
 
 
 def _section(name, body):
@@ -240,11 +256,12 @@ def _findings_table(findings):
     for, each one's detail folded below: one NaN step poisons every layer's gradient, and
     dozens of near-identical rows would hide the rest."""
     groups = {}
-    for what in ('exploding', 'vanishing', 'dead', 'missing'):
+    for what in ('exploding', 'large_update', 'vanishing', 'dead', 'missing'):
         for f in getattr(findings, what):
             groups.setdefault((what, f.kind, f.since), []).append((_cell(f.name), f.detail))
     if not groups:
-        return '<p class="ok">No dead, missing, exploding or vanishing layer.</p>'
+        return ('<p class="ok">No dead, missing, exploding or vanishing layer, and no too '
+                'large update.</p>')
     rows = []
     for (what, kind, since), items in groups.items():
         details = sorted({d for _, d in items})
@@ -253,7 +270,8 @@ def _findings_table(findings):
         else:
             lines = ''.join(f'<li>{html.escape(n)}: {html.escape(d)}</li>' for n, d in items)
             detail = f'<details><summary>{len(items)} details</summary><ul>{lines}</ul></details>'
-        rows.append((html.escape(what), html.escape(_names([n for n, _ in items])),
+        rows.append((html.escape(what.replace('_', ' ')),
+                     html.escape(_names([n for n, _ in items])),
                      html.escape(kind), since, detail))
     return _table(('finding', 'cells or parameters', 'series', 'since step', 'detail'), rows,
                   numeric=(3,), escaped=True)
@@ -266,26 +284,57 @@ def _names(names, shown=6):
 
 
 def _last_step_table(history):
+    """The last recorded step per layer; a gradient that held NaN or Inf is shown as such
+    with its counts (its norm over the finite values would read as a healthy 0)."""
     rows = []
     for name, kind in zip(history.cells, history.cell_types):
         out, grad = history[name, 'output'], history[name, 'grad_output']
         if not len(out['step']):
             continue
-        g = f"{grad['norm'][-1]:.4g}" if len(grad['step']) else '-'
-        rows.append((_cell(name), kind, f"{out['mean'][-1]:.4g}", f"{out['std'][-1]:.4g}",
-                     f"{out['zero_frac'][-1]:.1%}", int(out['nan'][-1] + out['inf'][-1]), g))
+        if not len(grad['step']):
+            g = '-'
+        elif grad['nan'][-1] or grad['inf'][-1]:
+            g = (f'<span class="nonfinite">non-finite: {int(grad["nan"][-1]):,} NaN, '
+                 f'{int(grad["inf"][-1]):,} Inf</span>')
+        else:
+            g = f"{grad['norm'][-1]:.4g}"
+        rows.append((html.escape(_cell(name)), html.escape(kind), _num(out['mean'][-1]),
+                     _num(out['std'][-1]), _num(out['zero_frac'][-1], '.1%'),
+                     int(out['nan'][-1] + out['inf'][-1]), g))
     return _table(('cell', 'type', 'output mean', 'output std', 'zeros', 'NaN/Inf',
-                   'gradient norm'), rows, numeric=(2, 3, 4, 5, 6))
+                   'gradient norm'), rows, numeric=(2, 3, 4, 5, 6), escaped=True)
+
+
+def _num(v, spec='.4g'):
+    return format(v, spec) if math.isfinite(v) else 'NaN' if math.isnan(v) else str(v)
 
 
 def _summary_table(summary):
-    rows = [(('\u00a0\u00a0' * r['depth']) + _cell(r['path']), r['type'], r['input_shapes'],
-             r['output_shapes'], f"{r['params']:,}", '-' if r['macs'] is None else
-             f"{r['macs']:,}", f"{r['memory']:,}", r['calls']) for r in summary['rows']]
+    rows = [(('\u00a0\u00a0' * r['depth']) + _cell(r['path']), r['type'],
+             shape_text(r['input_shapes']), shape_text(r['output_shapes']), f"{r['params']:,}",
+             '-' if r['macs'] is None else f"{r['macs']:,}",
+             _bytes(r['memory']) if r['calls'] else '-', r['calls']) for r in summary['rows']]
     rows.append(('total', '', '', '', f"{summary['total_params']:,}",
-                 f"{summary['total_macs'] or 0:,}", f"{summary['activation_bytes']:,}", ''))
+                 f"{summary['total_macs'] or 0:,}", _bytes(summary['activation_bytes']), ''))
     return _table(('cell', 'type', 'input shapes', 'output shapes', 'parameters', 'MACs',
-                   'activation bytes', 'calls'), rows, numeric=(4, 5, 6, 7))
+                   'activation memory', 'calls'), rows, numeric=(4, 5, 6, 7))
+
+
+_SHAPE = re.compile(r'\[(\d+(?:, \d+)*)?\]')
+
+
+def shape_text(text):
+    """A summary's shape structure as a person reads it: ``([2, 3, 32, 32],)`` becomes
+    ``2×3×32×32``, ``([2, 4], [2, 4])`` becomes ``2×4, 2×4``, ``[]`` ``scalar``."""
+    if not text:
+        return text
+
+    def one(m):
+        return m.group(1).replace(', ', '\u00d7') if m.group(1) else 'scalar'
+    out = _SHAPE.sub(one, text)
+    if out.startswith('(') and out.endswith(')'):       # the tuple of positional inputs
+        out = out[1:-1].rstrip(',')
+    return out
 
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -325,7 +374,7 @@ th{background:#f5f5f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;border-radius:10px;padding:2px 10px;margin-right:6px;color:#fff}
 .bad{background:#c0392b}.ok{color:#1e7e34}.badge.ok{background:#1e7e34;color:#fff}
 figure{margin:12px 0}img{max-width:100%}figcaption{color:#666;font-size:12px}
-.note{color:#8a6d3b}"""
+.note{color:#8a6d3b}.meta{color:#666}.nonfinite{color:#00838f;font-weight:600}"""
 
 # Marks the page once every embedded image has decoded, so a browser test can tell.
 _SCRIPT = """window.addEventListener('load',function(){var imgs=document.images,n=0;

@@ -12,6 +12,7 @@ tensors on the tape.
 import fnmatch
 import math
 import re
+import warnings
 import weakref
 
 import numpy as np
@@ -20,10 +21,10 @@ from .._tensor import Tensor
 from ..nn.cell import Cell
 from .stats_report import CELL_KINDS, STATS, CALLS, PARAM_STATS, StatsHistory
 from ..hooks.handle import in_this_thread
+from .stats_measure import _derive, _measure, _pool
 
 _INPUT, _OUTPUT, _GRAD_INPUT, _GRAD_OUTPUT = range(4)
 _NK = len(CELL_KINDS)
-_EMPTY = (0, 0, 0.0, 0.0, 0.0, math.inf, -math.inf, 0, 0, 0)
 
 
 class StatsRecorder:
@@ -41,6 +42,8 @@ class StatsRecorder:
     A step ends when ``step()`` is called (after the optimizer) or, with ``auto_step=True``,
     when the network is called again; ``close()`` ends the step in progress. Use it as a
     context manager, or call ``close()``: every hook is removed, even after an exception.
+    The hooks hold the recorder weakly: a recorder dropped without ``close()`` removes its
+    hooks when it is garbage-collected, with a ``ResourceWarning``.
 
     Args:
         net: the network (a Cell).
@@ -108,12 +111,13 @@ class StatsRecorder:
         self._params = [weakref.ref(p) for _, p in plist]
         self._snapshots = [None] * len(plist)        # weights at the start of the step
         self._handles = []
+        self._finalizer = weakref.finalize(self, _collected, self._handles, type(net).__name__)
         self._closed = False
         self._step = 0
         self._started = False
         self._reset()
         try:
-            self._handles.append(net.register_forward_pre_hook(in_this_thread(self._on_net_call)))
+            self._handles.append(net.register_forward_pre_hook(in_this_thread(_NetCallHook(self))))
             for i, (_, cell) in enumerate(selected):
                 self._handles.append(cell.register_forward_hook(in_this_thread(
                     _ForwardHook(self, i, 'input' in kinds, 'output' in kinds))))
@@ -157,9 +161,10 @@ class StatsRecorder:
         if self._closed:
             return
         self._closed = True
+        self._finalizer.detach()
         for handle in self._handles:
             handle.remove()
-        self._handles = []
+        self._handles.clear()
         if self._touched:
             self._finish()
         self._reset()
@@ -171,6 +176,13 @@ class StatsRecorder:
     def __exit__(self, *exc):
         self.close()
         return False
+
+    def log(self, loss):
+        """Record the training loss of the step in progress (every step, whatever ``every``):
+        the HTML report draws it as the loss curve. ``loss`` is a number or a one-element
+        Tensor. Call it before ``step()``."""
+        self._check_open('log')
+        self.history.log(self._step, loss)
 
     # ----------------------------------------------------------------- results
     def __getitem__(self, key):
@@ -233,7 +245,8 @@ class StatsRecorder:
         row = np.full((len(self._params), len(PARAM_STATS)), np.nan)
         for j, ref in enumerate(self._params):
             if self._grad_sq[j] is not None:
-                row[j, 0] = math.sqrt(self._grad_sq[j])
+                sq, nan, inf = self._grad_sq[j]
+                row[j, 0], row[j, 3], row[j, 4] = math.sqrt(sq), nan, inf
             snap = self._snapshots[j]
             p = ref()
             if self._snapped and snap is not None and p is not None:
@@ -300,14 +313,14 @@ class _ForwardHook:
     __slots__ = ('rec', 'i', 'inputs', 'outputs')
 
     def __init__(self, rec, i, inputs, outputs):
-        self.rec = rec
+        self.rec = weakref.ref(rec)
         self.i = i
         self.inputs = inputs
         self.outputs = outputs
 
     def __call__(self, cell, inputs, outputs):
-        rec = self.rec
-        if not rec._active:
+        rec = self.rec()
+        if rec is None or not rec._active:
             return
         outs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
         if self.inputs:
@@ -327,13 +340,13 @@ class _GradOutputHook:
     __slots__ = ('rec', 'i', 'measure')
 
     def __init__(self, rec, i, measure):
-        self.rec = rec
+        self.rec = weakref.ref(rec)
         self.i = i
         self.measure = measure
 
     def __call__(self, cell, grad_output):
-        rec = self.rec
-        if rec._active:
+        rec = self.rec()
+        if rec is not None and rec._active:
             if self.measure:
                 rec._add(self.i, _GRAD_OUTPUT, grad_output)
             rec._calls[self.i, 2] += 1
@@ -346,142 +359,65 @@ class _GradInputHook:
     __slots__ = ('rec', 'i')
 
     def __init__(self, rec, i):
-        self.rec = rec
+        self.rec = weakref.ref(rec)
         self.i = i
 
     def __call__(self, cell, grad_input, grad_output):
-        if self.rec._active:
-            self.rec._add(self.i, _GRAD_INPUT, grad_input)
+        rec = self.rec()
+        if rec is not None and rec._active:
+            rec._add(self.i, _GRAD_INPUT, grad_input)
+
+
+class _NetCallHook:
+    """``hook(net, inputs)`` on the network: step boundaries and weight snapshots."""
+
+    __slots__ = ('rec',)
+
+    def __init__(self, rec):
+        self.rec = weakref.ref(rec)
+
+    def __call__(self, cell, inputs):
+        rec = self.rec()
+        if rec is not None:
+            rec._on_net_call(cell, inputs)
 
 
 class _ParamGradHook:
-    """``hook(grad)`` on a parameter: adds the squared norm of its gradient to the step's."""
+    """``hook(grad)`` on a parameter: adds the squared norm of its gradient's finite values,
+    and its NaN and Inf counts, to the step's."""
 
     __slots__ = ('rec', 'j')
 
     def __init__(self, rec, j):
-        self.rec = rec
+        self.rec = weakref.ref(rec)
         self.j = j
 
     def __call__(self, grad):
-        rec = self.rec
-        if not rec._active:
+        rec = self.rec()
+        if rec is None or not rec._active:
             return
         g = grad._data.reshape(-1)
         sq = float(np.dot(g, g))
-        if not math.isfinite(sq):
-            sq = float(np.dot(g.astype(np.float64), g.astype(np.float64)))
+        nan = inf = 0
+        if not math.isfinite(sq):           # NaN or Inf, or float32 squares overflowing
+            nan = int(np.count_nonzero(np.isnan(g)))
+            inf = int(np.count_nonzero(np.isinf(g)))
+            f = (g[np.isfinite(g)] if nan or inf else g).astype(np.float64)
+            sq = float(np.dot(f, f))
         old = rec._grad_sq[self.j]
-        rec._grad_sq[self.j] = sq if old is None else old + sq
+        rec._grad_sq[self.j] = [sq, nan, inf] if old is None else \
+            [old[0] + sq, old[1] + nan, old[2] + inf]
         rec._touched = True
 
 
-# --------------------------------------------------------------------------- statistics
-_CHUNK = 1 << 17                   # values per block: 512 KiB of float32 stays in L2
-_zero_mask = np.zeros(_CHUNK, bool)     # scratch for the comparison with zero
-
-
-def _measure(a):
-    """One array reduced to ``(count, finite count, sum, sum of squares, centred sum of squares,
-    min, max, zeros, nan, inf)``: mean, std, min and max over the finite values.
-
-    Block by block, five reductions each (dot, sum, min, max, comparison with zero), so a large
-    array is read from memory once and the other four reductions find it in cache.
-    """
-    if a.dtype.itemsize < 4:
-        a = a.astype(np.float32)
-    f = a.ravel(order='K')      # a view for any layout that is a permutation of contiguous
-    n = f.size
-    if n == 0:
-        return _EMPTY
-    s = ss = 0.0
-    mn, mx = math.inf, -math.inf
-    zeros = 0
-    dot, low, high, equal, count = np.dot, np.minimum.reduce, np.maximum.reduce, np.equal, \
-        np.count_nonzero
-    for i in range(0, n, _CHUNK):
-        g = f[i:i + _CHUNK]
-        q = float(dot(g, g))
-        if not math.isfinite(q):            # a NaN or Inf (or float32 squares overflowing)
-            return _measure_nonfinite(f)
-        ss += q
-        s += _sum(g, len(g))
-        mn = min(mn, float(low(g)))
-        mx = max(mx, float(high(g)))
-        zeros += int(count(equal(g, 0, out=_zero_mask[:len(g)])))      # -0.0 counts too
-    return (n, n, s, ss, _centred(f, s, ss, n), mn, mx, zeros, 0, 0)
-
-
-_ONES = {}       # dtype -> a block of ones, for sums as matrix-vector products
-_BLOCK = 1024
-
-
-def _sum(f, n):
-    """Sum of a 1-D array: rows of 1024 summed by one BLAS matrix-vector product, which runs
-    several times faster than ``ndarray.sum`` and rounds no worse (1024 terms per partial)."""
-    if n < 8 * _BLOCK:
-        return float(f.sum())
-    ones = _ONES.get(f.dtype)
-    if ones is None:
-        ones = _ONES[f.dtype] = np.ones(_BLOCK, f.dtype)
-    m = n - n % _BLOCK
-    s = float((f[:m].reshape(-1, _BLOCK) @ ones).sum())
-    return s + float(f[m:].sum()) if m < n else s
-
-
-def _centred(f, s, ss, n):
-    """Sum of squared deviations from the mean; recomputed from the centred values when the
-    shortcut ``ss - s*s/n`` would lose its digits (values far from zero, spread small)."""
-    m2 = ss - s * s / n
-    if m2 > 1e-2 * ss or ss == 0:
-        return m2
-    c = f - f.dtype.type(s / n)
-    c = c.astype(np.float64) if f.dtype.itemsize < 8 else c
-    return float(np.dot(c, c))
-
-
-def _measure_nonfinite(f):
-    """The slow path for arrays with NaN or Inf (or float32 squares that overflow)."""
-    nan = int(np.count_nonzero(np.isnan(f)))
-    inf = int(np.count_nonzero(np.isinf(f)))
-    g = f[np.isfinite(f)].astype(np.float64) if nan or inf else f.astype(np.float64)
-    n = g.size
-    if n == 0:
-        return (f.size, 0, 0.0, 0.0, 0.0, math.inf, -math.inf, 0, nan, inf)
-    s, ss = float(g.sum()), float(np.dot(g, g))
-    return (f.size, n, s, ss, _centred(g, s, ss, n), float(g.min()), float(g.max()),
-            int(np.count_nonzero(g == 0)), nan, inf)
-
-
-def _pool(acc, m):
-    """Merge measurement ``m`` into accumulator ``acc`` (Chan's rule for the centred sum)."""
-    n1, n2 = acc[1], m[1]
-    if n2:
-        if n1:
-            d = m[2] / n2 - acc[2] / n1
-            acc[4] += m[4] + d * d * n1 * n2 / (n1 + n2)
-        else:
-            acc[4] = m[4]
-    acc[0] += m[0]
-    acc[1] = n1 + n2
-    acc[2] += m[2]
-    acc[3] += m[3]
-    acc[5] = min(acc[5], m[5])
-    acc[6] = max(acc[6], m[6])
-    acc[7] += m[7]
-    acc[8] += m[8]
-    acc[9] += m[9]
-
-
-def _derive(acc):
-    """The ten statistics (STATS order) from an accumulator."""
-    count, n, s, ss, m2, mn, mx, zeros, nan, inf = acc
-    if n == 0:
-        nanv = math.nan
-        return (count, nanv, nanv, nanv, nanv, nanv, zeros / count if count else nanv, nan, inf,
-                math.sqrt(ss))
-    return (count, s / n, math.sqrt(max(m2, 0.0) / n), mn, mx, max(-mn, mx), zeros / count,
-            nan, inf, math.sqrt(ss))
+def _collected(handles, net_name):
+    """Run when an open recorder is garbage-collected: remove its hooks, and say so."""
+    for handle in handles:
+        handle.remove()
+    handles.clear()
+    warnings.warn(f"StatsRecorder on {net_name} was garbage-collected while open; its hooks "
+                  f"were removed. Use 'with StatsRecorder(net) as rec:' or call rec.close()",
+                  ResourceWarning, stacklevel=2)
 
 
 # --------------------------------------------------------------------------- selection

@@ -8,6 +8,7 @@ import fnmatch
 import json
 import math
 import os
+import warnings
 
 import numpy as np
 
@@ -45,10 +46,14 @@ def to_document(history):
             if stat != 'step':
                 entry[stat] = [_number(v) for v in values]
         series.append(entry)
-    return {'format': FORMAT, 'version': VERSION, 'every': history.every,
-            'steps': [int(x) for x in history.steps],
-            'cells': [{'name': n, 'type': t} for n, t in zip(history.cells, history.cell_types)],
-            'params': list(history.params), 'series': series}
+    doc = {'format': FORMAT, 'version': VERSION, 'every': history.every,
+           'steps': [int(x) for x in history.steps],
+           'cells': [{'name': n, 'type': t} for n, t in zip(history.cells, history.cell_types)],
+           'params': list(history.params), 'series': series}
+    if history.losses:
+        steps = sorted(history.losses)
+        doc['loss'] = {'step': steps, 'value': [_number(history.losses[k]) for k in steps]}
+    return doc
 
 
 def write_json(history, path):
@@ -117,6 +122,8 @@ def from_document(doc, source='the document'):
                 for step, v in zip(entry['step'], values):
                     rows.append((step, entry['name'], entry['kind'], stat, float(v)))
     _fill(history, doc['steps'], rows, source)
+    loss = doc.get('loss') or {'step': [], 'value': []}
+    history.losses = {int(k): float(v) for k, v in zip(loss['step'], loss['value'])}
     return history
 
 
@@ -176,39 +183,52 @@ _PANELS = (('output', 'std', 'output std', False),
            ('param', 'update_ratio', 'update / weight norm (parameters)', True))
 
 
-def plot(history, path, cells=None):
-    """One figure, four panels over the steps, one line per layer (see StatsHistory.plot)."""
+TOP = 8     # layers drawn in colour and named per panel; the others are grey
+
+
+def plot(history, path, cells=None, top=TOP):
+    """One figure, four panels over the steps (see StatsHistory.plot): in each, the ``top``
+    layers with the largest values of the plotted statistic in colour and named in a legend
+    beside the panel, the other layers as thin grey lines."""
     try:
         import matplotlib
         matplotlib.use('Agg', force=False)
+        import matplotlib.lines
         import matplotlib.pyplot as plt
     except ImportError:
         raise ImportError("StatsHistory.plot needs matplotlib: pip install matplotlib") from None
     names = _select(history.cells, cells, 'plot')
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8), constrained_layout=True)
+    fig, axes = plt.subplots(2, 2, figsize=(15, 9), constrained_layout=True)
+    colours = plt.get_cmap('tab10').colors
     for ax, (kind, stat, title, log) in zip(axes.flat, _PANELS):
         members = history.params if kind == 'param' else names
-        cmap = plt.get_cmap('viridis')
-        drawn = 0
-        for k, name in enumerate(members):
+        lines = []
+        for name in members:
             s = history[name, kind]
             x, y = s['step'], s[stat]
             keep = np.isfinite(y) & (y > 0) if log else np.isfinite(y)
-            if not keep.any():
-                continue
-            ax.plot(x[keep], y[keep], marker='o' if len(x) < 20 else None, markersize=3,
-                    color=cmap(k / max(1, len(members) - 1)), label=name or '(root)',
-                    linewidth=1)
-            drawn += 1
-        if log and drawn:
+            if keep.any():
+                lines.append((float(np.max(y[keep])), name or '(root)', x[keep], y[keep]))
+        lines.sort(key=lambda line: -line[0])
+        marker = 'o' if len(history) < 20 else None
+        for _, label, x, y in lines[top:]:
+            ax.plot(x, y, color='0.75', linewidth=0.7, marker=marker, markersize=2)
+        for k, (_, label, x, y) in enumerate(lines[:top]):
+            ax.plot(x, y, color=colours[k % len(colours)], linewidth=1.4, marker=marker,
+                    markersize=3, label=label)
+        if log and lines:
             ax.set_yscale('log')
-        ax.set(title=title, xlabel='step')
-        if 0 < drawn <= 12:
-            ax.legend(fontsize=7)
-        elif drawn > 12:
-            ax.text(0.01, 0.99, f"{drawn} lines, dark to light in network order",
-                    transform=ax.transAxes, va='top', fontsize=7)
-        elif not drawn:
+        ax.set(title=title, xlabel='step', ylabel=stat.replace('_', ' ') +
+               (' (log scale)' if log else ''))
+        if lines:
+            handles, labels = ax.get_legend_handles_labels()
+            if len(lines) > top:
+                handles.append(matplotlib.lines.Line2D([], [], color='0.75', linewidth=0.7))
+                labels.append(f"{len(lines) - top} others")
+            ax.legend(handles, labels, fontsize=8, loc='upper left', bbox_to_anchor=(1.01, 1),
+                      borderaxespad=0, title=f"largest {stat.replace('_', ' ')}",
+                      title_fontsize=8)
+        else:
             ax.text(0.5, 0.5, 'nothing recorded', ha='center', transform=ax.transAxes)
     fig.suptitle('per-layer activation and gradient statistics over steps')
     fig.savefig(path, dpi=90)
@@ -248,6 +268,7 @@ def write_tensorboard(history, logdir, stats=None):
     logdir = os.fspath(logdir)
     before = set(os.listdir(logdir)) if os.path.isdir(logdir) else set()
     writer = SummaryWriter(logdir=logdir)
+    skipped = []
     try:
         for name, kind, s in _series(history):
             if kind == 'calls':
@@ -255,11 +276,24 @@ def write_tensorboard(history, logdir, stats=None):
             for stat, values in s.items():
                 if stat == 'step' or (stats is not None and stat not in stats):
                     continue
+                tag = f"{kind}.{stat}/{name or '(root)'}"
                 for step, v in zip(s['step'], values):
-                    if not np.isnan(v):
-                        writer.add_scalar(f"{kind}.{stat}/{name or '(root)'}", float(v),
-                                          int(step))
+                    if math.isfinite(v):
+                        writer.add_scalar(tag, float(v), int(step))
+                    elif not math.isnan(v) or kind != 'param':  # a param NaN: not measured
+                        skipped.append((tag, int(step)))
+        if history.losses:
+            for step, v in sorted(history.losses.items()):
+                if math.isfinite(v):
+                    writer.add_scalar('loss', v, step)
+                else:
+                    skipped.append(('loss', step))
     finally:
         writer.close()
+    if skipped:
+        tag, step = skipped[0]
+        warnings.warn(f"StatsHistory.to_tensorboard: left out {len(skipped)} NaN or Inf "
+                      f"value(s), which TensorBoard cannot draw (the first: {tag} at step "
+                      f"{step}); to_json and to_csv keep them", RuntimeWarning, stacklevel=3)
     new = sorted(f for f in set(os.listdir(logdir)) - before if 'tfevents' in f)
     return os.path.join(logdir, new[-1]) if new else logdir

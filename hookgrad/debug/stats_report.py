@@ -5,8 +5,9 @@ A ``StatsHistory`` stores one row per recorded step in three dense float64 array
 - cell statistics: (steps, cells, 4 kinds, 10 statistics), NaN where a cell was not seen;
 - call counts: (steps, cells, 3): forward calls, forward calls whose output was on the tape,
   backward calls;
-- parameter statistics: (steps, parameters, 3): gradient norm, weight norm before the step,
-  update-to-weight ratio.
+- parameter statistics: (steps, parameters, 5): gradient norm (over the finite values), weight
+  norm before the step, update-to-weight ratio, NaN and Inf counts of the gradient. A gradient
+  norm of NaN means no gradient arrived; one that arrived holding NaN or Inf has its counts.
 
 Rows are read per name and kind as NumPy arrays: ``history['fc1', 'output']['std']``.
 """
@@ -18,7 +19,8 @@ import numpy as np
 CELL_KINDS = ('input', 'output', 'grad_input', 'grad_output')
 STATS = ('count', 'mean', 'std', 'min', 'max', 'absmax', 'zero_frac', 'nan', 'inf', 'norm')
 CALLS = ('forward', 'on_tape', 'backward')
-PARAM_STATS = ('grad_norm', 'norm', 'update_ratio')
+PARAM_STATS = ('grad_norm', 'norm', 'update_ratio', 'grad_nan', 'grad_inf')
+FINDINGS = ('dead', 'missing', 'exploding', 'vanishing', 'large_update')
 KINDS = CELL_KINDS + ('calls', 'param')
 
 
@@ -46,6 +48,7 @@ class StatsHistory:
         self._cell_data = np.zeros((0, len(self.cells), len(CELL_KINDS), len(STATS)))
         self._calls = np.zeros((0, len(self.cells), len(CALLS)))
         self._param_data = np.zeros((0, len(self.params), len(PARAM_STATS)))
+        self.losses = {}            # step -> loss, from StatsRecorder.log or a loaded file
 
     # ----------------------------------------------------------------- storage
     def append(self, step, cell_row, calls_row, param_row):
@@ -74,6 +77,16 @@ class StatsHistory:
             new = np.full((cap,) + a.shape[1:], np.nan if a.dtype.kind == 'f' else 0, a.dtype)
             new[:n] = a[:n]
             setattr(self, name, new)
+
+    def log(self, step, loss):
+        """Record the training loss of ``step`` (a number or a one-element Tensor/array)."""
+        value = loss.asnumpy() if hasattr(loss, 'asnumpy') else loss
+        try:
+            value = float(np.asarray(value, dtype=np.float64).reshape(()))
+        except (TypeError, ValueError):
+            raise TypeError(f"StatsHistory.log: loss must be a number or a one-element tensor, "
+                            f"got {type(loss).__name__} of shape {np.shape(value)}") from None
+        self.losses[int(step)] = value
 
     # ----------------------------------------------------------------- reading
     def _rows(self, a):
@@ -144,21 +157,28 @@ class StatsHistory:
         return i
 
     # ----------------------------------------------------------------- outputs
-    def report(self, patience=3, factor=100.0, explode_above=1e4, vanish_below=1e-8):
-        """Find dead, missing, exploding and vanishing gradients and activations.
+    def report(self, patience=3, factor=100.0, explode_above=1e4, vanish_below=1e-8,
+               update_above=0.1):
+        """Find dead, missing, exploding and vanishing gradients and activations, and too
+        large updates.
 
         Rules (each over the recorded steps where the series was seen):
 
         - dead: all values zero (outputs, gradients of cells, gradients of parameters) in each
           of the last ``patience`` steps;
         - missing: a cell ran with an output on the tape, or a trainable parameter was
-          selected, but no gradient arrived, in each of the last ``patience`` steps that had a
-          backward pass;
-        - exploding: a NaN or Inf in a gradient at any step, or a gradient norm (a cell's
+          selected, but no gradient arrived (its hook never ran), in each of the last
+          ``patience`` steps that had a backward pass;
+        - exploding: a gradient that arrived holding NaN or Inf at any step (the detail gives
+          the counts), or a gradient norm (a cell's
           ``grad_output``, a parameter's gradient) whose late level is above ``explode_above``
           or at least ``factor`` times its early level;
         - vanishing: a non-zero gradient norm whose late level is below ``vanish_below`` or at
-          most its early level divided by ``factor``.
+          most its early level divided by ``factor``;
+        - large_update: a parameter's update-to-weight ratio above ``update_above`` at some
+          step: the learning rate is probably too large. Parameters whose first recorded
+          weight norm is zero (biases, normalization shifts) are left out: their ratio is
+          large by construction while they are small.
 
         The early and late levels are the medians of the first and the last quarter of the
         steps (at least one step each).
@@ -168,6 +188,7 @@ class StatsHistory:
             factor: the growth or shrink factor that counts as exploding or vanishing.
             explode_above: a gradient norm above this counts as exploding.
             vanish_below: a non-zero gradient norm below this counts as vanishing.
+            update_above: an update-to-weight ratio above this counts as a too large update.
 
         Returns:
             StatsReport: the findings; ``print(report)`` shows them as text.
@@ -178,9 +199,11 @@ class StatsHistory:
             raise ValueError(f"StatsHistory.report: factor must be greater than 1, got {factor!r}")
         _check_positive('explode_above', explode_above)
         _check_positive('vanish_below', vanish_below)
+        _check_positive('update_above', update_above)
         rules = {'patience': patience, 'factor': float(factor),
-                 'explode_above': float(explode_above), 'vanish_below': float(vanish_below)}
-        found = {'dead': [], 'missing': [], 'exploding': [], 'vanishing': []}
+                 'explode_above': float(explode_above), 'vanish_below': float(vanish_below),
+                 'update_above': float(update_above)}
+        found = {key: [] for key in FINDINGS}
         steps = self.steps
         backward_steps = self._backward_steps()
         for i, name in enumerate(self.cells):
@@ -199,23 +222,32 @@ class StatsHistory:
                                                 'output on the tape, no gradient arrived'))
             gout = self.cell_data[:, i, CELL_KINDS.index('grad_output')]
             seen = ~np.isnan(gout[:, 0])
-            bad = seen & ((gout[:, STATS.index('nan')] > 0) | (gout[:, STATS.index('inf')] > 0))
-            _trend(found, name, 'grad_output', steps[seen], gout[seen, STATS.index('norm')],
-                   steps[bad], rules)
+            nan, inf = gout[:, STATS.index('nan')], gout[:, STATS.index('inf')]
+            bad = seen & ((nan > 0) | (inf > 0))
+            if bad.any():                   # one finding: the NaN explains the norms
+                _nonfinite(found, name, 'grad_output', steps[bad], nan[bad], inf[bad])
+            else:
+                _trend(found, name, 'grad_output', steps[seen], gout[seen, STATS.index('norm')],
+                       rules)
         for j, name in enumerate(self.params):
-            g = self.param_data[:, j, 0]
-            seen = ~np.isnan(g)
-            since = _trailing(g[seen] == 0, patience)
+            data = self.param_data[:, j]
+            g = data[:, 0]
+            nan, inf = np.nan_to_num(data[:, 3]), np.nan_to_num(data[:, 4])
+            arrived = ~np.isnan(g)
+            bad = arrived & ((nan > 0) | (inf > 0))
+            since = _trailing((g[arrived] == 0) & ~bad[arrived], patience)
             if since is not None:
-                found['dead'].append(Finding(name, 'param', int(steps[seen][since]),
+                found['dead'].append(Finding(name, 'param', int(steps[arrived][since]),
                                              'gradient all zero'))
-            since = _trailing(np.isnan(g[backward_steps]), patience)
+            since = _trailing(~arrived[backward_steps], patience)
             if since is not None:
                 found['missing'].append(Finding(name, 'param', int(steps[backward_steps][since]),
                                                 'no gradient arrived'))
-            finite = seen & np.isfinite(g)
-            _trend(found, name, 'param', steps[finite], g[finite], steps[seen & ~np.isfinite(g)],
-                   rules)
+            if bad.any():
+                _nonfinite(found, name, 'param', steps[bad], nan[bad], inf[bad])
+            else:
+                _trend(found, name, 'param', steps[arrived], g[arrived], rules)
+            _large_update(found, name, steps, data[:, 1], data[:, 2], rules['update_above'])
         order = {k: n for n, k in enumerate(CELL_KINDS + ('param',))}
         for key in found:
             found[key].sort(key=lambda f: order[f.kind])
@@ -267,18 +299,19 @@ class StatsReport:
     """What ``StatsHistory.report()`` found: four lists of ``Finding``, and the rules used.
 
     Attributes:
-        dead, missing, exploding, vanishing: lists of ``Finding(name, kind, since, detail)``.
+        dead, missing, exploding, vanishing, large_update: lists of
+            ``Finding(name, kind, since, detail)``.
         rules: the thresholds the findings were made with.
     """
 
-    __slots__ = ('dead', 'missing', 'exploding', 'vanishing', 'rules', 'n_steps', 'steps',
-                 'n_cells', 'n_params')
+    __slots__ = FINDINGS + ('rules', 'n_steps', 'steps', 'n_cells', 'n_params')
 
     def __init__(self, found, rules, n_steps, steps, n_cells, n_params):
         self.dead = found['dead']
         self.missing = found['missing']
         self.exploding = found['exploding']
         self.vanishing = found['vanishing']
+        self.large_update = found['large_update']
         self.rules = rules
         self.n_steps = n_steps
         self.steps = steps
@@ -288,20 +321,20 @@ class StatsReport:
     @property
     def ok(self):
         """True when nothing was found."""
-        return not (self.dead or self.missing or self.exploding or self.vanishing)
+        return not any(getattr(self, key) for key in FINDINGS)
 
     def names(self, what):
-        """The names in one list (``'dead'``, ``'missing'``, ``'exploding'``, ``'vanishing'``),
-        as ``(name, kind)`` pairs."""
-        if what not in ('dead', 'missing', 'exploding', 'vanishing'):
-            raise ValueError(f"StatsReport.names: expected 'dead', 'missing', 'exploding' or "
-                             f"'vanishing', got {what!r}")
+        """The names in one list (``'dead'``, ``'missing'``, ``'exploding'``, ``'vanishing'``,
+        ``'large_update'``), as ``(name, kind)`` pairs."""
+        if what not in FINDINGS:
+            raise ValueError(f"StatsReport.names: expected 'dead', 'missing', 'exploding', "
+                             f"'vanishing' or 'large_update', got {what!r}")
         return [(f.name, f.kind) for f in getattr(self, what)]
 
     def to_dict(self):
         """The findings and rules as plain JSON-ready data."""
         out = {key: [f._asdict() for f in getattr(self, key)]
-               for key in ('dead', 'missing', 'exploding', 'vanishing')}
+               for key in FINDINGS}
         out['rules'] = dict(self.rules)
         out['steps'] = [int(s) for s in self.steps]
         return out
@@ -313,12 +346,14 @@ class StatsReport:
                  f"{self.n_cells} cells, {self.n_params} parameters"]
         sections = (
             ('dead', f"dead (all values zero in each of the last {r['patience']} steps seen)"),
-            ('missing', f"missing gradient (none arrived in each of the last {r['patience']} "
-                        f"steps with a backward pass)"),
-            ('exploding', f"exploding gradient (NaN/Inf, norm above {r['explode_above']:g}, or "
-                          f"grown x{r['factor']:g} or more)"),
+            ('missing', f"missing gradient (no gradient arrived in each of the last "
+                        f"{r['patience']} steps with a backward pass)"),
+            ('exploding', f"exploding gradient (arrived holding NaN/Inf, norm above "
+                          f"{r['explode_above']:g}, or grown x{r['factor']:g} or more)"),
             ('vanishing', f"vanishing gradient (non-zero norm below {r['vanish_below']:g}, or "
-                          f"shrunk x{r['factor']:g} or more)"))
+                          f"shrunk x{r['factor']:g} or more)"),
+            ('large_update', f"large update (update / weight norm above "
+                             f"{r.get('update_above', 0.1):g})"))
         for key, title in sections:
             items = getattr(self, key)
             lines.append(f"{title}: {len(items) or 'none'}")
@@ -331,7 +366,8 @@ class StatsReport:
 
     def __repr__(self):
         return (f"StatsReport(dead={len(self.dead)}, missing={len(self.missing)}, "
-                f"exploding={len(self.exploding)}, vanishing={len(self.vanishing)})")
+                f"exploding={len(self.exploding)}, vanishing={len(self.vanishing)}, "
+                f"large_update={len(self.large_update)})")
 
 
 def _trailing(flags, patience):
@@ -345,12 +381,31 @@ def _trailing(flags, patience):
     return start if n - start >= min(patience, n) else None
 
 
-def _trend(found, name, kind, steps, norms, bad_steps, rules):
-    """Add exploding / vanishing findings for one series of gradient norms."""
-    if len(bad_steps):
-        found['exploding'].append(Finding(name, kind, int(bad_steps[0]),
-                                          f"non-finite gradient at {len(bad_steps)} step(s)"))
+def _nonfinite(found, name, kind, steps, nan, inf):
+    """An exploding finding for a gradient that arrived holding NaN or Inf at ``steps``."""
+    found['exploding'].append(Finding(
+        name, kind, int(steps[0]),
+        f"non-finite gradient at {len(steps)} step(s), at step {int(steps[0])}: "
+        f"{int(nan[0]):,} NaN, {int(inf[0]):,} Inf"))
+
+
+def _large_update(found, name, steps, norms, ratios, above):
+    """A large_update finding when a parameter that did not start at zero moved by more than
+    ``above`` times its norm in one step."""
+    known = np.isfinite(norms)
+    if not known.any() or norms[known][0] <= 0:
         return
+    over = np.flatnonzero(np.isfinite(ratios) & (ratios > above))
+    if len(over):
+        k = over[0]
+        found['large_update'].append(Finding(
+            name, 'param', int(steps[k]),
+            f"update ratio {ratios[k]:.3g} at step {int(steps[k])} (above {above:g} at "
+            f"{len(over)} step(s)): the learning rate is probably too large"))
+
+
+def _trend(found, name, kind, steps, norms, rules):
+    """Add exploding / vanishing findings for one series of finite gradient norms."""
     nonzero = norms > 0
     steps, norms = steps[nonzero], norms[nonzero]
     n = len(norms)

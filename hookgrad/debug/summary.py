@@ -83,7 +83,9 @@ class Row:
 
 
 class Summary(TextTable):
-    """The result of ``summary``: ``rows`` and the totals; ``str()`` gives the table.
+    """The result of ``summary``: ``rows`` and the totals; ``str()`` gives the table,
+    ``print()`` fits it to the terminal; ``repr()`` is one line (``summary`` prints the table
+    itself, so a REPL shows it once).
 
     Attributes: ``rows`` (list of ``Row``), ``total_params``, ``trainable_params``,
     ``total_macs`` (the network's MACs), ``activation_bytes`` (distinct output buffers) and
@@ -110,6 +112,11 @@ class Summary(TextTable):
             raise KeyError(f"summary: no cell named {path!r}; the cells are "
                            f"{[r.path for r in self.rows][:20]}")
         return row
+
+    def __repr__(self):
+        # One line: summary() has printed the table already, so a REPL shows it once.
+        return (f"<Summary of {len(self.rows)} cells: {self.total_params:,} parameters, "
+                f"{self.total_macs:,} MACs; print() it or call .print() for the table>")
 
     def table(self):
         """The column headers, the rows' cells and the totals row, all as strings."""
@@ -147,11 +154,13 @@ def summary(net, *inputs, set_train=False, verbose=True, **kwargs):
         net: the Cell to summarize.
         *inputs: its positional inputs.
         set_train: run in train mode. Default False.
-        verbose: print the table. Default True.
+        verbose: print the table (fitted to the terminal). Default True, as Keras'
+            ``model.summary()`` and torchinfo's ``summary`` print.
         **kwargs: keyword inputs of ``net``.
 
     Returns:
-        Summary: the rows and totals.
+        Summary: the rows and totals, for ``save_run``; its repr is one line, so that in a
+        REPL the table appears once.
 
     Raises:
         TypeError: when ``net`` is not a Cell. Whatever the forward raises propagates, with

@@ -2,6 +2,7 @@
 import io
 
 _WIDE = 1000    # columns of a table written to a file or a pipe
+_MIN_TEXT = 4   # a text column keeps this many columns before numbers would have to break
 
 
 class TextTable:
@@ -44,16 +45,33 @@ class TextTable:
         console = rich[0](file=file)
         if not console.is_terminal:     # a file or a pipe: the table at its natural width
             console = rich[0](file=file, width=_WIDE, color_system=None)
-        console.print(self._rich_table(rich))
+            console.print(self._rich_table(rich))
+        else:
+            console.print(self._rich_table(rich, console.width))
         if self.footer():
             console.print('\n'.join(self.footer()))
 
-    def _rich_table(self, rich):
+    def _rich_table(self, rich, width=None):
+        """rich's Table; with ``width`` (a terminal's columns), the text columns share what the
+        numbers leave, so that a number never breaks and the table fits."""
         columns, body, total = self.table()
+        rows = body + ([total] if total is not None else [])
+        numbers = {}
+        for k, name in enumerate(columns):
+            if name in self.right:      # wrapped at spaces only: a number never breaks
+                numbers[k] = max(len(word) for cell in [name] + [r[k] for r in rows]
+                                 for word in cell.split() or [''])
+        text_width = None
+        if width is not None:
+            spare = width - sum(numbers.values()) - 3 * len(columns) - 1
+            text_width = max(_MIN_TEXT, spare // max(1, len(columns) - len(numbers)))
         table = rich[1]()
-        for name in columns:
-            table.add_column(name, justify='right' if name in self.right else 'left',
-                             overflow='fold')
+        for k, name in enumerate(columns):
+            if k in numbers:
+                table.add_column(name, justify='right', overflow='fold', min_width=numbers[k],
+                                 max_width=None if width is None else numbers[k])
+            else:                       # wraps at spaces; folds only a longer word
+                table.add_column(name, justify='left', overflow='fold', max_width=text_width)
         for i, cells in enumerate(body):
             table.add_row(*cells, end_section=total is not None and i == len(body) - 1)
         if total is not None:

@@ -12,13 +12,19 @@ What a capture holds, per call of the cell:
   backward pass wins. A call whose outputs receive no gradient has ``None`` there.
 
 Captured tensors are detached Tensors that share memory with the network's arrays (no copy,
-no graph: an in-place write to an array after the capture shows in it). The trace holds the
-network weakly; on exit it drops its captures, unless ``keep=True``.
+no graph: an in-place write to an array after the capture shows in it). ``outputs`` mirrors
+what ``construct`` returned (one Tensor, or a tuple), so it reads as the cell's output; the
+other fields are tuples because hooks receive tuples. The trace holds the network weakly and
+keeps its captures after the with-block (``keep=False`` releases them on exit). A trace left
+open across a training loop keeps at most ``max_records`` calls and ``max_bytes`` of captured
+tensors: past either, the oldest calls are dropped, with one warning.
 """
+import collections
 import difflib
 import fnmatch
 import functools
 import os
+import warnings
 import weakref
 
 import numpy as np
@@ -37,9 +43,10 @@ class Call:
     """One call of a traced cell: ``inputs``, ``kwargs``, ``outputs``, ``grad_outputs``,
     ``grad_inputs`` (see the module docstring)."""
 
-    __slots__ = _FIELDS
+    __slots__ = _FIELDS + ('_held',)
 
     def __init__(self, inputs, kwargs, outputs):
+        self._held = None               # its entry in the trace's budget
         self.inputs = inputs
         self.kwargs = kwargs
         self.outputs = outputs
@@ -104,10 +111,17 @@ class Trace:
             names, attribute paths as in ``net.cells_and_names()`` ('' is ``net`` itself);
             a name with ``*``, ``?`` or ``[`` is a pattern (``'layer1.*'``). ``[]`` captures
             nothing (for patching only).
-        keep: keep the captures after the with-block. Default False: they are released.
+        keep: keep the captures after the with-block (default True); False releases them
+            on exit.
+        max_records: the most calls kept, all cells together (default 100,000); None for
+            no limit. Past it the oldest calls are dropped, with one warning.
+        max_bytes: the most bytes of captured tensors kept (default 1 GiB; a tensor captured
+            in two places, one cell's output and the next one's input, counts twice); None
+            for no limit. Past it the oldest calls are dropped, with one warning.
 
     Raises:
         TypeError: for a non-Cell ``net``, a non-str name or a non-bool ``keep``.
+        ValueError: for a ``max_records`` or ``max_bytes`` that is not a positive int.
         KeyError: for a name no cell has (the message lists the closest names).
 
     >>> import hookgrad as ms
@@ -119,11 +133,15 @@ class Trace:
     [[3. 3.]] [[1. 1.]]
     """
 
-    def __init__(self, net, names=None, *, keep=False):
+    def __init__(self, net, names=None, *, keep=True, max_records=100_000, max_bytes=1 << 30):
         if not isinstance(net, Cell):
             raise TypeError(f"trace: net must be a Cell, got {type(net).__name__}")
         if not isinstance(keep, bool):
             raise TypeError(f"trace: keep must be a bool, got {keep!r}")
+        for what, value in (('max_records', max_records), ('max_bytes', max_bytes)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or value < 1):
+                raise ValueError(f"trace: {what} must be a positive int or None, got {value!r}")
         valid = [path for path, _ in net.cells_and_names()]
         self._names = _resolve(names, valid, type(net).__name__)
         self._net_type = type(net).__name__
@@ -134,12 +152,14 @@ class Trace:
         self._slots = {}
         self._handles = []
         self._tensor_handles = []
+        self._budget = _Budget(max_records, max_bytes)
 
     # ----------------------------------------------------------------- context
     def __enter__(self):
         if self._active:
             raise RuntimeError("trace: this trace is already active")
         self._records = {name: CellTrace(name) for name in self._names}
+        self._budget.clear()
         self._active = True
         try:
             cells = self._cells()
@@ -162,6 +182,7 @@ class Trace:
         self._slots.clear()
         self._active = False
         if not keep:
+            self._budget.clear()
             for record in self._records.values():
                 record._calls = None
 
@@ -273,7 +294,7 @@ class Trace:
         slot = self._slots.get(name)
         if slot is None:
             slot = self._slots[name] = _Slot(name, self._records.get(name),
-                                             self._tensor_handles)
+                                             self._tensor_handles, self._budget)
             self._handles += [
                 cell.register_forward_pre_hook(in_this_thread(slot.forward_pre)),
                 cell.register_forward_hook(in_this_thread(slot.forward), with_kwargs=True),
@@ -289,6 +310,60 @@ class Trace:
 trace = Trace
 
 
+class _Budget:
+    """The calls a trace holds, oldest first, with their bytes: drops the oldest past
+    ``max_records`` calls or ``max_bytes`` bytes, and warns the first time."""
+
+    __slots__ = ('max_records', 'max_bytes', 'held', 'nbytes', 'dropped', 'warned',
+                 'handles_mark')
+
+    def __init__(self, max_records, max_bytes):
+        self.max_records = max_records
+        self.max_bytes = max_bytes
+        self.clear()
+
+    def clear(self):
+        self.held = collections.deque()     # [record, call, bytes]
+        self.nbytes = 0
+        self.dropped = 0
+        self.warned = False
+        self.handles_mark = 1024
+
+    def add(self, record, call, values):
+        """Hold a new call (its captured ``values``), then drop the oldest over the limits."""
+        entry = call._held = [record, call, 0]
+        self.held.append(entry)
+        self.grow(entry, values)
+
+    def grow(self, entry, values):
+        """Count the bytes of ``values`` captured for ``entry`` (gradients arrive later)."""
+        if entry is None or entry[0] is None:      # dropped already
+            return
+        n = sum(t._data.nbytes for t in _tensors(values))
+        entry[2] += n
+        self.nbytes += n
+        held = self.held
+        while len(held) > 1 and (
+                (self.max_records is not None and len(held) > self.max_records) or
+                (self.max_bytes is not None and self.nbytes > self.max_bytes)):
+            dropped = held.popleft()
+            record, call, size = dropped
+            dropped[0] = None
+            self.nbytes -= size
+            self.dropped += 1
+            calls = record._calls
+            if calls and calls[0] is call:
+                calls.pop(0)
+            if not self.warned:
+                self.warned = True
+                warnings.warn(
+                    f"trace: over max_records={self.max_records} calls or max_bytes="
+                    f"{self.max_bytes} bytes of captures; dropping the oldest calls (the first: "
+                    f"Cell '{record.name}'), keeping the latest. Pass trace(net, max_records="
+                    f"..., max_bytes=...) with larger values (None: no limit) to keep more",
+                    ResourceWarning, stacklevel=2)
+
+
 class _Slot:
     """The hooks of one cell in one trace: its patches and where its captures go.
 
@@ -297,13 +372,14 @@ class _Slot:
     backward hook receives the grad_output tuple the backward pre-hook left.
     """
 
-    __slots__ = ('name', 'record', 'patches', 'tensor_handles', 'arrived', 'pending')
+    __slots__ = ('name', 'record', 'patches', 'tensor_handles', 'budget', 'arrived', 'pending')
 
-    def __init__(self, name, record, tensor_handles):
+    def __init__(self, name, record, tensor_handles, budget):
         self.name = name
         self.record = record            # None: patch only
         self.patches = {}
         self.tensor_handles = tensor_handles
+        self.budget = budget
         self.arrived = None             # the call whose outputs' gradient just arrived
         self.pending = []               # [(grad_output tuple, call)] awaiting the backward hook
 
@@ -327,10 +403,15 @@ class _Slot:
             return out if out is not original else None
         call = Call(detached(args), detached(kwargs), detached(out))
         self.record._calls.append(call)
+        self.budget.add(self.record, call, (call.inputs, call.kwargs, call.outputs))
         arrive = functools.partial(self._arrive, call)
+        handles = self.tensor_handles
         for t in _tensors(original):
             if t._node is not None:
-                self.tensor_handles.append(t.register_hook(in_this_thread(arrive)))
+                handles.append(t.register_hook(in_this_thread(arrive)))
+        if len(handles) > self.budget.handles_mark:     # forget those of collected tensors
+            handles[:] = [h for h in handles if h._store() is not None]
+            self.budget.handles_mark = max(1024, 2 * len(handles))
         return out if out is not original else None
 
     def _arrive(self, call, grad):
@@ -347,6 +428,7 @@ class _Slot:
         call, self.arrived = self.arrived, None
         if self.record is not None and call is not None:
             call.grad_outputs = detached(grad_output)
+            self.budget.grow(call._held, call.grad_outputs)
             self.pending.append((grad_output, call))
         return replaced
 
@@ -362,7 +444,9 @@ class _Slot:
         if pending:
             i = next((i for i, (g, _) in enumerate(pending) if g is grad_output),
                      len(pending) - 1)
-            pending.pop(i)[1].grad_inputs = detached(grad_input)
+            call = pending.pop(i)[1]
+            call.grad_inputs = detached(grad_input)
+            self.budget.grow(call._held, call.grad_inputs)
         return replaced
 
 

@@ -1,5 +1,7 @@
 """debug.summary: every column against hand-computed numbers, reuse, kwargs, ResNet-18, text."""
+import io
 import math
+import re
 import sys
 
 import numpy as np
@@ -257,3 +259,30 @@ def test_row_lookup_error():
     with pytest.raises(KeyError, match="summary: no cell named 'fc'"):
         s['fc']
     assert repr(s.rows[0]).startswith("Row('', ReLU, calls=1")
+
+
+def test_repr_is_one_line_so_a_repl_shows_the_table_once(capsys):
+    s = summary(Small(), ms.ops.ones((2, 2, 8, 8)))
+    printed = capsys.readouterr().out
+    assert printed.count('MaxPool2d') == 1
+    assert repr(s) == (f"<Summary of {len(s.rows)} cells: {s.total_params:,} parameters, "
+                       f"{s.total_macs:,} MACs; print() it or call .print() for the table>")
+    assert 'MaxPool2d' in str(s)
+
+
+def test_a_narrow_terminal_wraps_text_and_never_breaks_a_number():
+    rich = pytest.importorskip('rich.console')
+    from hookgrad.debug.tables import _rich
+    ms.set_seed(0)
+    net = ms.vision.resnet18(num_classes=10, cifar=True)
+    s = summary(net, ms.ops.ones((1, 3, 8, 8)), verbose=False)
+    buf = io.StringIO()
+    rich.Console(file=buf, width=80, color_system=None).print(s._rich_table(_rich(), 80))
+    lines = buf.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    text = buf.getvalue()
+    for r in s.rows:                  # every count appears whole in its cell
+        numbers = [f"{r.params:,}", f"{r.trainable_params:,}"]
+        numbers += [] if r.macs is None else [f"{r.macs:,}"]
+        for number in numbers:
+            assert re.search(rf"(?<![\d,]){re.escape(number)}(?![\d,])", text), (r.path, number)

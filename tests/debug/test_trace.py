@@ -264,7 +264,7 @@ def test_every_hook_is_removed_on_exit_and_after_an_exception():
     y.sum().backward()          # tensor hooks left on the graph are gone too
     assert t['fc1'].grad_outputs is None and t['fc1'].outputs is not None
     with pytest.raises(ZeroDivisionError):
-        with trace(net) as t:
+        with trace(net, keep=False) as t:
             t.patch('fc2', output=lambda y: y * 0.0)
             net(ms.Tensor(X))
             1 / 0
@@ -279,7 +279,7 @@ def test_every_hook_is_removed_on_exit_and_after_an_exception():
 def test_neither_the_network_nor_the_captures_outlive_the_trace():
     net = MLP()
     net_ref = weakref.ref(net)
-    with trace(net) as t:
+    with trace(net, keep=False) as t:
         y = loss_of(net)
         y.backward()
         refs = [weakref.ref(t['fc1'].outputs), weakref.ref(t['fc2'].grad_inputs[0])]
@@ -292,7 +292,7 @@ def test_neither_the_network_nor_the_captures_outlive_the_trace():
 
     net = MLP()
     net_ref = weakref.ref(net)
-    with trace(net, keep=True) as t:
+    with trace(net) as t:                  # captures are kept by default
         loss_of(net).backward()
         ref = weakref.ref(t['fc1'].outputs)
     del net

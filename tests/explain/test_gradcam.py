@@ -281,3 +281,19 @@ def test_overlay_errors():
         overlay(img, np.zeros((4, 4)), colormap='nope')
     with pytest.raises(ValueError, match="image must hold numbers, got <U1"):
         overlay(np.full((4, 4), 'a'), np.zeros((4, 4)))
+
+
+def test_overlay_scale_resizes_bilinearly_and_writes_the_larger_png(tmp_path):
+    import matplotlib.image
+    image = np.array([[0, 200]], np.uint8)
+    # half-pixel centres: sources x = -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped to 1)
+    out = overlay(image, np.zeros((1, 2)), alpha=0, scale=2, path=tmp_path / 'big.png')
+    assert out.shape == (2, 4, 3)
+    np.testing.assert_array_equal(out[..., 0], [[0, 50, 150, 200]] * 2)
+    assert matplotlib.image.imread(tmp_path / 'big.png').shape[:2] == (2, 4)
+    assert overlay(np.zeros((32, 32, 3), np.uint8), np.ones((32, 32)), scale=8).shape == \
+        (256, 256, 3)
+    for bad in (0, -1, True, 'x', 0.01):
+        with pytest.raises(ValueError, match="overlay: scale must be a positive number giving "
+                                             "at least one pixel"):
+            overlay(image, np.zeros((1, 2)), scale=bad)
