@@ -1,7 +1,9 @@
 """Checkpoints: save_checkpoint, load_checkpoint and load_param_into_net (MindSpore's names).
 
 Files are safetensors files (a format whose loading runs no code) named ``*.ckpt``; the hookgrad
-dtype, ``requires_grad`` flag and a CRC32 of every entry travel in the safetensors metadata.
+dtype, shape, ``requires_grad`` flag and a CRC32 of every entry travel in the safetensors
+metadata, with a CRC32 of the metadata itself. Writing and the checksums live in
+checkpoint_file.py, ``load_param_into_net`` in checkpoint_net.py.
 They are not MindSpore's protobuf checkpoints: see docs/checkpoints.md. ``safetensors`` is a
 dependency of hookgrad, imported on first use.
 """
@@ -9,26 +11,22 @@ import functools
 import json
 import numbers
 import os
-import secrets
-import zlib
-
-import numpy as np
 
 from . import _dtype
 from ._tensor import Tensor
+from .checkpoint_file import crc32 as _crc32, metadata_crc32, write_atomic as _write_atomic
+from .checkpoint_net import check_bool as _check_bool, load_param_into_net
 from .nn.cell import Cell
 from .nn.parameter import Parameter
 
 __all__ = ['save_checkpoint', 'load_checkpoint', 'load_param_into_net']
 
 FORMAT = 'hookgrad.checkpoint'
-VERSION = '1'
+VERSION = '2'           # 2: shapes in the records and a CRC32 of the metadata ('crc32')
+_VERSIONS = ('1', '2')  # version 1 files (no metadata CRC32) still load
 _SUFFIX = '.ckpt'
 _RESERVED = '__metadata__'          # the safetensors header's own key
 _SAVE_KWARGS = ('incremental',)     # MindSpore's kwargs (MapParameter export: none here)
-# strict_load=False casts within these groups, as MindSpore does; anything else must match
-_CAST_GROUPS = ({np.dtype(t) for t in (np.float16, np.float32, np.float64)},
-                {np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)})
 
 
 # ----------------------------------------------------------------- save
@@ -39,7 +37,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 
     The file is written to a temporary file in the same directory, flushed to disk and moved
     onto the target in one step: a reader sees the old file or the new one, never a part, and
-    a failed save leaves the old file as it was.
+    a failed save leaves the old file as it was. Temporary files left by killed saves of the
+    same path are removed first (docs/checkpoints.md).
 
     Args:
         save_obj: a Cell (every parameter, by ``Parameter.name``), a list of Parameters, a list
@@ -92,8 +91,11 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             arr = arr.copy(order='C')
         tensors[name] = arr
         records.append({'name': name, 'kind': 'tensor', 'dtype': value.dtype.name,
-                        'requires_grad': requires_grad, 'crc32': _crc32(arr)})
-    metadata = {'format': FORMAT, 'version': VERSION, 'entries': json.dumps(records)}
+                        'shape': list(arr.shape), 'requires_grad': requires_grad,
+                        'crc32': _crc32(arr)})
+    entries = json.dumps(records)
+    metadata = {'format': FORMAT, 'version': VERSION, 'entries': entries,
+                'crc32': str(metadata_crc32(FORMAT, VERSION, entries))}
     payload = _safetensors().numpy.save(tensors, metadata=metadata)
     _write_atomic(path, payload)
 
@@ -203,54 +205,6 @@ def _append(entries, append_dict):
     entries.extend(extra)
 
 
-def _crc32(arr):
-    """CRC32 of the array's little-endian bytes (the same on every machine)."""
-    le = arr.astype(arr.dtype.newbyteorder('<'), order='C', copy=False)
-    return zlib.crc32(le.reshape(-1).view(np.uint8))
-
-
-def _write_atomic(path, payload):
-    """Write ``payload`` to a temporary file beside ``path``, fsync it, then replace ``path``."""
-    directory, base = os.path.split(path)
-    tmp = os.path.join(directory, f".{base}.{secrets.token_hex(8)}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0)
-    fd = os.open(tmp, flags, 0o666)         # 0o666 less the umask, as open() gives
-    try:
-        with os.fdopen(fd, 'wb') as f:
-            _write_payload(f, payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_directory(directory)
-
-
-def _write_payload(f, payload):
-    f.write(payload)
-
-
-def _fsync_directory(directory):
-    """Make the rename durable where the OS allows opening a directory (not on Windows)."""
-    o_directory = getattr(os, 'O_DIRECTORY', None)
-    if o_directory is None:
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY | o_directory)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 # ----------------------------------------------------------------- load
 def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None,
                     dec_key=None, dec_mode='AES-GCM', specify_prefix=None, choice_func=None):
@@ -276,8 +230,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     Raises:
         TypeError: for arguments of the wrong type.
         ValueError: for ``dec_key`` not None, a name not ending with ``.ckpt``, an empty
-            prefix, a file that is corrupted, truncated or not a hookgrad checkpoint, or
-            no entry left after filtering.
+            prefix, a file that is corrupted (a tensor or the metadata fails its CRC32),
+            truncated or not a hookgrad checkpoint, or no entry left after filtering.
         FileNotFoundError: if the file does not exist.
         ImportError: if the ``safetensors`` dependency is missing.
         RuntimeError: from ``load_param_into_net`` when the entries do not fit ``net``.
@@ -354,11 +308,19 @@ def _read_records(metadata, tensor_names, path):
     if not metadata or metadata.get('format') != FORMAT:
         raise bad(f"is a safetensors file but not a hookgrad checkpoint (its metadata has no "
                   f"'format': '{FORMAT}')")
-    if metadata.get('version') != VERSION:
-        raise bad(f"has checkpoint format version {metadata.get('version')!r}; this hookgrad "
-                  f"reads version {VERSION!r}")
+    version = metadata.get('version')
+    if version not in _VERSIONS:
+        raise bad(f"has checkpoint format version {version!r}; this hookgrad reads versions "
+                  f"{', '.join(map(repr, _VERSIONS))}")
+    entries = metadata.get('entries', '')
+    if version != '1':
+        saved = metadata.get('crc32')
+        if not (isinstance(saved, str) and saved.isdigit()
+                and int(saved) == metadata_crc32(FORMAT, version, entries)):
+            raise bad("has corrupted metadata (its entry names, dtypes, shapes or append_dict "
+                      "values do not match the metadata CRC32)")
     try:
-        records = json.loads(metadata.get('entries', ''))
+        records = json.loads(entries)
     except ValueError as e:
         raise bad(f"has corrupted metadata (its entry list is not valid JSON: {e})") from e
     if not isinstance(records, list) or not all(_valid_record(r) for r in records):
@@ -377,8 +339,10 @@ def _valid_record(r):
         return False
     if r.get('kind') == 'str':
         return isinstance(r.get('value'), str)
+    shape = r.get('shape', [])          # version 1 records have no shape
     return (r.get('kind') == 'tensor' and isinstance(r.get('dtype'), str)
-            and isinstance(r.get('requires_grad'), bool) and isinstance(r.get('crc32'), int))
+            and isinstance(r.get('requires_grad'), bool) and isinstance(r.get('crc32'), int)
+            and isinstance(shape, list) and all(type(d) is int for d in shape))
 
 
 def _restore(arr, rec, path):
@@ -391,6 +355,9 @@ def _restore(arr, rec, path):
     if dtype is None or dtype.np_dtype != arr.dtype:
         raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is stored as {arr.dtype} "
                          f"but its metadata says {rec['dtype']!r}")
+    if 'shape' in rec and tuple(rec['shape']) != arr.shape:
+        raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is stored with shape "
+                         f"{arr.shape} but its metadata says {tuple(rec['shape'])}")
     if _crc32(arr) != rec['crc32']:
         raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is corrupted (its data "
                          f"does not match the saved CRC32)")
@@ -416,118 +383,6 @@ def _check_prefix(prefix, arg):
     return tuple(prefix)
 
 
-# ----------------------------------------------------------------- load into a network
-def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):
-    """Copy values from ``parameter_dict`` into the parameters of ``net`` with the same names.
-
-    Every pair is checked before anything changes: if one entry does not fit, a RuntimeError
-    lists every problem and no parameter of ``net`` is modified. ``requires_grad`` of the
-    network's parameters is kept.
-
-    Args:
-        net: the Cell to load into; its parameters are matched by ``Parameter.name``.
-        parameter_dict: ``{name: Parameter | str}``, as ``load_checkpoint`` returns (str
-            entries are never loaded).
-        strict_load: False (MindSpore's default): a float entry is cast into a float
-            parameter of another precision and an int entry into an int parameter, and a
-            parameter with no entry of its name takes the entry named ``prefix + name``
-            for a prefix found from the unmatched entries. True: names and dtypes must match.
-        remove_redundancy: a bool; data-parallel redundancy does not arise in one process.
-
-    Returns:
-        ``(param_not_load, ckpt_not_load)``: the names of the network's parameters that
-        were not loaded, and of the entries of ``parameter_dict`` that were not used.
-
-    Raises:
-        TypeError: for a ``net`` that is not a Cell, a non-dict ``parameter_dict``, keys that
-            are not str or values that are not Parameters or str, or non-bool flags.
-        RuntimeError: when an entry's shape differs from its parameter's, or its dtype
-            differs beyond what ``strict_load`` allows.
-
-    >>> import hookgrad as ms
-    >>> net = ms.nn.Dense(2, 1)
-    >>> ms.load_param_into_net(net, {'weight': ms.Parameter(ms.Tensor([[1.0, 2.0]]))})
-    (['bias'], [])
-    >>> print(net.weight)
-    [[1. 2.]]
-    """
-    where = 'load_param_into_net'
-    if not isinstance(net, Cell):
-        raise TypeError(f"{where}: net must be a Cell, got {type(net).__name__}")
-    if not isinstance(parameter_dict, dict):
-        raise TypeError(f"{where}: parameter_dict must be a dict, got "
-                        f"{type(parameter_dict).__name__}")
-    wrong = [f"{k!r}: {type(v).__name__}" for k, v in parameter_dict.items()
-             if not isinstance(k, str) or not isinstance(v, (Parameter, str))]
-    if wrong:
-        raise TypeError(f"{where}: parameter_dict must map str names to Parameters (or str), "
-                        f"got {', '.join(wrong)}")
-    _check_bool(strict_load, where, 'strict_load')
-    _check_bool(remove_redundancy, where, 'remove_redundancy')
-
-    unused = {k: v for k, v in parameter_dict.items() if isinstance(v, Parameter)}
-    pairs, not_loaded = [], []
-    for path, param in net.parameters_and_names():
-        name = param.name if param.name is not None else path
-        if name in unused:
-            pairs.append((name, param, name, unused.pop(name)))
-        else:
-            not_loaded.append((name, param))
-    if not strict_load:
-        pairs.extend(_prefix_matches(not_loaded, unused))
-
-    problems, updates = [], []
-    for name, param, key, src in pairs:
-        dst_dtype, src_arr = param.asnumpy().dtype, src.asnumpy()
-        label = f"'{name}'" if key == name else f"'{name}' (from entry '{key}')"
-        if src_arr.shape != param.shape:
-            problems.append(f"{label}: the network has shape {param.shape}, the checkpoint "
-                            f"{src_arr.shape}")
-        elif src_arr.dtype != dst_dtype and (strict_load or not _castable(src_arr.dtype,
-                                                                          dst_dtype)):
-            problems.append(f"{label}: the network has dtype {param.dtype}, the checkpoint "
-                            f"{src.dtype}")
-        else:
-            updates.append((param, src_arr.astype(dst_dtype, copy=False)))
-    if problems:
-        rule = ("with strict_load=True dtypes must match" if strict_load else
-                "strict_load=False casts only float to float and int to int")
-        raise RuntimeError(f"{where}: {len(problems)} of {len(pairs)} entries do not fit the "
-                           f"network ({rule}); no parameter was changed:\n  "
-                           + "\n  ".join(problems))
-    for param, arr in updates:
-        param.set_data(arr)
-    param_not_load = [name for name, _ in not_loaded]
-    used = {key for _, _, key, _ in pairs}
-    ckpt_not_load = [k for k in parameter_dict if k not in used]
-    return param_not_load, ckpt_not_load
-
-
-def _prefix_matches(not_loaded, unused):
-    """MindSpore's strict_load=False fallback: find an entry named ``prefix + name`` for an
-    unloaded parameter, then load every unloaded parameter whose ``prefix + name`` exists;
-    repeat with the next prefix. Each entry is used at most once. Updates both arguments."""
-    pairs = []
-    while not_loaded:
-        prefix = next((key[:-len(name)] for name, _ in not_loaded for key in unused
-                       if len(key) > len(name) and key.endswith(name)), None)
-        if prefix is None:
-            break
-        still = []
-        for name, param in not_loaded:
-            key = prefix + name
-            if key in unused:
-                pairs.append((name, param, key, unused.pop(key)))
-            else:
-                still.append((name, param))
-        not_loaded[:] = still
-    return pairs
-
-
-def _castable(src, dst):
-    return any(src in group and dst in group for group in _CAST_GROUPS)
-
-
 # ----------------------------------------------------------------- shared
 def _safetensors():
     """The ``safetensors`` package (with its NumPy API), imported on first use."""
@@ -547,8 +402,3 @@ def _fspath(name, where):
         raise TypeError(f"{where}: ckpt_file_name must be a str or path-like, got "
                         f"{type(name).__name__}")
     return path
-
-
-def _check_bool(value, where, arg):
-    if not isinstance(value, bool):
-        raise TypeError(f"{where}: {arg} must be a bool, got {value!r}")

@@ -60,6 +60,12 @@ class CellHooks:
     def __bool__(self):
         return bool(self.forward_pre or self.forward or self.backward_pre or self.backward)
 
+    def clear(self):
+        """Unregister every hook, as each handle's ``remove()`` would: the call records of a
+        backward pass under way hold these stores, so hooks not yet run in it do not run."""
+        for kind in KINDS:
+            getattr(self, kind).clear()
+
 
 def _release(cell_ref):
     cell = cell_ref()

@@ -364,13 +364,20 @@ class Cell(CellState, CellFlags, CellPrecision):
     register_full_backward_pre_hook = register_backward_pre_hook
 
     def hooks(self):
-        """Every cell hook in this cell tree: a list of ``HookInfo(kind, cell_path, name, hook)``."""
+        """Every cell hook in this cell tree: a list of
+        ``HookInfo(kind, cell_path, name, hook)``."""
         return cell_hooks.list_hooks(self)
 
     def remove_hooks(self, recurse=True):
-        """Unregister every cell hook of this cell (and of its sub-cells with ``recurse``)."""
+        """Unregister every cell hook of this cell (and of its sub-cells with ``recurse``).
+
+        Called during backward, it stops the hooks not yet run in that pass, as
+        ``handle.remove()`` does (see docs/hooks.md)."""
         cells = [c for _, c in self.cells_and_names()] if recurse else [self]
         for cell in cells:
+            hooks = cell.__dict__.get('_hooks')
+            if hooks is not None:
+                hooks.clear()       # the stores a pass under way reads
             cell.__dict__['_hooks'] = None
         cell_hooks.changed()
 

@@ -1,4 +1,5 @@
-"""``mindspore.nn.learning_rate_schedule``: the learning-rate schedule Cells (see nn/optim/lr.py)."""
+"""``mindspore.nn.learning_rate_schedule``: the learning-rate schedule Cells (see
+nn/optim/lr.py)."""
 from .optim.lr import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR,
                        InverseDecayLR, CosineDecayLR, PolynomialDecayLR, WarmUpLR)
 

@@ -77,7 +77,8 @@ def check_grad(fn, *arrays, wrt=None, eps=1e-6, atol=1e-6, rtol=1e-5, seed=0,
     result = []
     for k, i in enumerate(wrt):
         g = np.zeros(arrays[i].shape) if got[k] is None else np.asarray(got[k])
-        assert g.shape == arrays[i].shape, f"input {i}: gradient shape {g.shape} != {arrays[i].shape}"
+        assert g.shape == arrays[i].shape, \
+            f"input {i}: gradient shape {g.shape} != {arrays[i].shape}"
         np.testing.assert_allclose(g, want[i], atol=atol, rtol=rtol,
                                    err_msg=f"gradient of input {i} differs from finite differences")
         result.append(g)

@@ -75,8 +75,8 @@ def entries_for(tensors, **change):
     (None, r"is a safetensors file but not a hookgrad checkpoint \(its metadata has no "
            r"'format': 'hookgrad\.checkpoint'\)"),
     ({'format': 'other'}, "is a safetensors file but not a hookgrad checkpoint"),
-    ({'format': 'hookgrad.checkpoint', 'version': '2', 'entries': '[]'},
-     r"has checkpoint format version '2'; this hookgrad reads version '1'"),
+    ({'format': 'hookgrad.checkpoint', 'version': '3', 'entries': '[]'},
+     r"has checkpoint format version '3'; this hookgrad reads versions '1', '2'"),
     ({'format': 'hookgrad.checkpoint', 'version': '1', 'entries': '[{"name": '},
      r"has corrupted metadata \(its entry list is not valid JSON: "),
     ({'format': 'hookgrad.checkpoint', 'version': '1', 'entries': '{"w": 1}'},

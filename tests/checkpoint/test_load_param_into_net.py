@@ -12,7 +12,12 @@ from .nets import P, assert_same, fresh_outer, values
 def test_returns_parameters_not_loaded_and_entries_not_used():
     net = nn.SequentialCell(nn.Dense(2, 3), nn.Dense(3, 1))
     w = np.arange(6, dtype=np.float32).reshape(3, 2)
-    out = ms.load_param_into_net(net, {'0.weight': P(w), 'extra': P([1.0]), 'note': 'text'})
+    with pytest.warns(UserWarning, match=r"^For 'load_param_into_net', 3 parameters in the "
+                      r"'net' are not loaded, because they are not in the 'parameter_dict', "
+                      r"please check whether the network structure is consistent when "
+                      r"training and loading checkpoint\. \['0\.bias', '1\.weight', "
+                      r"'1\.bias'\] are not loaded\.$"):
+        out = ms.load_param_into_net(net, {'0.weight': P(w), 'extra': P([1.0]), 'note': 'text'})
     assert out == (['0.bias', '1.weight', '1.bias'], ['extra', 'note'])
     np.testing.assert_array_equal(net[0].weight.asnumpy(), w)
 
@@ -73,12 +78,37 @@ def test_prefix_fallback_without_strict_load():
     net = nn.Dense(2, 1)
     w, b = np.array([[4.0, 5.0]], np.float32), np.array([6.0], np.float32)
     entries = {'backbone.weight': P(w), 'backbone.bias': P(b), 'other': P([0.0])}
-    out = ms.load_param_into_net(net, dict(entries), strict_load=True)
+    with pytest.warns(UserWarning, match=r"nothing was loaded: none of the 2 parameters of the "
+                      r"network \('weight', 'bias'\) matches one of the 3 Parameter entries "
+                      r"of parameter_dict \('backbone\.weight', 'backbone\.bias', 'other'\); "
+                      r"the checkpoint is probably of another network \(strict_load=False "
+                      r"also tries entries named prefix \+ name\)"):
+        out = ms.load_param_into_net(net, dict(entries), strict_load=True)
     assert out == (['weight', 'bias'], ['backbone.weight', 'backbone.bias', 'other'])
     out = ms.load_param_into_net(net, dict(entries))
     assert out == ([], ['other'])
     np.testing.assert_array_equal(net.weight.asnumpy(), w)
     np.testing.assert_array_equal(net.bias.asnumpy(), b)
+
+
+def test_wrong_network_warns_that_nothing_was_loaded_and_full_load_is_silent():
+    import warnings
+    src = nn.SequentialCell(*[nn.Dense(2, 2) for _ in range(7)])
+    entries = {p.name: p for p in src.get_parameters()}
+    net = nn.Dense(2, 2)
+    net.weight.name, net.bias.name = 'fc.weight', 'fc.bias'
+    before = values(net)
+    with pytest.warns(UserWarning, match=r"^load_param_into_net: nothing was loaded: none of "
+                      r"the 2 parameters of the network \('fc\.weight', 'fc\.bias'\) "
+                      r"matches one of the 14 Parameter entries of parameter_dict "
+                      r"\('0\.weight', '0\.bias', '1\.weight', '1\.bias', '2\.weight' "
+                      r"and 9 more\); the checkpoint is probably of another network$"):
+        out = ms.load_param_into_net(net, entries)
+    assert out == (['fc.weight', 'fc.bias'], list(entries))
+    assert_same(values(net), before)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert ms.load_param_into_net(src, entries) == ([], [])
 
 
 def test_prefix_fallback_entries_are_checked_and_named_in_errors():

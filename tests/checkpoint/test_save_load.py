@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import checkpoint as ckpt
+from hookgrad import checkpoint_file as ckpt_file
 from hookgrad import nn
 
 from .nets import NAMES, assert_same, fresh_outer, values
@@ -166,7 +166,9 @@ def test_load_checkpoint_with_net_passes_strict_load(st, tmp_path):
                                            r"checkpoint Float64"):
         ms.load_checkpoint(tmp_path / 'w.ckpt', net=net, strict_load=True)
     assert_same(values(net), before)
-    ms.load_checkpoint(tmp_path / 'w.ckpt', net=net)
+    with pytest.warns(UserWarning, match=r"\['bias'\] are not loaded") as record:
+        ms.load_checkpoint(tmp_path / 'w.ckpt', net=net)
+    assert record[0].filename == __file__       # the warning points at the caller's line
     np.testing.assert_array_equal(net.weight.asnumpy(), [[1, 1]])
     assert net.weight.dtype == ms.float32
 
@@ -182,7 +184,7 @@ def test_failed_write_keeps_old_file_and_leaves_no_temp(st, tmp_path, monkeypatc
         f.write(payload[:len(payload) // 2])
         raise OSError(28, 'No space left on device')
 
-    monkeypatch.setattr(ckpt, '_write_payload', half_then_fail)
+    monkeypatch.setattr(ckpt_file, 'write_payload', half_then_fail)
     with pytest.raises(OSError, match='No space left on device'):
         ms.save_checkpoint(new, path)
     assert os.listdir(tmp_path) == ['net.ckpt']
@@ -196,11 +198,12 @@ def test_interrupted_replace_keeps_old_file_and_leaves_no_temp(st, tmp_path, mon
     original = path.read_bytes()
 
     def interrupted(src, dst):
-        assert os.path.basename(src).startswith('.net.ckpt.') and src.endswith('.tmp')
+        assert os.path.basename(src).startswith(f'.net.ckpt.{os.getpid()}.')
+        assert src.endswith('.tmp-hookgrad')
         assert os.path.getsize(src) > 0
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(ckpt.os, 'replace', interrupted)
+    monkeypatch.setattr(ckpt_file.os, 'replace', interrupted)
     with pytest.raises(KeyboardInterrupt):
         ms.save_checkpoint(fresh_outer(17), path)
     monkeypatch.undo()
@@ -210,7 +213,7 @@ def test_interrupted_replace_keeps_old_file_and_leaves_no_temp(st, tmp_path, mon
 def test_successful_save_replaces_the_file_and_syncs(st, tmp_path, monkeypatch):
     synced = []
     real_fsync = os.fsync
-    monkeypatch.setattr(ckpt.os, 'fsync', lambda fd: synced.append(fd) or real_fsync(fd))
+    monkeypatch.setattr(ckpt_file.os, 'fsync', lambda fd: synced.append(fd) or real_fsync(fd))
     path = tmp_path / 'net.ckpt'
     ms.save_checkpoint(fresh_outer(18), path)
     net = fresh_outer(19)

@@ -125,6 +125,34 @@ def test_conv2d_input_errors_name_the_cell():
         net.conv([1.0])
 
 
+@pytest.mark.parametrize('np_dtype, name', [(np.uint8, 'UInt8'), (np.float64, 'Float64'),
+                                             (np.float16, 'Float16'), (np.int32, 'Int32')])
+def test_conv_input_of_another_dtype_names_the_cell_and_the_cast(np_dtype, name):
+    # MindSpore 2.10 raises a TypeError for each ("For primitive[Conv2D], the input type must
+    # be same"); hookgrad names the cell and the cast instead of computing in Float64
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.SequentialCell(nn.Conv2d(3, 2, 3), nn.ReLU())
+
+        def construct(self, x):
+            return self.features(x)
+    x = ms.Tensor(np.ones((1, 3, 5, 5), np_dtype))
+    with pytest.raises(TypeError, match=rf"^nn.Conv2d 'Net.features.0': input is {name}, weight "
+                                        rf"is Float32: cast the input with "
+                                        rf"ops.cast\(x, ms.float32\) \(or "
+                                        rf"x.astype\(ms.float32\)\)$"):
+        Net()(x)
+    y = Net()(ops.cast(x, ms.float32))
+    assert y.dtype == ms.float32 and y.shape == (1, 2, 5, 5)
+    conv = nn.Conv1d(2, 1, 1, dtype=ms.float64)
+    with pytest.raises(TypeError, match=r"^nn.Conv1d 'Conv1d': input is Float32, weight is "
+                                        r"Float64: cast the input with ops.cast\(x, "
+                                        r"ms.float64\)"):
+        conv(ops.ones((1, 2, 4)))
+    assert conv(ops.ones((1, 2, 4), ms.float64)).dtype == ms.float64
+
+
 # ------------------------------------------------------------------------------ Conv1d
 def test_conv1d_shapes_values_and_defaults():
     net = nn.Conv1d(2, 3, 3, has_bias=True, weight_init='ones', bias_init='zeros')

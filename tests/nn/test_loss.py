@@ -166,3 +166,60 @@ def test_bce_with_logits_cell():
 def test_loss_cells_reject_bad_arguments(make, error, message):
     with pytest.raises(error, match=message):
         make()
+
+
+# ------------------------------------------------------------------------------ label mistakes
+def test_cross_entropy_loss_float_index_labels_suggest_int_labels():
+    # MindSpore 2.10 raises TypeError too: "For 'CrossEntropyLoss', the 'labels' should be
+    # Int32, but got 'mindspore.float32'"
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.loss = nn.CrossEntropyLoss()
+
+        def construct(self, x, y):
+            return self.loss(x, y)
+    logits = ms.Tensor(np.zeros((4, 3), np.float32))
+    labels = np.array([0, 1, 2, 1])
+    with pytest.raises(TypeError, match=r"^nn.CrossEntropyLoss 'Net.loss': labels are Float32 "
+                                        r"of shape \(4,\), the shape of class indices for "
+                                        r"logits of shape \(4, 3\): pass class indices as int "
+                                        r"labels \(labels.astype\(ms.int32\)\); floating labels "
+                                        r"are class probabilities and have the logits' shape$"):
+        Net()(logits, ms.Tensor(labels.astype(np.float32)))
+    with pytest.raises(TypeError, match=r"labels are Float64 of shape \(2, 5\), the shape of "
+                                        r"class indices for logits of shape \(2, 3, 5\)"):
+        nn.CrossEntropyLoss()(ops.zeros((2, 3, 5)), ops.zeros((2, 5), ms.float64))
+    assert Net()(logits, ms.Tensor(labels)).item() == pytest.approx(np.log(3))
+    probs = ms.Tensor(np.full((4, 3), 1 / 3, np.float32))        # probabilities still work
+    assert Net()(logits, probs).item() == pytest.approx(np.log(3))
+
+
+@pytest.mark.parametrize('cls', [nn.MSELoss, nn.L1Loss, nn.MAELoss])
+def test_elementwise_losses_warn_once_per_call_site_when_labels_broadcast(cls):
+    import warnings
+    x, t = ms.Tensor(np.ones((4, 1), np.float32)), ms.Tensor(np.zeros(4, np.float32))
+    loss = cls()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('default')
+        for _ in range(3):
+            out = loss(x, t)                                     # one call site
+        loss(x, x)                                               # same shapes: silent
+    assert out.item() == 1.0
+    assert [(w.category, w.filename) for w in caught] == [(UserWarning, __file__)]
+    assert str(caught[0].message) == (
+        f"nn.{cls.__name__} '{cls.__name__}': labels of shape (4,) are broadcast against "
+        f"logits of shape (4, 1) to (4, 4), which is likely to give a wrong loss; give them "
+        f"the same shape (e.g. labels.reshape(4, 1))")
+    with pytest.warns(UserWarning, match=r"labels of shape \(\) are broadcast against logits "
+                                         r"of shape \(4, 1\) to \(4, 1\), which is likely to "
+                                         r"give a wrong loss; give them the same shape$"):
+        loss(x, ms.Tensor(0.0))
+
+
+def test_bce_with_logits_loss_rejects_labels_of_another_shape():
+    # MindSpore 2.10: ValueError "two inputs 'input' and 'target' shape are not equal"
+    with pytest.raises(ValueError, match=r"^nn.BCEWithLogitsLoss 'BCEWithLogitsLoss': logits "
+                                         r"and labels must have the same shape, got \(4, 1\) "
+                                         r"and \(4,\)$"):
+        nn.BCEWithLogitsLoss()(ops.zeros((4, 1)), ops.zeros((4,)))

@@ -68,7 +68,9 @@ class _Conv(Cell):
         self.weight = Parameter(weight, name='weight')
         self.bias = Parameter(bias, name='bias') if has_bias else None
 
-    def _check_input(self, x):
+    def _check_input(self, x, weight):
+        """Shape and dtype of ``x`` against the layer: MindSpore computes in the weight's dtype
+        only, and so does hookgrad (no silent Float64 or integer convolution)."""
         name = f"nn.{type(self).__name__} '{self.path()}'"
         if not isinstance(x, Tensor):
             raise TypeError(f"{name}: expected a Tensor input, got {type(x).__name__}")
@@ -76,6 +78,10 @@ class _Conv(Cell):
         if x.ndim != self._ndim + 2 or x.shape[1] != self.in_channels:
             raise ValueError(f"{name}: expected an input {layout} with C = {self.in_channels}, "
                              f"got shape {x.shape}")
+        if x.dtype != weight.dtype:
+            to = f"ms.{str(weight.dtype).lower()}"
+            raise TypeError(f"{name}: input is {x.dtype}, weight is {weight.dtype}: cast the "
+                            f"input with ops.cast(x, {to}) (or x.astype({to}))")
 
     def extend_repr(self):
         # MindSpore's text; a Conv1d shows the 2-d convolution it runs as
@@ -118,7 +124,8 @@ class Conv2d(_Conv):
         Tensor (N, out_channels, H_out, W_out).
 
     Raises:
-        TypeError: for non-int sizes, a non-bool has_bias, a bad dtype or a non-Tensor input.
+        TypeError: for non-int sizes, a non-bool has_bias, a bad dtype, a non-Tensor input, or
+            an input whose dtype is not the weight's (UInt8 images, Float64 arrays: cast them).
         ValueError: for sizes < 1, channels not divisible by group, a bad pad_mode, padding
             other than 0 without pad_mode 'pad', a data_format other than 'NCHW', an init
             Tensor of the wrong shape, or an input with the wrong rank or channel count.
@@ -146,8 +153,9 @@ class Conv2d(_Conv):
         return as_padding(padding, pad_mode, where)
 
     def construct(self, x):
-        self._check_input(x)
-        return ops.conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self._pads,
+        weight = self.weight
+        self._check_input(x, weight)
+        return ops.conv2d(x, weight, self.bias, self.stride, self.pad_mode, self._pads,
                           self.dilation, self.group)
 
 
@@ -190,6 +198,7 @@ class Conv1d(_Conv):
         return (pads[0], pads[2]) if isinstance(padding, (tuple, list)) else pads[:2]
 
     def construct(self, x):
-        self._check_input(x)
-        return ops.conv1d(x, self.weight, self.bias, self.stride[0], self.pad_mode, self._pads,
+        weight = self.weight
+        self._check_input(x, weight)
+        return ops.conv1d(x, weight, self.bias, self.stride[0], self.pad_mode, self._pads,
                           self.dilation[0], self.group)

@@ -4,6 +4,10 @@ Every loss cell derives from ``LossBase``, which checks ``reduction`` and offers
 ``get_loss(x, weights)``, the weighted reduction MindSpore's losses share.
 """
 import numbers
+import sys
+import warnings
+
+import numpy as np
 
 from ... import _dtype
 from ... import ops
@@ -142,7 +146,8 @@ class CrossEntropyLoss(LossBase):
 
     Raises:
         TypeError: for a ``weight`` that is not a Tensor or None, or a non-int
-            ``ignore_index``, or a non-float ``label_smoothing``.
+            ``ignore_index``, or a non-float ``label_smoothing``; for floating labels of the
+            shape of class indices (MindSpore raises a TypeError too: pass int labels).
         ValueError: for another ``reduction`` or ``label_smoothing`` out of range.
     """
 
@@ -162,6 +167,7 @@ class CrossEntropyLoss(LossBase):
         self.label_smoothing = float(label_smoothing)
 
     def construct(self, logits, labels):
+        _check_index_labels(self, logits, labels)
         return ops.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction,
                                  self.label_smoothing)
 
@@ -199,9 +205,14 @@ class MSELoss(LossBase):
 
     Raises:
         ValueError: for another ``reduction``.
+
+    Warns:
+        UserWarning: when labels of another shape are broadcast against the logits (once
+            per call site).
     """
 
     def construct(self, logits, labels):
+        _warn_broadcast(self, logits, labels)
         return ops.mse_loss(logits, labels, self.reduction)
 
 
@@ -213,9 +224,14 @@ class L1Loss(LossBase):
 
     Raises:
         ValueError: for another ``reduction``.
+
+    Warns:
+        UserWarning: when labels of another shape are broadcast against the logits (once
+            per call site).
     """
 
     def construct(self, logits, labels):
+        _warn_broadcast(self, logits, labels)
         return ops.l1_loss(logits, labels, self.reduction)
 
 
@@ -229,6 +245,10 @@ class MAELoss(LossBase):
         ValueError: for another ``reduction``.
         TypeError: for inputs that are not Tensors.
 
+    Warns:
+        UserWarning: when labels of another shape are broadcast against the logits (once
+            per call site).
+
     >>> import hookgrad as ms
     >>> ms.nn.MAELoss()(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([1.0, 1.0, 1.0])).item()
     1.0
@@ -236,6 +256,7 @@ class MAELoss(LossBase):
 
     def construct(self, logits, label):
         _check_tensors(self, logits=logits, labels=label)
+        _warn_broadcast(self, logits, label)
         return self.get_loss(ops.abs(logits - label))
 
 
@@ -244,6 +265,47 @@ def _check_tensors(cell, **inputs):
         if not isinstance(x, Tensor):
             raise TypeError(f"nn.{type(cell).__name__}: {arg} must be a Tensor, got "
                             f"{type(x).__name__}")
+
+
+def _check_index_labels(cell, logits, labels):
+    """Floating labels of the shape class indices have: a TypeError suggesting int labels
+    (floating labels are class probabilities, which have the logits' shape)."""
+    if not (isinstance(logits, Tensor) and isinstance(labels, Tensor)
+            and labels._data.dtype.kind == 'f' and logits.ndim >= 1):
+        return
+    index_shape = logits.shape[:1] + logits.shape[2:] if logits.ndim >= 2 else ()
+    if labels.shape == index_shape and labels.shape != logits.shape:
+        raise TypeError(f"nn.{type(cell).__name__} '{cell.path()}': labels are {labels.dtype} "
+                        f"of shape {labels.shape}, the shape of class indices for logits of "
+                        f"shape {logits.shape}: pass class indices as int labels "
+                        f"(labels.astype(ms.int32)); floating labels are class probabilities "
+                        f"and have the logits' shape")
+
+
+def _warn_broadcast(cell, logits, labels):
+    """Warn (once per call site, under Python's default filter) when labels of another shape
+    broadcast against the logits, which rarely means what was meant: a (4, 1) prediction
+    against (4,) labels gives a (4, 4) loss. PyTorch warns likewise; MindSpore says nothing."""
+    if not (isinstance(logits, Tensor) and isinstance(labels, Tensor)) or \
+            logits.shape == labels.shape:
+        return
+    try:
+        shape = np.broadcast_shapes(logits.shape, labels.shape)
+    except ValueError:
+        return                      # the op raises its own error
+    hint = (f" (e.g. labels.reshape{logits.shape})" if labels.size == logits.size else "")
+    warnings.warn(f"nn.{type(cell).__name__} '{cell.path()}': labels of shape {labels.shape} "
+                  f"are broadcast against logits of shape {logits.shape} to {shape}, which is "
+                  f"likely to give a wrong loss; give them the same shape{hint}",
+                  UserWarning, stacklevel=_user_stacklevel())
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` that points a warning at the first frame outside hookgrad."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get('__name__', '').startswith('hookgrad.'):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class BCEWithLogitsLoss(LossBase):
@@ -257,7 +319,8 @@ class BCEWithLogitsLoss(LossBase):
 
     Raises:
         TypeError: for a ``weight`` or ``pos_weight`` that is not a Tensor or None.
-        ValueError: for another ``reduction``.
+        ValueError: for another ``reduction``, or logits and labels of different shapes (as
+            in MindSpore).
     """
 
     def __init__(self, reduction='mean', weight=None, pos_weight=None):
@@ -266,6 +329,10 @@ class BCEWithLogitsLoss(LossBase):
         self.pos_weight = _optional_tensor(pos_weight, 'BCEWithLogitsLoss', 'pos_weight')
 
     def construct(self, logits, labels):
+        if isinstance(logits, Tensor) and isinstance(labels, Tensor) and \
+                logits.shape != labels.shape:
+            raise ValueError(f"nn.BCEWithLogitsLoss '{self.path()}': logits and labels must "
+                             f"have the same shape, got {logits.shape} and {labels.shape}")
         return ops.binary_cross_entropy_with_logits(logits, labels, self.weight,
                                                     self.pos_weight, self.reduction)
 
