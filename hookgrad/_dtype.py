@@ -230,12 +230,18 @@ def to_numpy(dtype):
         if d is None:
             raise TypeError(f"unknown dtype name {dtype!r}")
         return d.np_dtype
-    if dtype in _BY_PYTHON:
-        return _BY_PYTHON[dtype].np_dtype
+    try:
+        known = _BY_PYTHON.get(dtype)
+    except TypeError:                   # unhashable: not a dtype
+        known = None
+    if known is not None:
+        return known.np_dtype
     try:
         npd = np.dtype(dtype)
-    except TypeError:
-        raise TypeError(f"expected a dtype such as ms.float32, got {dtype!r}") from None
+    except (TypeError, ValueError):
+        shown = repr(dtype) if isinstance(dtype, (int, float, type(None))) else \
+            f"a {type(dtype).__name__}"
+        raise TypeError(f"expected a dtype such as ms.float32, got {shown}") from None
     from_numpy(npd)
     return npd
 

@@ -153,8 +153,22 @@ def dtype_arg(dtype, arg='dtype'):
     """The NumPy dtype of a dtype argument; a TypeError naming the op and ``arg`` if unknown."""
     try:
         return to_numpy(dtype)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:
         raise op_error(TypeError, dtype, arg, f"is not a dtype hookgrad knows: {e}") from None
+
+
+def scalar_arg(value, arg):
+    """A number argument given as a Python number or a one-element Tensor, as a Python number;
+    a TypeError naming the op and ``arg`` otherwise."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise op_error(TypeError, value, arg, f"must be a number or a one-element Tensor, "
+                                                  f"got a Tensor of shape {value.shape}")
+        return value._data.reshape(()).item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise op_error(TypeError, value, arg, f"must be a number or a one-element Tensor, got "
+                                              f"{type(value).__name__}")
+    return value
 
 
 def _physical_memory():

@@ -231,7 +231,7 @@ def cast(input, dtype):
     x = as_tensor(input)
     try:
         dt = to_numpy(dtype)
-    except TypeError:
+    except (TypeError, ValueError):
         dt = dtype_arg(dtype)       # raises, naming the op and the argument
     if x._data.dtype == dt:
         return x

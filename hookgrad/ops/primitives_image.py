@@ -211,7 +211,7 @@ class MirrorPad(Primitive):
     'REFLECT' leaves out the edge element, 'SYMMETRIC' repeats it. ``paddings`` is an
     (ndim, 2) integer Tensor of (before, after) amounts."""
     def __init__(self, mode='REFLECT'):
-        if mode not in ('REFLECT', 'SYMMETRIC'):
+        if not isinstance(mode, str) or mode not in ('REFLECT', 'SYMMETRIC'):
             raise ValueError(f"ops.MirrorPad: mode must be 'REFLECT' or 'SYMMETRIC', got "
                              f"{mode!r}")
         super().__init__(mode=mode)

@@ -9,13 +9,12 @@ import numbers
 import numpy as np
 
 from .._dtype import int32 as _int32
-from .._tensor import Tensor
 from .primitives import Add, Primitive
 from .math_primitives import _Binary, _Unary
 from . import (arithmetic as _arith, comparison as _cmp, creation as _create,
                elementwise as _elem, indexing as _index, math_extra as _mx, reduction as _red,
                shaping as _shape)
-from ._base import as_tensor, normalize_axis
+from ._base import as_tensor, normalize_axis, scalar_arg
 
 __all__ = [
     'TensorAdd', 'Inv', 'Rint', 'Sinc', 'Fmax', 'Fmin', 'MulNoNan', 'Heaviside', 'Logit',
@@ -82,10 +81,8 @@ class LinSpace(Primitive):
     """``LinSpace()(start, stop, num)``: ``num`` evenly spaced values from start to stop
     inclusive (0-d Tensors start and stop, an int num)."""
     def construct(self, start, stop, num):
-        start = start.item() if isinstance(start, Tensor) else start
-        stop = stop.item() if isinstance(stop, Tensor) else stop
-        num = num.item() if isinstance(num, Tensor) else num
-        return _create.linspace(start, stop, num)
+        return _create.linspace(scalar_arg(start, 'start'), scalar_arg(stop, 'stop'),
+                                scalar_arg(num, 'num'))
 
 
 class _Segment(Primitive):

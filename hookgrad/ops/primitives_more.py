@@ -19,7 +19,7 @@ from . import (arithmetic as _arith, comparison as _cmp, creation as _create,
                indexing as _index, nn_pad as _pad, pooling as _pool, products as _products,
                reduction as _red, scatter_gather as _scatter, selection as _select,
                shaping as _shape, sorting as _sort, unary as _unary)
-from ._base import as_tensor, normalize_axis
+from ._base import as_tensor, normalize_axis, scalar_arg
 from .conv import as_ints
 
 __all__ = [
@@ -283,9 +283,8 @@ class LogSpace(Primitive):
         super().__init__(steps=steps, base=base, dtype=dtype)
 
     def construct(self, start, end):
-        start = start.item() if isinstance(start, Tensor) else start
-        end = end.item() if isinstance(end, Tensor) else end
-        exponent = _create.linspace(start, end, self.steps)
+        exponent = _create.linspace(scalar_arg(start, 'start'), scalar_arg(end, 'end'),
+                                    self.steps)
         return _arith.cast(_arith.pow(float(self.base), exponent), self.dtype)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
-from ._base import as_tensor, normalize_axis
+from ._base import as_tensor, normalize_axis, scalar_arg
 from .arithmetic import add, cast, sub
 from .reduction import _axes, _floating, amax, cumsum, mean, std, var
 
@@ -134,7 +134,7 @@ def cumulative(kind, x, axis, exclusive=False, reverse=False):
     from .creation import full
     t = _as_1d(as_tensor(x, 'x'))
     if isinstance(axis, Tensor):
-        axis = int(axis.item())
+        axis = scalar_arg(axis, 'axis')
     ax = _one_axis(axis, t, f'Cum{kind}')
     if reverse:
         t = flip(t, ax)

@@ -132,3 +132,22 @@ def test_probe_grades_errors():
         assert probe.grade(e, {'reshape'}, {'shape'})[0] == 'c'
     names = {name for name, _, _ in probe.public_ops()}
     assert {'gather', 'Gather', 'reshape', 'ReduceSum'} <= names
+
+
+def test_number_and_dtype_arguments_given_tensors_name_the_op_and_argument():
+    import hookgrad as ms
+    from hookgrad import ops
+    x = ms.Tensor([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(TypeError, match=r"ops\.LinSpace: start must be a number or a "
+                                        r"one-element Tensor, got a Tensor of shape \(2, 2\)"):
+        ops.LinSpace()(x, 1.0, 5)
+    with pytest.raises(TypeError, match=r"ops\.CumSum: axis must be a number or a one-element "
+                                        r"Tensor"):
+        ops.CumSum()(x, x)
+    with pytest.raises(TypeError, match=r"ops\.fill: type is not a dtype hookgrad knows: "
+                                        r"expected a dtype such as ms\.float32, got a Tensor"):
+        ops.fill(x, (2,), 1)
+    with pytest.raises(TypeError, match="expected a dtype such as ms.float32, got a list"):
+        ms.Tensor([1], dtype=[1])
+    np.testing.assert_allclose(ops.LinSpace()(ms.Tensor(0.0), ms.Tensor(1.0), 3).asnumpy(),
+                               [0.0, 0.5, 1.0])
