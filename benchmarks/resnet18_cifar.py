@@ -3,10 +3,12 @@
 One step: forward of a batch of 32 3x32x32 images, cross-entropy, backward, Momentum update
 (lr 0.01, momentum 0.9). The median over steps after warm-up is reported, and the peak resident
 memory of the process. Each framework runs in its own process (2 threads each), so memory
-figures are not mixed; hookgrad runs twice, with the OpenBLAS kernels hookgrad selects and with
-OpenBLAS's own choice (HOOKGRAD_BLAS_CORETYPE=off).
+figures are not mixed; hookgrad runs three times: with the OpenBLAS kernels and thread choice
+hookgrad makes, with OpenBLAS's own kernels (HOOKGRAD_BLAS_CORETYPE=off) and with OpenBLAS's own
+thread count (HOOKGRAD_BLAS_THREADS=fixed). ``--rounds`` repeats the runs interleaved and reports
+the median; ``--load`` keeps one core busy in another process meanwhile.
 
-Run: python benchmarks/resnet18_cifar.py [--steps 6] [--warmup 2] [--profile]
+Run: python benchmarks/resnet18_cifar.py [--steps 6] [--warmup 2] [--rounds 1] [--load] [--profile]
 PyTorch is optional; give another interpreter with --torch-python (one that has torch).
 """
 import argparse
@@ -17,7 +19,7 @@ import statistics
 import subprocess
 import sys
 
-from timing import samples
+from timing import neighbour_load, samples
 
 BATCH, CLASSES = 32, 10
 
@@ -138,10 +140,19 @@ def spawn(python, framework, args, env_extra=None):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _median_run(rs):
+    """The run with the median step time of a configuration's rounds (None if none ran)."""
+    if not rs:
+        return None
+    return sorted(rs, key=lambda r: r['median_s'])[(len(rs) - 1) // 2]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--steps', type=int, default=6)
     parser.add_argument('--warmup', type=int, default=2)
+    parser.add_argument('--rounds', type=int, default=1)
+    parser.add_argument('--load', action='store_true', help='keep one core busy meanwhile')
     parser.add_argument('--profile', action='store_true', help="print hookgrad's top functions")
     parser.add_argument('--torch-python', default=sys.executable)
     parser.add_argument('--child', choices=('hookgrad', 'torch'))
@@ -151,13 +162,24 @@ def main():
         return
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
-    rows = [('hookgrad', spawn(sys.executable, 'hookgrad', args, path)),
-            ('hookgrad, OpenBLAS own choice',
-             spawn(sys.executable, 'hookgrad', args, dict(path, HOOKGRAD_BLAS_CORETYPE='off'))),
-            ('pytorch', spawn(args.torch_python, 'torch', args, path))]
-    torch = rows[2][1]
+    configs = [('hookgrad', sys.executable, 'hookgrad', path),
+               ('hookgrad, OpenBLAS own choice', sys.executable, 'hookgrad',
+                dict(path, HOOKGRAD_BLAS_CORETYPE='off')),
+               ('hookgrad, threads fixed', sys.executable, 'hookgrad',
+                dict(path, HOOKGRAD_BLAS_THREADS='fixed')),
+               ('pytorch', args.torch_python, 'torch', path)]
+    runs = {name: [] for name, *_ in configs}
+    with neighbour_load(args.load):
+        for _ in range(args.rounds):
+            for name, python, framework, env in configs:
+                r = spawn(python, framework, args, env)
+                if r is not None:
+                    runs[name].append(r)
+    rows = [(name, _median_run(rs)) for name, rs in runs.items()]
+    torch = rows[3][1]
     print(f"ResNet-18 CIFAR, batch {BATCH}, fwd + cross-entropy + bwd + Momentum; "
-          f"{args.steps} steps after {args.warmup} warm-up")
+          f"{args.steps} steps after {args.warmup} warm-up; median of {args.rounds} round(s); "
+          f"{'one core kept busy by another process' if args.load else 'no added load'}")
     print(f"{'':<32}{'median step':>12}{'peak memory':>14}{'time ratio':>12}{'mem ratio':>11}")
     for name, r in rows:
         if r is None:
@@ -165,7 +187,7 @@ def main():
         ratio = f"{r['median_s'] / torch['median_s']:12.2f}" if torch else f"{'-':>12}"
         mem = f"{r['peak_mib'] / torch['peak_mib']:11.2f}" if torch else f"{'-':>11}"
         print(f"{name:<32}{r['median_s']:10.3f} s{r['peak_mib']:10.0f} MiB{ratio}{mem}")
-    for name, r in rows[:2]:
+    for name, r in rows[:3]:
         if r is not None:
             print(f"{name}: {r['info']['blas']}")
     if torch:

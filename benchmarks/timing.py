@@ -1,4 +1,8 @@
-"""The one timer every benchmark uses: per-call wall times after a warm-up."""
+"""The one timer every benchmark uses (per-call wall times after a warm-up), and the neighbour
+load that the training-step benchmarks can run beside themselves (``--load``)."""
+import contextlib
+import subprocess
+import sys
 import time
 
 
@@ -12,3 +16,21 @@ def samples(fn, repeats, warmup=3):
         fn()
         times.append(time.perf_counter() - t0)
     return times
+
+
+@contextlib.contextmanager
+def neighbour_load(on=True):
+    """Keep one core busy in a separate process (a busy loop) while the block runs.
+
+    It stands for another job on the machine: a two-thread matrix product then waits for the
+    thread that shares a core with it. ``on=False`` runs the block without it.
+    """
+    if not on:
+        yield None
+        return
+    proc = subprocess.Popen([sys.executable, '-c', 'while True: pass'])
+    try:
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()

@@ -69,11 +69,35 @@ def apply():
 CHOICE = apply()
 
 
+def quiet_threads(environ=None, numpy_loaded=None):
+    """Let idle OpenBLAS threads sleep at once instead of spinning (``OPENBLAS_THREAD_TIMEOUT=4``,
+    the least OpenBLAS takes), unless the user set a timeout or ``HOOKGRAD_BLAS_THREADS=fixed``.
+
+    A spinning thread holds a core for about 0.1 s after each product (OpenBLAS's default wait):
+    beside another job it takes that job's core, or ours. OpenBLAS reads the setting when it
+    loads, so like the core type it is set before NumPy is imported. Returns the value set or None.
+    """
+    environ = os.environ if environ is None else environ
+    numpy_loaded = 'numpy' in sys.modules if numpy_loaded is None else numpy_loaded
+    if (numpy_loaded or environ.get('OPENBLAS_THREAD_TIMEOUT')
+            or environ.get('GOTO_THREAD_TIMEOUT')
+            or environ.get('HOOKGRAD_BLAS_THREADS', '').strip().lower() == 'fixed'):
+        return None
+    environ['OPENBLAS_THREAD_TIMEOUT'] = '4'
+    return '4'
+
+
+THREAD_TIMEOUT = quiet_threads()
+
+
 def blas_info():
-    """What hookgrad chose for OpenBLAS in this process: ``{'openblas_coretype', 'reason'}``.
+    """What hookgrad chose for OpenBLAS in this process: the core type (``openblas_coretype``,
+    ``reason``), the thread choice (``threads_*``, ``others_busy_cores``; hookgrad/_threads.py).
 
     >>> import hookgrad as ms
-    >>> sorted(ms.blas_info())
-    ['openblas_coretype', 'reason']
+    >>> sorted(ms.blas_info())[:2]
+    ['openblas_coretype', 'others_busy_cores']
     """
-    return dict(CHOICE)
+    from . import _threads
+    return dict(CHOICE, thread_timeout=os.environ.get('OPENBLAS_THREAD_TIMEOUT'),
+                **_threads.info())

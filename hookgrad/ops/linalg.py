@@ -1,11 +1,34 @@
 """Matrix products: matmul (NumPy semantics), bmm and mm."""
 import numpy as np
 
+from .. import _threads
 from ..autograd.function import Op, apply2
+from ..autograd.math import array_math
 from .._dtype import promote
 from .._tensor import Tensor
 from ._base import as_tensor, operands
 from .arithmetic import cast
+
+
+def _product_threads(a, b):
+    """The BLAS thread count for ``a @ b`` (0: leave it, as for products with a vector)."""
+    if a.ndim < 2 or b.ndim < 2:
+        return 0
+    return _threads.threads_for(*_threads.product_flops(a, b))
+
+
+def _threaded_matmul(a, b):
+    """``array_math.matmul(a, b)`` (2-d or more) on the BLAS thread count for its size."""
+    before = _threads.set_threads(_product_threads(a, b))
+    try:
+        return array_math.matmul(a, b)
+    finally:
+        _threads.set_threads(before)
+
+
+def _mm(m):
+    """The matmul of a backward: per-size threads on arrays, the op itself on Tensors."""
+    return _threaded_matmul if m is array_math else m.matmul
 
 
 def _swap(m, x):
@@ -25,7 +48,11 @@ class MatMul(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)
-        return np.asarray(np.matmul(a, b))    # a 0-d array, not a scalar, for two vectors
+        before = _threads.set_threads(_product_threads(a, b))
+        try:
+            return np.asarray(np.matmul(a, b))    # a 0-d array, not a scalar, for two vectors
+        finally:
+            _threads.set_threads(before)
 
     @staticmethod
     def backward(ctx, gy):
@@ -33,9 +60,10 @@ class MatMul(Op):
         m = ctx.m
         want_a = ctx.needs_grad(0)
         want_b = ctx.needs_grad(1)
+        mm = _mm(m)
         if a.ndim == 2 and b.ndim == 2:         # the common case first
-            return (m.matmul(gy, _swap(m, b)) if want_a else None), \
-                (m.matmul(_swap(m, a), gy) if want_b else None)
+            return (mm(gy, _swap(m, b)) if want_a else None), \
+                (mm(_swap(m, a), gy) if want_b else None)
         ga = gb = None
         if a.ndim == 1 and b.ndim == 1:         # a dot product: gy is 0-d
             return (gy * b if want_a else None), (gy * a if want_b else None)
@@ -43,7 +71,7 @@ class MatMul(Op):
             k = a.shape[0]
             if b.ndim == 2:
                 if want_a:
-                    ga = m.matmul(b, gy)
+                    ga = m.matmul(b, gy)            # a vector: OpenBLAS's own count
                 if want_b:
                     gb = m.reshape(a, (k, 1)) * gy
             else:
@@ -60,14 +88,14 @@ class MatMul(Op):
                 gb = m.matmul(m.reshape(gy, (-1,)), m.reshape(a, (-1, k)))
             return ga, gb
         if want_a:
-            ga = m.matmul(gy, _swap(m, b))
+            ga = mm(gy, _swap(m, b))
         if want_b:
             if b.ndim == 2 and a.ndim > 2:      # fold a's batch into one product, no batch sum
                 k = a.shape[-1]
-                gb = m.matmul(m.transpose(m.reshape(a, (-1, k)), (1, 0)),
-                              m.reshape(gy, (-1, gy.shape[-1])))
+                gb = mm(m.transpose(m.reshape(a, (-1, k)), (1, 0)),
+                        m.reshape(gy, (-1, gy.shape[-1])))
             else:
-                gb = m.matmul(_swap(m, a), gy)
+                gb = mm(_swap(m, a), gy)
         return ga, gb
 
 
@@ -79,7 +107,10 @@ class Dense(Op):
     """
     @staticmethod
     def forward(ctx, x, w, *bias):
-        y = np.matmul(x, w.T)
+        if w.ndim == 2 and x.ndim > 1:
+            y = _threads.matmul(x, w.T)
+        else:
+            y = np.matmul(x, w.T)
         if bias:
             y = y + bias[0]
         if ctx.recording:
@@ -99,11 +130,12 @@ class Dense(Op):
             if ctx.needs_grad(1):
                 gw = m.matmul(m.reshape(gy, (-1,)), m.reshape(x, (-1, k)))
         else:
+            mm = _mm(m) if x.ndim > 1 else m.matmul
             if ctx.needs_grad(0):
-                gx = m.matmul(gy, w)
+                gx = mm(gy, w)
             if ctx.needs_grad(1):
                 g2 = m.reshape(gy, (-1, w.shape[0]))
-                gw = m.matmul(m.transpose(g2, (1, 0)), m.reshape(x, (-1, k)))
+                gw = mm(m.transpose(g2, (1, 0)), m.reshape(x, (-1, k)))
         if not ctx.has_bias:
             return gx, gw
         return gx, gw, (gy if ctx.needs_grad(2) else None)

@@ -1,0 +1,212 @@
+"""How many OpenBLAS threads each matrix product gets: one for small products, more for large
+ones, never more than the cores other processes leave free.
+
+OpenBLAS keeps one thread count for the whole process. Its worker threads pay a start and a
+synchronisation on every product, which small products do not earn back, and a product split
+over two threads waits for the slower one: with another process busy on one of two cores, a
+two-thread product waits for a descheduled thread. So each product hookgrad runs asks for:
+
+- ``0`` (leave the count alone) below ``TINY`` FLOPs: OpenBLAS runs these on one thread itself;
+- ``1`` below ``SMALL`` FLOPs, or when the output matrix has fewer than ``NARROW`` elements
+  (OpenBLAS splits the output, so a long, thin reduction gains nothing from a second thread);
+- otherwise the cores this process may use (``os.sched_getaffinity``, at most the count
+  OpenBLAS started with, which honours ``OPENBLAS_NUM_THREADS``), less the cores other processes
+  keep busy, rounded to the nearest whole core and at least 1.
+
+The busy cores of others come from /proc/stat (the busy time of this process's cores) less this
+process's own CPU time, over the last interval of at least ``SAMPLE_S`` seconds; they are
+sampled at most that often, from the call that finds the sample old. The load average is not
+used: it counts this process's own threads and follows load over a minute.
+
+``HOOKGRAD_BLAS_THREADS=fixed`` turns the choice off (OpenBLAS's own count throughout); an
+integer ``N`` caps large products at ``N`` threads. The count is set through threadpoolctl's
+handle on the library (a C call of about 0.1 us, made only when the wanted count differs) and only
+from the thread that first imports hookgrad, as OpenBLAS's count is process-wide.
+"""
+import os
+import threading
+import time
+
+import numpy as np
+
+TINY = 524_288          # 2*M*N*K at OpenBLAS's own single-thread limit (M*N*K <= 262144)
+SMALL = 4_000_000       # measured: see docs/performance.md, "Threads"
+NARROW = 1024
+SAMPLE_S = 0.5
+
+_set = None             # the library's set-threads function, or None where nothing is controlled
+_owner = threading.get_ident()
+_current = 0            # the count last set (0: unknown, before the first set)
+_started = 0            # OpenBLAS's count when hookgrad took control
+_cores = 1
+_cap = 0
+_mode = 'auto'
+_reason = ''
+_sample = (-SAMPLE_S, None, 0.0)    # (time, busy jiffies of our cores or None, own CPU s)
+_others = 0.0           # cores kept busy by other processes
+_large = 1              # the count for large products under the present load
+
+
+def _stat_busy(cpus, path='/proc/stat'):
+    """Busy jiffies (all but idle and iowait) summed over ``cpus``, or None where unreadable."""
+    busy = 0
+    try:
+        with open(path, 'rb') as f:
+            for line in f:
+                if not line.startswith(b'cpu'):
+                    break
+                name, *fields = line.split()
+                if name[3:].isdigit() and int(name[3:]) in cpus:
+                    v = [int(x) for x in fields[:8]]
+                    busy += sum(v) - v[3] - v[4]
+    except (OSError, ValueError, IndexError):
+        return None
+    return busy
+
+
+def _affinity():
+    try:
+        return set(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return set(range(os.cpu_count() or 1))
+
+
+_cpus = _affinity()
+_hz = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
+
+
+def others_busy():
+    """Cores kept busy by other processes, re-sampled when the sample is ``SAMPLE_S`` old."""
+    global _sample, _others, _large
+    now = time.monotonic()
+    if now - _sample[0] < SAMPLE_S:
+        return _others
+    busy, own = _stat_busy(_cpus), time.process_time()
+    t0, busy0, own0 = _sample
+    if busy is not None and busy0 is not None:
+        _others = max(0.0, ((busy - busy0) / _hz - (own - own0)) / (now - t0))
+    _sample = (now, busy, own)
+    _large = large_threads(_cores, _others)
+    return _others
+
+
+def large_threads(cores, others):
+    """Threads for a large product: the free cores rounded to the nearest whole, 1 to ``cores``."""
+    return max(1, min(cores, int(cores - others + 0.5)))
+
+
+def threads_for(flops, rows=None, cols=None):
+    """The thread count for a product of ``flops`` (2*M*N*K) with an M x N output; 0: leave it.
+
+    Near-zero cost: a comparison for small products, a clock read for large ones.
+    """
+    if _set is None or flops < TINY:
+        return 0
+    if flops < SMALL or (rows is not None and rows * cols < NARROW):
+        return 1
+    if time.monotonic() - _sample[0] >= SAMPLE_S:
+        others_busy()
+    return _large
+
+
+def set_threads(n):
+    """Set OpenBLAS's count to ``n`` (0: change nothing); return the count before, to restore.
+
+    Only the thread that imported hookgrad changes it; elsewhere this returns 0.
+    """
+    global _current
+    if not n or _set is None or threading.get_ident() != _owner:
+        return 0
+    before = _current
+    if n != before:
+        _set(n)
+        _current = n
+    return before
+
+
+class blas_call:
+    """``with blas_call(flops):`` runs the products inside with ``threads_for(flops)`` threads
+    and restores the count after."""
+    __slots__ = ('n', 'before')
+
+    def __init__(self, flops, rows=None, cols=None):
+        self.n = threads_for(flops, rows, cols)
+
+    def __enter__(self):
+        self.before = set_threads(self.n)
+        return self
+
+    def __exit__(self, *exc):
+        set_threads(self.before)
+
+
+def _count(dims):
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def product_flops(a, b):
+    """``(flops, rows, cols)`` of ``np.matmul(a, b)`` for arrays of at least 2 dimensions."""
+    m, k = a.shape[-2:]
+    n = b.shape[-1]
+    batch = max(_count(a.shape[:-2]), _count(b.shape[:-2]))
+    return 2 * batch * m * n * k, m, n
+
+
+def matmul(a, b, out=None):
+    """``np.matmul(a, b, out=out)`` on the thread count chosen for its size (2-d or more)."""
+    flops, m, n = product_flops(a, b)
+    before = set_threads(threads_for(flops, m, n))
+    try:
+        return np.matmul(a, b, out=out)
+    finally:
+        set_threads(before)
+
+
+def _install():
+    """Find the BLAS library and its count; decide the mode from ``HOOKGRAD_BLAS_THREADS``."""
+    global _set, _current, _started, _cores, _cap, _mode, _reason, _large
+    wanted = os.environ.get('HOOKGRAD_BLAS_THREADS', 'auto').strip().lower()
+    _cores = len(_cpus)
+    if wanted == 'fixed':
+        _mode, _reason = 'fixed', "turned off by HOOKGRAD_BLAS_THREADS=fixed"
+        return
+    if wanted not in ('auto', '') and not (wanted.isdigit() and int(wanted) > 0):
+        _mode, _reason = 'fixed', (f"HOOKGRAD_BLAS_THREADS={wanted!r} is neither 'auto', "
+                                   f"'fixed' nor a positive int; the choice is off")
+        return
+    try:
+        from threadpoolctl import ThreadpoolController
+        libs = ThreadpoolController().select(user_api='blas').lib_controllers
+    except Exception as exc:        # no threadpoolctl or an unreadable library: leave OpenBLAS be
+        _mode, _reason = 'fixed', f"threadpoolctl could not find the BLAS library ({exc})"
+        return
+    if len(libs) != 1:
+        _mode, _reason = 'fixed', f"{len(libs)} BLAS libraries are loaded; the choice is off"
+        return
+    lib = libs[0]
+    fn = None
+    if lib.internal_api == 'openblas' and getattr(lib, 'threading_layer', '') == 'pthreads':
+        fn = lib._get_symbol('openblas_set_num_threads')     # the same call, without its checks
+    _set = fn if fn is not None else lib.set_num_threads
+    _started = _current = lib.get_num_threads() or 1
+    _cap = int(wanted) if wanted.isdigit() else _started
+    _cores = max(1, min(len(_cpus), _cap))
+    _large = _cores
+    _mode = 'auto'
+    layer = getattr(lib, 'threading_layer', '')
+    _reason = (f"{lib.internal_api} {layer}: 1 thread below {SMALL / 1e6:g} MFLOP, "
+               f"up to {_cores} above, fewer under load")
+    others_busy()
+
+
+_install()
+
+
+def info():
+    """The thread choice for ``hookgrad.blas_info()``."""
+    return {'threads_mode': _mode, 'threads_max': _cores if _set is not None else None,
+            'threads_started': _started or None, 'threads_reason': _reason,
+            'others_busy_cores': round(_others, 2) if _set is not None else None}
