@@ -1,77 +1,71 @@
-"""Time of conv2d forward + backward (input and weight gradients) on ResNet-18 CIFAR shapes.
+"""Time of conv2d's forward, input gradient and weight gradient on ResNet-18 CIFAR shapes, for
+each of hookgrad's kernel choices and PyTorch.
 
-Batch 32, float32, 3x3 kernels, padding 1: 64 channels at 32x32, 128 at 16x16, 256 at 8x8 and
-512 at 4x4 (stride 1), plus the three stride-2 3x3 convolutions that halve the size. For each:
-hookgrad's time and, when PyTorch imports, PyTorch's (CPU, 2 threads) and the ratio.
+Batch 32, float32: the 3x3 padding-1 convolutions (64 channels at 32x32, 128 at 16x16, 256 at
+8x8, 512 at 4x4 with stride 1; the three stride-2 ones that halve the size) and the three 1x1
+stride-2 shortcut convolutions. Each pass is timed with ``conv_kernels.ALGORITHM`` 'direct'
+(im2col + GEMM everywhere) and 'auto' (Winograd and pointwise where chosen), in interleaved
+rounds so that the load of other processes falls on both alike; PyTorch (CPU, 2 threads) runs
+the same passes after them when it imports (``torch.nn.grad``). Inputs and gradients are stored
+channels-last, as conv2d's own results are. Medians in ms; 'spread' is the largest
+(max - min) / median seen over the rows, a measure of the machine's noise.
 
-Inside a network a convolution's input and output gradient come from other layers, and conv2d
-returns its results stored channels-last, which elementwise layers keep; the inputs here are
-stored that way. The last line times the first shape again on a C-contiguous (NCHW) input and
-gradient, which conv2d must transpose.
-
-Run: python benchmarks/conv.py [--repeats N]  (PyTorch is optional)
+Run: python benchmarks/conv.py [--rounds N]   (PyTorch optional: run with its interpreter)
 """
 import argparse
 import statistics
+import time
 
 import numpy as np
 
-import hookgrad as ms
-from hookgrad import ops
-from timing import samples
+import hookgrad  # noqa: F401  (chooses OpenBLAS's kernels before NumPy loads)
+from hookgrad.ops import conv_kernels
 
 BATCH = 32
-# (in channels, out channels, input size, stride)
-LAYERS = [(64, 64, 32, 1), (128, 128, 16, 1), (256, 256, 8, 1), (512, 512, 4, 1),
-          (64, 128, 32, 2), (128, 256, 16, 2), (256, 512, 8, 2)]
+# (in channels, out channels, input size, kernel, stride)
+LAYERS = [(64, 64, 32, 3, 1), (128, 128, 16, 3, 1), (256, 256, 8, 3, 1), (512, 512, 4, 3, 1),
+          (64, 128, 32, 3, 2), (128, 256, 16, 3, 2), (256, 512, 8, 3, 2),
+          (64, 128, 32, 1, 2), (128, 256, 16, 1, 2), (256, 512, 8, 1, 2)]
+PASSES = ('forward', 'input grad', 'weight grad')
 
 
-def timed(step, repeats, warmup=3):
-    """(min, median) seconds of ``step``. Each framework runs its repeats on its own: BLAS and
-    OpenMP worker threads keep spinning a while after a call, which would slow the other."""
-    times = samples(step, repeats, warmup)
-    return min(times), statistics.median(times)
-
-
-def activation(rng, n, c, h, channels_last):
-    """An (n, c, h, h) float32 array, stored channels-last or C-contiguous."""
-    if not channels_last:
-        return rng.standard_normal((n, c, h, h)).astype(np.float32)
+def channels_last(rng, n, c, h):
     return rng.standard_normal((n, h, h, c)).astype(np.float32).transpose(0, 3, 1, 2)
 
 
-def hookgrad_step(cin, cout, size, stride, rng, channels_last=True):
-    x = ms.Tensor(activation(rng, BATCH, cin, size, channels_last), requires_grad=True)
-    w = ms.Tensor(rng.standard_normal((cout, cin, 3, 3)).astype(np.float32) * 0.05,
-                  requires_grad=True)
-    gy = ms.Tensor(activation(rng, BATCH, cout, size // stride, channels_last))
+def hookgrad_passes(cin, cout, size, k, stride, rng):
+    """The three passes of one layer as closures on arrays."""
+    pad = (k // 2,) * 4
+    x = channels_last(rng, BATCH, cin, size)
+    w = rng.standard_normal((cout, cin, k, k)).astype(np.float32) * 0.05
+    gy = channels_last(rng, BATCH, cout, -(-size // stride))
+    p = dict(stride=(stride, stride), padding=pad, dilation=(1, 1), groups=1)
+    return (lambda: conv_kernels.conv_forward(x, w, **p),
+            lambda: conv_kernels.input_grad(gy, w, (size, size), **p),
+            lambda: conv_kernels.filter_grad(gy, x, (k, k), **p))
 
-    def step():
-        x.grad = w.grad = None
-        y = ops.conv2d(x, w, stride=stride, pad_mode='pad', padding=1)
-        y.backward(gy)
-    return step
+
+def torch_passes(torch, cin, cout, size, k, stride, rng):
+    x = torch.from_numpy(rng.standard_normal((BATCH, cin, size, size)).astype(np.float32))
+    w = torch.from_numpy(rng.standard_normal((cout, cin, k, k)).astype(np.float32) * 0.05)
+    gy = torch.from_numpy(rng.standard_normal((BATCH, cout, -(-size // stride),
+                                               -(-size // stride))).astype(np.float32))
+    f, pad = torch.nn.functional, k // 2
+    g = torch.nn.grad
+    return (lambda: f.conv2d(x, w, stride=stride, padding=pad),
+            lambda: g.conv2d_input(x.shape, w, gy, stride=stride, padding=pad),
+            lambda: g.conv2d_weight(x, w.shape, gy, stride=stride, padding=pad))
 
 
-def torch_step(torch, cin, cout, size, stride, rng):
-    x = torch.tensor(rng.standard_normal((BATCH, cin, size, size)).astype(np.float32),
-                     requires_grad=True)
-    w = torch.tensor(rng.standard_normal((cout, cin, 3, 3)).astype(np.float32) * 0.05,
-                     requires_grad=True)
-
-    gy = torch.tensor(rng.standard_normal((BATCH, cout, size // stride, size // stride))
-                      .astype(np.float32))
-
-    def step():
-        x.grad = w.grad = None
-        y = torch.nn.functional.conv2d(x, w, stride=stride, padding=1)
-        y.backward(gy)
-    return step
+def once(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--repeats', type=int, default=10)
+    parser.add_argument('--rounds', type=int, default=7)
     args = parser.parse_args()
     try:
         import torch
@@ -79,31 +73,42 @@ def main():
     except ImportError:
         torch = None
     rng = np.random.default_rng(0)
-    print(f"conv2d forward + backward, batch {BATCH}, float32, 3x3, padding 1 "
-          f"(min / median of {args.repeats}, ms)")
-    header = f"{'layer':<26}{'hookgrad':>18}"
-    if torch is not None:
-        header += f"{'PyTorch (2 thr)':>20}{'ratio (min)':>13}"
-    print(header)
-    totals = [0.0, 0.0]
-    rows = [(layer, True) for layer in LAYERS] + [(LAYERS[0], False)]
-    for (cin, cout, size, stride), channels_last in rows:
-        name = f"{cin}->{cout} {size}x{size} s{stride}" + ("" if channels_last else " NCHW")
-        h_min, h_med = timed(hookgrad_step(cin, cout, size, stride, rng, channels_last),
-                             args.repeats)
-        line = f"{name:<26}{h_min * 1e3:>9.1f} / {h_med * 1e3:<6.1f}"
-        if channels_last:
-            totals[0] += h_min
-        if torch is not None:
-            t_min, t_med = timed(torch_step(torch, cin, cout, size, stride, rng), args.repeats)
-            totals[1] += t_min if channels_last else 0.0
-            line += f"{t_min * 1e3:>11.1f} / {t_med * 1e3:<6.1f}{h_min / t_min:>10.2f}x"
-        print(line)
-        if (cin, cout, size, stride) == LAYERS[-1]:
-            line = f"{'total (min)':<26}{totals[0] * 1e3:>9.1f}"
+    print(f"conv2d passes, batch {BATCH}, float32 (median of {args.rounds} rounds, ms)")
+    names = ['direct', 'auto'] + (['PyTorch'] if torch is not None else [])
+    print(f"{'layer':<22}{'pass':<13}" + ''.join(f"{n:>9}" for n in names)
+          + f"{'direct/auto':>12}" + (f"{'auto/PyTorch':>13}" if torch is not None else ""))
+    totals = {n: 0.0 for n in names}
+    spread = 0.0
+    for cin, cout, size, k, stride in LAYERS:
+        layer = f"{cin}->{cout} {size}x{size} {k}x{k} s{stride}"
+        fns = hookgrad_passes(cin, cout, size, k, stride, rng)
+        tfns = torch_passes(torch, cin, cout, size, k, stride, rng) if torch else None
+        for i, pname in enumerate(PASSES):
+            times = {n: [] for n in names}
+            for r in range(args.rounds + 1):            # round 0 warms up
+                for n in ('direct', 'auto'):
+                    conv_kernels.ALGORITHM = n
+                    t = once(fns[i])
+                    if r:
+                        times[n].append(t)
+            if tfns:    # on its own: PyTorch's OpenMP threads spin after a call, slowing NumPy
+                times['PyTorch'] = [once(tfns[i]) for _ in range(args.rounds + 1)][1:]
+            conv_kernels.ALGORITHM = 'auto'
+            med = {n: statistics.median(v) for n, v in times.items()}
+            spread = max(spread, *((max(v) - min(v)) / med[n] for n, v in times.items()))
+            for n in names:
+                totals[n] += med[n]
+            line = f"{layer if i == 0 else '':<22}{pname:<13}" + ''.join(
+                f"{med[n] * 1e3:>9.1f}" for n in names) + f"{med['direct'] / med['auto']:>11.2f}x"
             if torch is not None:
-                line += f"{'':9}{totals[1] * 1e3:>11.1f}{'':9}{totals[0] / totals[1]:>10.2f}x"
-            print(line)
+                line += f"{med['auto'] / med['PyTorch']:>12.2f}x"
+            print(line, flush=True)
+    line = f"{'total':<35}" + ''.join(f"{totals[n] * 1e3:>9.1f}" for n in names) \
+        + f"{totals['direct'] / totals['auto']:>11.2f}x"
+    if torch is not None:
+        line += f"{totals['auto'] / totals['PyTorch']:>12.2f}x"
+    print(line)
+    print(f"spread (max - min) / median, worst row: {spread:.2f}")
 
 
 if __name__ == '__main__':

@@ -1,44 +1,25 @@
 """Convolution: ``conv2d``, ``conv1d`` and the ``Conv2D`` Primitive (NCHW, MindSpore 2.x).
 
-Layout. The input is viewed channels-last, copied once into a zero-padded (N, Hp, Wp, C)
-buffer, and its windows are copied to the im2col matrix (G, N*Ho*Wo, kh*kw*Cg): rows are output
-pixels, columns run over (kh, kw, Cg), so each group's product is one GEMM with contiguous
-operands and the copy reads runs of kw*Cg contiguous values. The GEMM's (N*Ho*Wo, C_out) result
-is returned as an (N, C_out, Ho, Wo) view, stored channels-last; elementwise layers keep that
-layout, so the next convolution's input and the incoming gradient need no transposing.
-The forward keeps the padded channels-last input, from which backward rebuilds the im2col
-matrix for the weight gradient (one GEMM). The input gradient is,
-for stride 1, the convolution of the zero-padded output gradient with the flipped kernel
-(im2col and one GEMM); for larger strides, one GEMM then col2im: each kernel offset's slice is
-added into the padded gradient (a loop over the kh*kw offsets, each one whole-array add).
-Large scratch arrays come from ``POOL``, which hands their memory out again at the next step.
+The array kernels (im2col + GEMM, Winograd, pointwise; channels-last outputs; scratch memory
+from ``POOL``) are in ``conv_kernels``; ``conv_kernels.ALGORITHM`` chooses among them.
 
 Higher order. ``Convolution2D`` (y from x, w), ``Conv2DBackpropInput`` (x's gradient from gy, w)
 and ``Conv2DBackpropFilter`` (w's gradient from gy, x) are bilinear; each one's backward is
 written with the other two, so gradients of gradients are exact.
 """
-import math
 import numbers
-import threading
-import weakref
-
-import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from ..autograd.function import Op
 from ._base import as_tensor
+from .conv_kernels import (_to_groups, conv_forward, filter_grad, input_grad,  # noqa: F401
+                           out_length)
+from .conv_layout import POOL, BufferPool  # noqa: F401  (hookgrad.ops.conv's names)
 from .primitives import Primitive
 from .shaping import reshape
 
 __all__ = ['conv2d', 'conv1d', 'Conv2D']
 
 PAD_MODES = ('same', 'valid', 'pad')
-
-
-# ------------------------------------------------------------------------------ array kernels
-def out_length(size, kernel, stride, dilation):
-    """Number of windows of a dilated kernel over ``size`` (padding included) at ``stride``."""
-    return (size - dilation * (kernel - 1) - 1) // stride + 1
 
 
 def same_padding(size, kernel, stride, dilation):
@@ -48,211 +29,9 @@ def same_padding(size, kernel, stride, dilation):
     return total // 2, total - total // 2
 
 
-class BufferPool:
-    """Scratch arrays whose memory is handed out again once every array using it is gone.
-
-    Fresh memory costs a page-zeroing pass in the kernel (about 6 ms for the 75 MB im2col
-    matrix of a batch-32, 64-channel 32x32 3x3 convolution) and the same sizes recur at every
-    training step. A buffer is lent through a memoryview, so every array derived from it has
-    one base; a finalizer on that base gives the buffer back. A request takes the smallest idle
-    buffer at most 25% larger than it. Idle buffers are kept up to ``limit`` bytes
-    (``POOL.idle.clear()`` releases them, ``POOL.limit = 0`` stops keeping any). Finalizers
-    only append to ``idle``; only ``empty`` removes from it.
-    """
-
-    __slots__ = ('idle', 'limit', '_lock')
-    min_bytes = 1 << 20         # smaller arrays come from NumPy directly
-
-    def __init__(self, limit):
-        self.idle = []
-        self.limit = limit
-        self._lock = threading.Lock()
-
-    def empty(self, shape, dtype):
-        """An uninitialised C-contiguous array of ``shape`` and ``dtype``."""
-        dtype = np.dtype(dtype)
-        count = math.prod(shape)
-        nbytes = count * dtype.itemsize
-        if nbytes < self.min_bytes:
-            return np.empty(shape, dtype)
-        with self._lock:
-            idle, best = self.idle, None
-            for i, raw in enumerate(idle):      # the smallest idle buffer that fits, if any
-                if nbytes <= raw.nbytes <= nbytes + nbytes // 4 and (
-                        best is None or raw.nbytes < idle[best].nbytes):
-                    best = i
-            raw = idle.pop(best) if best is not None else np.empty(nbytes, np.uint8)
-        root = np.frombuffer(memoryview(raw), dtype, count)
-        weakref.finalize(root, self._give_back, raw).atexit = False
-        return root.reshape(shape)
-
-    def _give_back(self, raw):
-        if sum(b.nbytes for b in self.idle) + raw.nbytes <= self.limit:
-            self.idle.append(raw)
-
-
-POOL = BufferPool(limit=1 << 30)
-
-
-def _zero_border(buf, top, bottom, left, right):
-    """Zero the rows and columns of a (N, H, W, C) buffer outside [top:H-bottom, left:W-right]."""
-    h, w = buf.shape[1:3]
-    buf[:, :top] = 0
-    buf[:, h - bottom:] = 0
-    buf[:, top:h - bottom, :left] = 0
-    buf[:, top:h - bottom, w - right:] = 0
-
-
-def _copy_channels_last(dst, a):
-    """dst (N, H, W, C) = a (N, C, H, W).
-
-    When a's channels lie a multiple of 4 KiB apart (NCHW 32x32 float32 planes), reading
-    across them directly thrashes the cache sets; going through (N, H, C, W) is then ~2.5x
-    faster."""
-    if a.shape[1] > 1 and a.strides[1] % 4096 == 0 and a.strides[3] == a.itemsize:
-        a = np.ascontiguousarray(a.transpose(0, 2, 1, 3)).transpose(0, 1, 3, 2)
-    else:
-        a = a.transpose(0, 2, 3, 1)
-    dst[...] = a
-
-
-def _nhwc(a):
-    """a (N, C, H, W) as a C-contiguous (N, H, W, C) array; no copy if it is stored so."""
-    t = a.transpose(0, 2, 3, 1)
-    if t.flags.c_contiguous:
-        return t
-    out = POOL.empty(t.shape, a.dtype)
-    _copy_channels_last(out, a)
-    return out
-
-
-def _channels_last(x, pt, pb, pl, pr):
-    """x (N, C, H, W) as a C-contiguous, zero-padded (N, H + pt + pb, W + pl + pr, C) array."""
-    if not (pt or pb or pl or pr):
-        return _nhwc(x)
-    n, c, h, w = x.shape
-    buf = POOL.empty((n, h + pt + pb, w + pl + pr, c), x.dtype)
-    _zero_border(buf, pt, pb, pl, pr)
-    _copy_channels_last(buf[:, pt:pt + h, pl:pl + w], x)
-    return buf
-
-
-def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
-    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous."""
-    n, _, _, c = xh.shape
-    cg = c // groups
-    s0, s1, s2, s3 = xh.strides
-    view = as_strided(xh, (groups, n, ho, wo, kh, kw, cg),
-                      (s3 * cg, s0, s1 * stride[0], s2 * stride[1], s1 * dilation[0],
-                       s2 * dilation[1], s3), writeable=False)
-    cols = POOL.empty(view.shape, xh.dtype)
-    np.copyto(cols, view)
-    return cols.reshape(groups, n * ho * wo, kh * kw * cg)
-
-
-def _weight_rows(w, groups):
-    """w (O, Cg, kh, kw) as (G, Og, kh*kw*Cg): one row per output channel, its columns ordered
-    as the im2col columns (the copy keeps each output channel's values together)."""
-    o, cg, kh, kw = w.shape
-    return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(groups, o // groups,
-                                                                   kh * kw * cg)
-
-
-def _from_groups(y, n, h, w):
-    """(G, N*H*W, Cg) as (N, G*Cg, H, W), stored channels-last (a view when G is 1)."""
-    g, _, cg = y.shape
-    if g > 1:
-        y = np.ascontiguousarray(y.transpose(1, 0, 2))
-    return y.reshape(n, h, w, g * cg).transpose(0, 3, 1, 2)
-
-
-def _to_groups(gy, groups):
-    """gy (N, O, H, W) as a contiguous (G, N*H*W, Og) array (a view when G is 1 and gy is
-    stored channels-last)."""
-    n, o, h, w = gy.shape
-    g = _nhwc(gy).reshape(n * h * w, groups, o // groups).transpose(1, 0, 2)
-    if g.flags.c_contiguous:
-        return g
-    out = POOL.empty(g.shape, g.dtype)
-    out[...] = g
-    return out
-
-
-def conv_forward(x, w, stride, padding, dilation, groups):
-    """(y, xh, rows): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the padded
-    channels-last input and the weight rows (both reused by the gradients)."""
-    kh, kw = w.shape[2:]
-    xh = _channels_last(x, *padding)
-    ho = out_length(xh.shape[1], kh, stride[0], dilation[0])
-    wo = out_length(xh.shape[2], kw, stride[1], dilation[1])
-    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
-    rows = _weight_rows(w, groups)
-    y = np.matmul(cols, rows.transpose(0, 2, 1))
-    return _from_groups(y, x.shape[0], ho, wo), xh, rows
-
-
-def _filter_grad_from_cols(gyg, cols, w_shape, groups):
-    """The weight gradient (O, Cg, kh, kw) from grouped gy (G, M, Og) and im2col (G, M, K)."""
-    o, cg, kh, kw = w_shape
-    gw = np.matmul(gyg.transpose(0, 2, 1), cols)                 # (G, Og, kh*kw*Cg)
-    return np.ascontiguousarray(gw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
-
-
-def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups):
-    """The gradient of conv2d with respect to its weight, for output gradient gy and input x."""
-    kh, kw = kernel_size
-    xh = _channels_last(x, *padding)
-    cols = _im2col(xh, kh, kw, gy.shape[2], gy.shape[3], stride, dilation, groups)
-    w_shape = (gy.shape[1], x.shape[1] // groups, kh, kw)
-    return _filter_grad_from_cols(_to_groups(gy, groups), cols, w_shape, groups)
-
-
-def input_grad(gy, w, input_size, stride, padding, dilation, groups, gyg=None, rows=None):
-    """The gradient of conv2d with respect to its input (N, C, *input_size), for gy and w
-    (``gyg`` and ``rows``: gy's grouped form and w's rows, when already at hand)."""
-    n, o, ho, wo = gy.shape
-    _, cg, kh, kw = w.shape
-    h, wd = input_size
-    pt, pb, pl, pr = padding
-    og = o // groups
-    if rows is None:
-        rows = _weight_rows(w, groups)
-    if stride == (1, 1):
-        # a stride-1 convolution of gy, zero-padded, with the flipped kernel: gy's row r
-        # lands at row r + eh - pt of the padded gradient (rows outside it are dropped)
-        eh, ew = dilation[0] * (kh - 1), dilation[1] * (kw - 1)
-        top, left = eh - pt, ew - pl
-        buf = POOL.empty((n, h + eh, wd + ew, o), gy.dtype)
-        r0, r1 = max(0, -top), min(ho, h + eh - top)
-        c0, c1 = max(0, -left), min(wo, wd + ew - left)
-        if r1 > r0 and c1 > c0:
-            _zero_border(buf, r0 + top, h + eh - r1 - top, c0 + left, wd + ew - c1 - left)
-            _copy_channels_last(buf[:, r0 + top:r1 + top, c0 + left:c1 + left],
-                                gy[:, :, r0:r1, c0:c1])
-        else:
-            buf.fill(0)
-        cols = _im2col(buf, kh, kw, h, wd, (1, 1), dilation, groups)
-        # the flipped kernel as (G, kh*kw*Og, Cg), copied from the rows in runs of Cg
-        flipped = rows.reshape(groups, og, kh, kw, cg)[:, :, ::-1, ::-1].transpose(0, 2, 3, 1, 4)
-        return _from_groups(np.matmul(cols, flipped.reshape(groups, kh * kw * og, cg)), n, h, wd)
-    if gyg is None:
-        gyg = _to_groups(gy, groups)
-    gcols = np.matmul(gyg, rows, out=POOL.empty((groups, n * ho * wo, kh * kw * cg),
-                                                np.result_type(gyg, rows)))
-    gc = gcols.reshape(groups, n, ho, wo, kh, kw, cg)
-    buf = np.zeros((n, h + pt + pb, wd + pl + pr, groups, cg), gy.dtype)
-    (sh, sw), (dh, dw) = stride, dilation
-    for i in range(kh):
-        for j in range(kw):
-            buf[:, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] \
-                += gc[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
-    gx = buf[:, pt:pt + h, pl:pl + wd].transpose(0, 3, 4, 1, 2)
-    return gx.reshape(n, groups * cg, h, wd)
-
-
 # ------------------------------------------------------------------------------ ops
 # Each op's ``backward`` applies the other two ops, so it records on Tensors (the three are
-# closed under differentiation); ``backward_arrays`` calls the array functions above directly.
+# closed under differentiation); ``backward_arrays`` calls the conv_kernels functions directly.
 def _params(stride, padding, dilation, groups):
     return {'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups}
 
@@ -288,20 +67,16 @@ class Convolution2D(Op):
 
     @staticmethod
     def backward_arrays(ctx, gy):
-        """Both gradients from one grouped view of gy; the weight's from the im2col matrix
-        rebuilt from the kept padded input."""
+        """Both gradients from one grouped view of gy; the weight's from the kept padded
+        input (im2col rebuilt from it, or its Winograd tiles)."""
         x, w, xh, rows = ctx.saved
         p = ctx.p
         gx = gw = None
-        gyg = None
-        if ctx.needs_grad(1) or p['stride'] != (1, 1):
-            gyg = _to_groups(gy, p['groups'])
+        gyg = _to_groups(gy, p['groups'])
         if ctx.needs_grad(0):
             gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
         if ctx.needs_grad(1):
-            cols = _im2col(xh, *w.shape[2:], *gy.shape[2:], p['stride'], p['dilation'],
-                           p['groups'])
-            gw = _filter_grad_from_cols(gyg, cols, w.shape, p['groups'])
+            gw = filter_grad(gy, x, w.shape[2:], xh=xh, gyg=gyg, **p)
         return _with_bias(ctx, gx, gw, gy)
 
 

@@ -1,0 +1,238 @@
+"""Convolution kernels on arrays: im2col + GEMM, Winograd and pointwise (used by ``conv``).
+
+Layout. The input is viewed channels-last, copied once into a zero-padded (N, Hp, Wp, C)
+buffer, and its windows are copied to the im2col matrix (G, N*Ho*Wo, kh*kw*Cg): rows are output
+pixels, columns run over (kh, kw, Cg), so each group's product is one GEMM with contiguous
+operands and the copy reads runs of kw*Cg contiguous values. The GEMM's (N*Ho*Wo, C_out) result
+is returned as an (N, C_out, Ho, Wo) view, stored channels-last; elementwise layers keep that
+layout, so the next convolution's input and the incoming gradient need no transposing.
+The forward keeps the padded channels-last input, from which backward rebuilds the im2col
+matrix for the weight gradient (one GEMM). The input gradient is,
+for stride 1, the convolution of the zero-padded output gradient with the flipped kernel
+(im2col and one GEMM); for larger strides, one GEMM then col2im: each kernel offset's slice is
+added into the padded gradient (a loop over the kh*kw offsets, each one whole-array add).
+Large scratch arrays come from ``POOL``, which hands their memory out again at the next step.
+
+Faster kernels replace im2col where they apply (``kernel_choice``): a 1x1 convolution without
+padding is one GEMM on the (strided) channels-last input, and its gradients are GEMMs too; a
+3x3 stride-1 convolution and its input gradient run as Winograd F(2x2, 3x3) (``winograd``),
+as does its weight gradient for wider layers. They round differently from im2col, within
+float32 accuracy (see ``winograd``).
+"""
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from . import winograd
+from .._threads import matmul as _matmul
+from .conv_layout import POOL
+from .conv_layout import channels_last as _channels_last
+from .conv_layout import copy_channels_last as _copy_channels_last
+from .conv_layout import nhwc as _nhwc
+from .conv_layout import zero_border as _zero_border
+
+# Which kernels run: 'auto' (Winograd and pointwise where measured faster), 'direct'
+# (im2col + GEMM everywhere) or 'fast' (Winograd and pointwise wherever they apply, any size
+# and dtype). Winograd is chosen for float32 3x3 stride-1 convolutions with at least
+# WINOGRAD_MIN_CHANNELS input and output channels and outputs of at least 4x4, and for the
+# weight gradient from WINOGRAD_GRAD_MIN_CHANNELS (below that im2col is faster).
+ALGORITHM = 'auto'
+WINOGRAD_MIN_CHANNELS = 64
+WINOGRAD_GRAD_MIN_CHANNELS = 128
+TILE = 2                    # F(2x2, 3x3); F(4x4, 3x3) is ~10% faster but 10x less exact
+
+
+def out_length(size, kernel, stride, dilation):
+    """Number of windows of a dilated kernel over ``size`` (padding included) at ``stride``."""
+    return (size - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
+    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous."""
+    n, _, _, c = xh.shape
+    cg = c // groups
+    s0, s1, s2, s3 = xh.strides
+    view = as_strided(xh, (groups, n, ho, wo, kh, kw, cg),
+                      (s3 * cg, s0, s1 * stride[0], s2 * stride[1], s1 * dilation[0],
+                       s2 * dilation[1], s3), writeable=False)
+    cols = POOL.empty(view.shape, xh.dtype)
+    np.copyto(cols, view)
+    return cols.reshape(groups, n * ho * wo, kh * kw * cg)
+
+
+def _weight_rows(w, groups):
+    """w (O, Cg, kh, kw) as (G, Og, kh*kw*Cg): one row per output channel, its columns ordered
+    as the im2col columns (the copy keeps each output channel's values together)."""
+    o, cg, kh, kw = w.shape
+    return np.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(groups, o // groups,
+                                                                   kh * kw * cg)
+
+
+def _from_groups(y, n, h, w):
+    """(G, N*H*W, Cg) as (N, G*Cg, H, W), stored channels-last (a view when G is 1)."""
+    g, _, cg = y.shape
+    if g > 1:
+        y = np.ascontiguousarray(y.transpose(1, 0, 2))
+    return y.reshape(n, h, w, g * cg).transpose(0, 3, 1, 2)
+
+
+def _to_groups(gy, groups):
+    """gy (N, O, H, W) as a contiguous (G, N*H*W, Og) array (a view when G is 1 and gy is
+    stored channels-last)."""
+    n, o, h, w = gy.shape
+    g = _nhwc(gy).reshape(n * h * w, groups, o // groups).transpose(1, 0, 2)
+    if g.flags.c_contiguous:
+        return g
+    out = POOL.empty(g.shape, g.dtype)
+    out[...] = g
+    return out
+
+
+def kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, grad=False):
+    """'pointwise' (1x1, no padding: a plain GEMM on the strided input), 'winograd' (3x3,
+    stride 1) or 'direct' (im2col) for a convolution, following ``ALGORITHM``; ``grad``
+    asks for its weight gradient."""
+    o, cg, kh, kw = w_shape
+    if ALGORITHM == 'direct' or groups != 1:
+        return 'direct'
+    if (kh, kw) == (1, 1) and not any(padding):
+        return 'pointwise'
+    if (kh, kw) != (3, 3) or stride != (1, 1) or dilation != (1, 1):
+        return 'direct'
+    least = WINOGRAD_GRAD_MIN_CHANNELS if grad else WINOGRAD_MIN_CHANNELS
+    if ALGORITHM == 'fast' or (np.dtype(dtype) == np.float32 and min(out_hw) >= 4
+                               and min(o, cg) >= least):
+        return 'winograd'
+    return 'direct'
+
+
+def _strided_rows(xh, stride, ho, wo):
+    """The (N*Ho*Wo, C) rows of a channels-last array read at ``stride`` (a view at stride 1)."""
+    if stride != (1, 1):
+        xh = xh[:, ::stride[0], ::stride[1]][:, :ho, :wo]
+    return xh.reshape(-1, xh.shape[3])
+
+
+def _tiled(x, padding, ho, wo):
+    """x (N, C, H, W) padded channels-last, with zero rows and columns added at the bottom
+    and right up to whole Winograd tiles."""
+    th, tw = winograd.tiles(ho, wo, TILE)
+    pt, pb, pl, pr = padding
+    return _channels_last(x, pt, pb + th * TILE - ho, pl, pr + tw * TILE - wo)
+
+
+def conv_forward(x, w, stride, padding, dilation, groups):
+    """(y, xh, rows): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the padded
+    channels-last input and the weight rows (None outside im2col; both reused by backward)."""
+    n, c, h, wd = x.shape
+    o, _, kh, kw = w.shape
+    pt, pb, pl, pr = padding
+    ho = out_length(h + pt + pb, kh, stride[0], dilation[0])
+    wo = out_length(wd + pl + pr, kw, stride[1], dilation[1])
+    how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype)
+    if how == 'pointwise':
+        xh = _nhwc(x)
+        y = _matmul(_strided_rows(xh, stride, ho, wo), w.reshape(o, c).T)
+        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), xh, None
+    if how == 'winograd':
+        xh = _tiled(x, padding, ho, wo)
+        u = winograd.kernel_transform(w, TILE).transpose(0, 2, 1)
+        return winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2), xh, None
+    xh = _channels_last(x, *padding)
+    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
+    rows = _weight_rows(w, groups)
+    y = _matmul(cols, rows.transpose(0, 2, 1))
+    return _from_groups(y, n, ho, wo), xh, rows
+
+
+def _filter_grad_from_cols(gyg, cols, w_shape, groups):
+    """The weight gradient (O, Cg, kh, kw) from grouped gy (G, M, Og) and im2col (G, M, K)."""
+    o, cg, kh, kw = w_shape
+    gw = _matmul(gyg.transpose(0, 2, 1), cols)                 # (G, Og, kh*kw*Cg)
+    return np.ascontiguousarray(gw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
+
+
+def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, xh=None, gyg=None):
+    """The gradient of conv2d with respect to its weight, for output gradient gy and input x
+    (``xh`` and ``gyg``: x padded channels-last and gy's grouped form, when at hand)."""
+    kh, kw = kernel_size
+    n, o, ho, wo = gy.shape
+    w_shape = (o, x.shape[1] // groups, kh, kw)
+    how = kernel_choice(w_shape, stride, padding, dilation, groups, (ho, wo), gy.dtype, True)
+    if gyg is None:
+        gyg = _to_groups(gy, groups)
+    if how == 'pointwise':
+        rows = _strided_rows(_nhwc(x) if xh is None else xh, stride, ho, wo)
+        return _matmul(gyg[0].T, rows).reshape(w_shape)
+    if how == 'winograd':
+        th, tw = winograd.tiles(ho, wo, TILE)
+        if xh is None or xh.shape[1] < th * TILE + 2 or xh.shape[2] < tw * TILE + 2:
+            xh = _tiled(x, padding, ho, wo)
+        return winograd.filter_grad(gyg[0].reshape(n, ho, wo, o), xh, TILE)
+    if xh is None:
+        xh = _channels_last(x, *padding)
+    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
+    return _filter_grad_from_cols(gyg, cols, w_shape, groups)
+
+
+def input_grad(gy, w, input_size, stride, padding, dilation, groups, gyg=None, rows=None):
+    """The gradient of conv2d with respect to its input (N, C, *input_size), for gy and w
+    (``gyg`` and ``rows``: gy's grouped form and w's rows, when already at hand)."""
+    n, o, ho, wo = gy.shape
+    _, cg, kh, kw = w.shape
+    h, wd = input_size
+    pt, pb, pl, pr = padding
+    og = o // groups
+    how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype)
+    if how == 'pointwise':
+        if gyg is None:
+            gyg = _to_groups(gy, groups)
+        g = _matmul(gyg[0], w.reshape(o, cg))                 # (N*Ho*Wo, C)
+        if stride == (1, 1):
+            return g.reshape(n, h, wd, cg).transpose(0, 3, 1, 2)
+        gx = np.zeros((n, h, wd, cg), g.dtype)
+        gx[:, ::stride[0], ::stride[1]][:, :ho, :wo] = g.reshape(n, ho, wo, cg)
+        return gx.transpose(0, 3, 1, 2)
+    if stride == (1, 1):
+        # a stride-1 convolution of gy, zero-padded, with the flipped kernel: gy's row r
+        # lands at row r + eh - pt of the padded gradient (rows outside it are dropped);
+        # Winograd also wants zero rows and columns up to whole tiles
+        eh, ew = dilation[0] * (kh - 1), dilation[1] * (kw - 1)
+        top, left = eh - pt, ew - pl
+        xh_, xw_ = 0, 0
+        if how == 'winograd':
+            th, tw = winograd.tiles(h, wd, TILE)
+            xh_, xw_ = th * TILE - h, tw * TILE - wd
+        hb, wb = h + eh + xh_, wd + ew + xw_
+        buf = POOL.empty((n, hb, wb, o), gy.dtype)
+        r0, r1 = max(0, -top), min(ho, h + eh - top)
+        c0, c1 = max(0, -left), min(wo, wd + ew - left)
+        if r1 > r0 and c1 > c0:
+            _zero_border(buf, r0 + top, hb - r1 - top, c0 + left, wb - c1 - left)
+            _copy_channels_last(buf[:, r0 + top:r1 + top, c0 + left:c1 + left],
+                                gy[:, :, r0:r1, c0:c1])
+        else:
+            buf.fill(0)
+        if how == 'winograd':
+            u = winograd.kernel_transform(w, TILE, flip=True)
+            return winograd.convolve(buf, u, h, wd, TILE).transpose(0, 3, 1, 2)
+        if rows is None:
+            rows = _weight_rows(w, groups)
+        cols = _im2col(buf, kh, kw, h, wd, (1, 1), dilation, groups)
+        # the flipped kernel as (G, kh*kw*Og, Cg), copied from the rows in runs of Cg
+        flipped = rows.reshape(groups, og, kh, kw, cg)[:, :, ::-1, ::-1].transpose(0, 2, 3, 1, 4)
+        return _from_groups(_matmul(cols, flipped.reshape(groups, kh * kw * og, cg)), n, h, wd)
+    if rows is None:
+        rows = _weight_rows(w, groups)
+    if gyg is None:
+        gyg = _to_groups(gy, groups)
+    gcols = _matmul(gyg, rows, out=POOL.empty((groups, n * ho * wo, kh * kw * cg),
+                                                np.result_type(gyg, rows)))
+    gc = gcols.reshape(groups, n, ho, wo, kh, kw, cg)
+    buf = np.zeros((n, h + pt + pb, wd + pl + pr, groups, cg), gy.dtype)
+    (sh, sw), (dh, dw) = stride, dilation
+    for i in range(kh):
+        for j in range(kw):
+            buf[:, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] \
+                += gc[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
+    gx = buf[:, pt:pt + h, pl:pl + wd].transpose(0, 3, 4, 1, 2)
+    return gx.reshape(n, groups * cg, h, wd)

@@ -1,0 +1,157 @@
+"""The Winograd and pointwise convolution kernels against the im2col path (``conv_kernels``).
+
+Each case runs conv2d's forward and both gradients with ``ALGORITHM`` forced to 'fast'
+(Winograd / pointwise wherever they apply) and to 'direct' (im2col), and compares both with a
+float64 run. Tolerance: F(2x2, 3x3) rounds like im2col within a small factor, so float32
+results must lie within 1e-5 of the largest float64 value (measured: under 1e-6); the 1x1
+kernels run the same GEMM as im2col, so they match it within the same bound.
+"""
+import numpy as np
+import pytest
+
+import hookgrad as ms
+from hookgrad import ops
+from hookgrad.ops import conv_kernels, winograd
+from hookgrad.testing import check_grad
+
+RTOL32 = 1e-5
+
+
+@pytest.fixture
+def algorithm(monkeypatch):
+    """Set conv_kernels.ALGORITHM for the test, restored after it."""
+    def use(name):
+        monkeypatch.setattr(conv_kernels, 'ALGORITHM', name)
+    return use
+
+
+def run(x, w, gy, **kwargs):
+    """(y, gx, gw) of conv2d at x, w for the output gradient gy."""
+    xt, wt = ms.Tensor(x, requires_grad=True), ms.Tensor(w, requires_grad=True)
+    y = ops.conv2d(xt, wt, **kwargs)
+    y.backward(ms.Tensor(gy))
+    return y.asnumpy(), xt.grad.asnumpy(), wt.grad.asnumpy()
+
+
+# (batch, in channels, out channels, (H, W), kernel, stride, conv2d keywords)
+CASES = [
+    (2, 64, 64, (32, 32), 3, 1, dict(pad_mode='pad', padding=1)),       # ResNet-18 CIFAR
+    (2, 128, 128, (16, 16), 3, 1, dict(pad_mode='pad', padding=1)),
+    (4, 256, 256, (8, 8), 3, 1, dict(pad_mode='pad', padding=1)),
+    (4, 512, 512, (4, 4), 3, 1, dict(pad_mode='pad', padding=1)),
+    (2, 3, 5, (7, 9), 3, 1, dict(pad_mode='same')),                     # odd sizes: part tiles
+    (2, 4, 3, (5, 6), 3, 1, dict(pad_mode='valid')),
+    (1, 2, 3, (6, 5), 3, 1, dict(pad_mode='pad', padding=(2, 0, 1, 3))),
+    (2, 6, 4, (3, 3), 3, 1, dict(pad_mode='pad', padding=1)),
+    (2, 64, 128, (8, 8), 1, 2, dict()),                          # 1x1 shortcuts
+    (2, 5, 7, (7, 9), 1, 2, dict()),
+    (2, 5, 3, (4, 5), 1, 1, dict()),
+    (1, 3, 2, (7, 8), 1, (2, 3), dict()),
+]
+
+
+def case_operands(case, dtype, seed=0):
+    """(x, w, gy, conv2d keywords) of a case; gy has the output's shape."""
+    n, c, o, hw, k, stride, kwargs = case
+    kwargs = dict(kwargs, stride=stride)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, c) + hw)
+    w = rng.standard_normal((o, c, k, k)) / np.sqrt(c * k * k)
+    gy = rng.standard_normal(ops.conv2d(ms.Tensor(x), ms.Tensor(w), **kwargs).shape)
+    return [a.astype(dtype) for a in (x, w, gy)] + [kwargs]
+
+
+@pytest.mark.parametrize('case', CASES, ids=lambda c: f"{c[1]}-{c[2]}-{c[3]}-k{c[4]}-s{c[5]}")
+def test_fast_kernels_match_im2col_within_float32_accuracy(case, algorithm):
+    x, w, gy, kwargs = case_operands(case, np.float64)
+    algorithm('direct')
+    exact = run(x, w, gy, **kwargs)
+    x32, w32, gy32 = (a.astype(np.float32) for a in (x, w, gy))
+    for name in ('fast', 'direct'):
+        algorithm(name)
+        for got, want in zip(run(x32, w32, gy32, **kwargs), exact):
+            assert got.dtype == np.float32 and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=0, atol=RTOL32 * np.abs(want).max())
+
+
+@pytest.mark.parametrize('case', [CASES[4], CASES[6], CASES[9], CASES[11]],
+                         ids=['same-odd', 'pad-uneven', '1x1-s2', '1x1-s23'])
+def test_fast_kernels_equal_im2col_in_float64(case, algorithm):
+    x, w, gy, kwargs = case_operands(case, np.float64, seed=1)
+    algorithm('direct')
+    exact = run(x, w, gy, **kwargs)
+    algorithm('fast')
+    for got, want in zip(run(x, w, gy, **kwargs), exact):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize('k, kwargs', [(3, dict(pad_mode='pad', padding=1)),
+                                       (3, dict(pad_mode='same')),
+                                       (1, dict(stride=2))], ids=['3x3-pad', '3x3-same', '1x1-s2'])
+def test_fast_kernels_gradients_match_finite_differences(k, kwargs, algorithm):
+    algorithm('fast')
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 5, 7))
+    w = rng.standard_normal((4, 3, k, k))
+    check_grad(lambda a, b: ops.conv2d(a, b, **kwargs), x, w)
+
+
+def test_second_derivative_through_the_fast_kernels(algorithm):
+    """Gradients of gradients use the same kernels for the input and the weight."""
+    algorithm('fast')
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal((2, 3, 5, 6)), rng.standard_normal((4, 3, 3, 3))
+
+    def grad_norm(a, b):
+        y = ops.conv2d(a, b, pad_mode='pad', padding=1)
+        gx, gw = ms.grad(lambda p, q: (ops.conv2d(p, q, pad_mode='pad', padding=1) ** 2).sum(),
+                         (0, 1))(a, b)
+        return (gx ** 2).sum() + (gw ** 2).sum() + y.sum()
+    check_grad(grad_norm, x, w, atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize('m', [2, 4])
+def test_winograd_transforms_reproduce_the_convolution(m):
+    """F(2x2, 3x3) and F(4x4, 3x3), forward, flipped kernel and weight gradient, in float64."""
+    rng = np.random.default_rng(4)
+    n, h, wd, c, o = 2, 5, 7, 3, 4
+    th, tw = winograd.tiles(h, wd, m)
+    xh = np.zeros((n, th * m + 2, tw * m + 2, c))
+    xh[:, :h + 2, :wd + 2] = rng.standard_normal((n, h + 2, wd + 2, c))
+    w = rng.standard_normal((o, c, 3, 3))
+    windows = np.lib.stride_tricks.sliding_window_view(xh[:, :h + 2, :wd + 2], (3, 3), (1, 2))
+    want = np.einsum('nhwcab,ocab->nhwo', windows, w)
+    u = winograd.kernel_transform(w, m)
+    np.testing.assert_allclose(winograd.convolve(xh, u.transpose(0, 2, 1), h, wd, m), want,
+                               atol=1e-12)
+    flipped = winograd.kernel_transform(w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1].copy(), m)
+    np.testing.assert_allclose(winograd.kernel_transform(w, m, flip=True),
+                               flipped.transpose(0, 2, 1), atol=1e-12)
+    gy = rng.standard_normal((n, h, wd, o))
+    np.testing.assert_allclose(winograd.filter_grad(gy, xh, m),
+                               np.einsum('nhwo,nhwcab->ocab', gy, windows), atol=1e-11)
+
+
+@pytest.mark.parametrize('w_shape, stride, padding, dilation, groups, out_hw, dtype, want', [
+    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'winograd'),
+    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float64, 'direct'),
+    ((64, 32, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
+    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (2, 2), np.float32, 'direct'),
+    ((64, 64, 3, 3), (2, 2), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
+    ((64, 64, 3, 3), (1, 1), (2,) * 4, (2, 2), 1, (8, 8), np.float32, 'direct'),
+    ((64, 32, 3, 3), (1, 1), (1,) * 4, (1, 1), 2, (8, 8), np.float32, 'direct'),
+    ((128, 64, 1, 1), (2, 2), (0,) * 4, (1, 1), 1, (8, 8), np.float64, 'pointwise'),
+    ((128, 64, 1, 1), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
+])
+def test_kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, want):
+    assert conv_kernels.kernel_choice(w_shape, stride, padding, dilation, groups, out_hw,
+                                      dtype) == want
+
+
+def test_kernel_choice_follows_algorithm(algorithm):
+    args = ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32)
+    assert conv_kernels.kernel_choice(*args, grad=True) == 'direct'     # 64 < 128 channels
+    algorithm('direct')
+    assert conv_kernels.kernel_choice(*args) == 'direct'
+    algorithm('fast')
+    assert conv_kernels.kernel_choice(*args[:-1], np.float64, grad=True) == 'winograd'
