@@ -1,15 +1,21 @@
 """Normalization: batch_norm and layer_norm, each one fused primitive with an analytic backward.
 
-Statistics are computed in the input's dtype (float32 for a float16 input, whose result and
+Statistics are computed for the input's dtype (float32 for a float16 input, whose result and
 gradients are cast back to float16: float16 sums of values near 1e4 overflow) in two passes
 (the mean, then the mean of squared deviations from it), so a large common offset does not
-cancel the variance away. With
-``xhat = (x - mean) * rstd`` over ``M`` values, the gradient of both normalizations is
+cancel the variance away. batch_norm reads its input in its memory layout (convolution outputs
+are channels-last): per-channel sums are float32 partial sums over a few values each, added in
+float64, so no pass transposes or copies the input and the sums stay accurate for large
+batches; a large input whose channel means are near 0 takes its variance from those sums in
+one pass and is never centred (see ``BatchNormTrain``).
+
+With ``xhat = (x - mean) * rstd`` over ``M`` values, the gradient of both normalizations is
 ``dx = rstd * (g - sum(g) / M - xhat * sum(g * xhat) / M)`` where ``g`` is the incoming
 gradient times the scale. The first-order rule reuses arrays saved by the forward (the
 centred input or ``xhat``); when a higher-order gradient is requested the same formula is
 recomputed from ``x`` with ``ctx.m``, so it records a differentiable graph.
 """
+import math
 import numbers
 
 import numpy as np
@@ -22,19 +28,82 @@ __all__ = ['batch_norm', 'layer_norm']
 
 
 # ------------------------------------------------------------------------------ array helpers
-def _channels(a):
-    """An (N, C, *) array viewed as (N, C, L) (no copy for a contiguous array)."""
-    return a.reshape(a.shape[0], a.shape[1], -1)
+_BLOCK_ROWS = 32    # rows per float32 partial sum of a channels-last array (then float64)
+_ROW_PIXELS = 128   # pixels per row of element-wise work on channels-last arrays (measured)
+ONE_PASS_BYTES = 4 << 20    # batch_norm inputs from this size on may skip centring
+MEAN_LIMIT = 2.0            # ... when every |channel mean| <= MEAN_LIMIT * its std
+
+
+def _channel_views(a, *others):
+    """``(spec, views)`` to take per-channel sums of ``a`` (and of products with ``others``,
+    arrays with a's strides) as one einsum, without copying.
+
+    A channels-last array (convolution outputs, (N, C) inputs) is read as (K, R, C) blocks of
+    R rows and gives (K, C) float32 partial sums, each over only R values; a C-contiguous one
+    is read as (N, C, L) and gives (N, C) partials summed along its contiguous axis. Any
+    other layout is copied to C order first.
+    """
+    nd, c = a.ndim, a.shape[1]
+    last = (0,) + tuple(range(2, nd)) + (1,)
+    if a.transpose(last).flags.c_contiguous:
+        rows = a.size // c
+        r = math.gcd(rows, _BLOCK_ROWS)
+        views = [t.transpose(last).reshape(rows // r, r, c) for t in (a,) + others]
+        return ('krc,' * len(views))[:-1] + '->kc', views
+    views = [np.ascontiguousarray(t).reshape(t.shape[0], c, -1) for t in (a,) + others]
+    return ('ncl,' * len(views))[:-1] + '->nc', views
 
 
 def _channel_sum(a):
-    """Per-channel sum over every axis but 1."""
-    return np.einsum('ncl->c', _channels(a))
+    """Per-channel sum over every axis but 1, in float64 (float32 partials over few values)."""
+    if a.size == 0:
+        return np.zeros(a.shape[1])
+    spec, views = _channel_views(a)
+    return np.einsum(spec, *views).sum(axis=0, dtype=np.float64)
 
 
 def _channel_dot(a, b):
-    """Per-channel sum of ``a * b`` over every axis but 1, without the product array."""
-    return np.einsum('ncl,ncl->c', _channels(a), _channels(b))
+    """Per-channel sum of ``a * b`` over every axis but 1, in float64, without the product
+    array; ``b`` is read in ``a``'s layout (copied into it when its strides differ)."""
+    if a.size == 0:
+        return np.zeros(a.shape[1])
+    spec, views = _channel_views(a, _in_layout(b, a))
+    return np.einsum(spec, *views).sum(axis=0, dtype=np.float64)
+
+
+def _in_layout(a, like):
+    """``a`` if it has ``like``'s strides, else a copy laid out as ``like`` (a broadcast or
+    differently ordered gradient) so that both are read in one order."""
+    if a.strides == like.strides and a.dtype == like.dtype:
+        return a
+    out = np.empty_like(like)
+    np.copyto(out, a)
+    return out
+
+
+def _row_views(*arrays):
+    """``(views, expand)``: views of arrays sharing one layout for per-channel element-wise
+    work, and the function that turns a (C,) vector into their broadcasting operand.
+
+    NumPy runs an element-wise call as inner loops over the innermost coalesced axis; a
+    channels-last array with a (1, C, 1, ...) operand gets inner loops of only C values. So a
+    channels-last array is viewed as rows of R * C values (R whole pixels) with the vector
+    tiled R times, and a C-contiguous one with short planes as rows of C * L values with each
+    entry repeated L times. Other layouts keep the (1, C, 1, ...) broadcast.
+    """
+    a = arrays[0]
+    nd, c = a.ndim, a.shape[1]
+    if a.size and all(t.strides == a.strides for t in arrays):
+        last = (0,) + tuple(range(2, nd)) + (1,)
+        if a.transpose(last).flags.c_contiguous:
+            r = math.gcd(a.size // c, _ROW_PIXELS)
+            return ([t.transpose(last).reshape(-1, r * c) for t in arrays],
+                    lambda v: np.broadcast_to(v, (r, c)).reshape(-1))
+        plane = a.size // (a.shape[0] * c)
+        if a.flags.c_contiguous and plane < _ROW_PIXELS:
+            return ([t.reshape(a.shape[0], c * plane) for t in arrays],
+                    lambda v: np.repeat(v, plane))
+    return list(arrays), lambda v: _per_channel(v, nd)
 
 
 def _per_channel(v, ndim):
@@ -60,25 +129,41 @@ class BatchNormTrain(Op):
     """y = (x - mean) * rstd * w + b with the batch's per-channel statistics (axis 1).
 
     With xc = x - mean: dw = rstd sum(gy xc), db = sum(gy),
-    dx = w rstd (gy - db/M - xc rstd dw/M). Keeps x and w (for higher order) and xc, rstd (for
-    the fast first-order rule; y comes from xc in one scaling, no separate xhat). With
-    ``running=(mean_tensor, var_tensor)`` the forward also moves those tensors' values towards
-    the batch statistics (``new = (1 - momentum) * old + momentum * batch``, the variance
-    unbiased); their arrays are replaced, never written, so graphs that saved them stay valid.
+    dx = w rstd (gy - db/M - xc rstd dw/M). An input of ``ONE_PASS_BYTES`` or more whose
+    channel means all lie within ``MEAN_LIMIT`` standard deviations of 0 is never centred: its
+    variance is ``E[x^2] - mean^2`` from float64 sums, y = x * s + t, and the backward takes
+    sum(gy xc) = sum(gy x) - mean sum(gy), which saves a pass and the xc array. Otherwise xc is
+    computed (the two-pass variance) and kept in ``ctx.xc``. Keeps x and w (for higher order)
+    and rstd. With ``running=(mean_tensor, var_tensor)`` the forward also moves those tensors'
+    values towards the batch statistics (``new = (1 - momentum) * old + momentum * batch``,
+    the variance unbiased); their arrays are replaced, never written, so graphs that saved them
+    stay valid.
     """
     @staticmethod
     def forward(ctx, x, w, b, eps, momentum, running):
-        nd = x.ndim
+        dtype = x.dtype
         count = x.size // x.shape[1]
-        mean = _channel_sum(x) / count
-        xc = x - _per_channel(mean, nd)
-        var = _channel_dot(xc, xc) / count
-        rstd = 1 / np.sqrt(var + eps)
-        y = xc * _per_channel(w * rstd, nd)
-        y += _per_channel(b, nd)
+        sums = _channel_sum(x)                          # float64; the rest in dtype
+        mean = sums.astype(dtype) / count
+        var = _one_pass_variance(x, sums / count) if x.nbytes >= ONE_PASS_BYTES else None
+        y, xc = np.empty_like(x), None                  # x's memory layout
+        if var is not None:
+            rstd = 1 / np.sqrt(var + eps)
+            scale = w * rstd
+            (xr, yr), expand = _row_views(x, y)
+            np.multiply(xr, expand(scale), out=yr)
+            yr += expand((b - sums / count * scale).astype(dtype))
+        else:
+            xc = np.empty_like(x)
+            (xr, xcr, yr), expand = _row_views(x, xc, y)
+            np.subtract(xr, expand(mean), out=xcr)
+            var = _channel_dot(xc, xc).astype(dtype) / count
+            rstd = 1 / np.sqrt(var + eps)
+            np.multiply(xcr, expand(w * rstd), out=yr)
+            yr += expand(b)
         if ctx.recording:
-            ctx.save(x, w, xc, rstd)
-            ctx.eps = eps
+            ctx.save(x, w, rstd)
+            ctx.xc, ctx.mean, ctx.eps = xc, sums / count, eps
         if running is not None:
             rm, rv = running
             unbiased = var * (count / (count - 1))
@@ -103,18 +188,44 @@ class BatchNormTrain(Op):
 
     @staticmethod
     def backward_arrays(ctx, gy):
-        x, w, xc, rstd = ctx.saved
-        nd = x.ndim
+        """Two reductions read in the layout of x (or of xc when kept), then gx in four
+        in-place passes."""
+        x, w, rstd = ctx.saved
+        xc, mean = ctx.xc, ctx.mean
+        dtype = x.dtype
         count = x.size // x.shape[1]
-        gb = _channel_sum(gy)
-        gw = _channel_dot(gy, xc) * rstd
+        base = x if xc is None else xc
+        gy = _in_layout(gy, base)
+        sums = _channel_sum(gy)
+        dot = _channel_dot(base, gy)
+        if xc is None:
+            dot -= mean * sums                          # sum(gy xc), in float64
+        gb = sums.astype(dtype)
+        gw = dot.astype(dtype) * rstd
         gx = None
         if ctx.needs_grad(0):
-            gx = xc * _per_channel(rstd * gw / count, nd)
-            np.subtract(gy, gx, out=gx)
-            gx -= _per_channel(gb / count, nd)
-            gx *= _per_channel(w * rstd, nd)
+            k = rstd * gw / count
+            gx = np.empty_like(base)
+            (br, gyr, gxr), expand = _row_views(base, gy, gx)
+            np.multiply(br, expand(k), out=gxr)
+            if xc is None:                              # k (x - mean) + sum(gy) / M
+                gxr += expand((sums / count - mean * k).astype(dtype))
+                np.subtract(gyr, gxr, out=gxr)
+            else:
+                np.subtract(gyr, gxr, out=gxr)
+                gxr -= expand(gb / count)
+            gxr *= expand(w * rstd)
         return gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None
+
+
+def _one_pass_variance(x, mean):
+    """The per-channel variance ``E[x^2] - mean^2`` (float64 sums, ``mean`` in float64) in
+    x's dtype, or None when some channel's mean is more than ``MEAN_LIMIT`` standard
+    deviations from 0: the difference would then lose digits that two passes keep."""
+    var = _channel_dot(x, x) / (x.size // x.shape[1]) - mean * mean
+    if np.all(mean * mean <= MEAN_LIMIT ** 2 * var):
+        return var.astype(x.dtype)
+    return None
 
 
 class BatchNormPredict(Op):
@@ -151,8 +262,12 @@ class BatchNormPredict(Op):
         x, w, mean, rstd = ctx.saved
         nd = x.ndim
         gx = gy * _per_channel(w * rstd, nd) if ctx.needs_grad(0) else None
-        gw = _channel_dot(gy, x - _per_channel(mean, nd)) * rstd if ctx.needs_grad(1) else None
-        gb = _channel_sum(gy) if ctx.needs_grad(2) else None
+        gw = gb = None
+        if ctx.needs_grad(1):
+            xc = np.subtract(x, _per_channel(mean, nd))
+            gw = _channel_dot(xc, gy).astype(x.dtype) * rstd
+        if ctx.needs_grad(2):
+            gb = _channel_sum(gy).astype(x.dtype)
         return gx, gw, gb, None, None
 
 
