@@ -335,8 +335,8 @@ class GradOperation:
     """MindSpore's older gradient transform: ``GradOperation(get_all, get_by_list, sens_param)``.
 
     ``GradOperation()(fn)(*args)`` differentiates with respect to the first argument (``()``
-    when it is not a Tensor or there is none); ``get_all`` gives a tuple for every Tensor argument (positional,
-    then keyword); ``get_by_list`` with ``GradOperation(...)(fn, weights)`` gives the weights'
+    when it is not a Tensor or there is none); ``get_all`` gives a tuple for every Tensor
+    argument (positional, then keyword); ``get_by_list`` with ``GradOperation(...)(fn, weights)`` gives the weights'
     gradients (one Tensor for one Parameter, else a tuple), and without weights those of the
     trainable Parameters the output depends on, in the order they were first used, as
     MindSpore does; both flags give ``(inputs_grads, weights_grads)``. With ``sens_param`` the

@@ -289,7 +289,8 @@ class Cell(CellState, CellFlags, CellPrecision):
 
     # ----------------------------------------------------------------- state
     def set_train(self, mode=True):
-        """Train (``True``, phase 'train') or predict (``False``, phase 'predict') mode, recursively."""
+        """Train (``True``, phase 'train') or predict (``False``, phase 'predict') mode,
+        recursively."""
         mode = bool(mode)
         phase = 'train' if mode else 'predict'
         for _, cell in self.cells_and_names():

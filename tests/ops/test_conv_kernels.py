@@ -34,7 +34,7 @@ def run(x, w, gy, **kwargs):
 
 
 # (batch, in channels, out channels, (H, W), kernel, stride, conv2d keywords)
-CASES = [
+SHAPES = [
     (2, 64, 64, (32, 32), 3, 1, dict(pad_mode='pad', padding=1)),       # ResNet-18 CIFAR
     (2, 128, 128, (16, 16), 3, 1, dict(pad_mode='pad', padding=1)),
     (4, 256, 256, (8, 8), 3, 1, dict(pad_mode='pad', padding=1)),
@@ -61,7 +61,7 @@ def case_operands(case, dtype, seed=0):
     return [a.astype(dtype) for a in (x, w, gy)] + [kwargs]
 
 
-@pytest.mark.parametrize('case', CASES, ids=lambda c: f"{c[1]}-{c[2]}-{c[3]}-k{c[4]}-s{c[5]}")
+@pytest.mark.parametrize('case', SHAPES, ids=lambda c: f"{c[1]}-{c[2]}-{c[3]}-k{c[4]}-s{c[5]}")
 def test_fast_kernels_match_im2col_within_float32_accuracy(case, algorithm):
     x, w, gy, kwargs = case_operands(case, np.float64)
     algorithm('direct')
@@ -74,7 +74,7 @@ def test_fast_kernels_match_im2col_within_float32_accuracy(case, algorithm):
             np.testing.assert_allclose(got, want, rtol=0, atol=RTOL32 * np.abs(want).max())
 
 
-@pytest.mark.parametrize('case', [CASES[4], CASES[6], CASES[9], CASES[11]],
+@pytest.mark.parametrize('case', [SHAPES[4], SHAPES[6], SHAPES[9], SHAPES[11]],
                          ids=['same-odd', 'pad-uneven', '1x1-s2', '1x1-s23'])
 def test_fast_kernels_equal_im2col_in_float64(case, algorithm):
     x, w, gy, kwargs = case_operands(case, np.float64, seed=1)
