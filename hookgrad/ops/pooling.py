@@ -1,14 +1,14 @@
 """Pooling: ``max_pool2d``, ``avg_pool2d`` and ``adaptive_avg_pool2d`` (NCHW, MindSpore 2.x).
 
-Windows are strided views of the padded input. Max pooling copies each output's window to one
-row and takes its first maximum, whose position receives the gradient. Average pooling adds
+Windows are strided views of the padded input. Max pooling takes the maximum over the kh*kw
+kernel offsets' strided slices (whole-array passes, no window copies) and records, per output,
+the first offset holding it, whose position receives the gradient. Average pooling adds
 the kh*kw strided slices and divides by the window's divisor; its gradient adds gy / divisor
 back slice by slice (a loop over kernel offsets, each a whole-array operation). The backward
 rules are linear in the incoming gradient and are written so that they also record on Tensors.
 Adaptive average pooling is composed of means and matrix products.
 """
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .._tensor import Tensor
 from ..autograd.function import Op
@@ -40,9 +40,21 @@ def _padded(x, p, fill):
     if (hp, wp) == (h, w):
         return x
     pt, _, pl, _ = p['padding']
-    xp = np.full((n, c, hp, wp), fill, x.dtype)
+    xp = _alike((n, c, hp, wp), x)
+    xp.fill(fill)
     xp[:, :, pt:pt + h, pl:pl + w] = x
     return xp
+
+
+def _alike(shape, x, dtype=None):
+    """An uninitialised (N, C, H, W) array stored as x is: channels-last when x is, so that
+    elementwise passes between them (and the layers around them) read both in one order."""
+    dtype = x.dtype if dtype is None else dtype
+    if x.ndim == 4 and x.shape[1] > 1 and x.strides[1] == x.itemsize and \
+            x.strides[2] > x.strides[3]:
+        n, c, h, w = shape
+        return np.empty((n, h, w, c), dtype).transpose(0, 3, 1, 2)
+    return np.empty(shape, dtype)
 
 
 def _offset_slice(i, j, p):
@@ -70,34 +82,38 @@ def _crop(shape, p):
 # ------------------------------------------------------------------------------ ops
 class MaxPool2D(Op):
     """y = the maximum of each window; with ``return_indices`` also the flat (H*W) index of
-    that maximum in the input. The gradient goes to the first maximum of each window."""
+    that maximum in the input. The gradient goes to the first maximum of each window (the
+    first NaN where a window holds one, as NaN is its maximum)."""
     @staticmethod
     def forward(ctx, x, *, kernel_size, stride, padding, dilation, out_size, return_indices):
         p = {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
              'dilation': dilation, 'out_size': out_size}
         fill = -np.inf if x.dtype.kind == 'f' else np.iinfo(x.dtype).min
         xp = _padded(x, p, fill)
-        n, c = x.shape[:2]
-        (kh, kw), (ho, wo) = kernel_size, out_size
-        s0, s1, s2, s3 = xp.strides
-        win = as_strided(xp, (n, c, ho, wo, kh, kw),
-                         (s0, s1, s2 * stride[0], s3 * stride[1], s2 * dilation[0],
-                          s3 * dilation[1]), writeable=False).reshape(n, c, ho, wo, kh * kw)
-        k = win.argmax(axis=-1)
-        y = np.take_along_axis(win, k[..., None], axis=-1)[..., 0]
+        kh, kw = kernel_size
+        views = [xp[_offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
+        y = np.copy(views[0])                       # keeps x's layout
+        for v in views[1:]:
+            np.maximum(y, v, out=y)
+        need_k = ctx.recording or return_indices
+        if need_k:
+            k = _first_maximum(views, y)
         if ctx.recording:
             ctx.save(k)
-            ctx.p, ctx.in_shape = p, x.shape
+            ctx.p, ctx.in_shape, ctx.like = p, x.shape, xp
         if not return_indices:
             return y
-        rows = np.arange(ho)[:, None] * stride[0] + (k // kw) * dilation[0] - padding[0]
-        cols = np.arange(wo) * stride[1] + (k % kw) * dilation[1] - padding[2]
-        return y, (rows * x.shape[3] + cols).astype(np.int64)
+        k = k.astype(np.int64)
+        rows = np.arange(out_size[0])[:, None] * stride[0] + (k // kw) * dilation[0] - \
+            padding[0]
+        cols = np.arange(out_size[1]) * stride[1] + (k % kw) * dilation[1] - padding[2]
+        return y, rows * x.shape[3] + cols
 
     @staticmethod
     def backward(ctx, gy, gindices=None):
         """gy scattered to each window's maximum by one (recorded) indexed add."""
-        k = np.asarray(ctx.saved[0])    # constant window positions (a Tensor on the graph path)
+        # constant window positions (a Tensor on the graph path)
+        k = np.asarray(ctx.saved[0]).astype(np.intp)
         p, shape = ctx.p, ctx.in_shape
         kw = p['kernel_size'][1]
         n, c, ho, wo = k.shape
@@ -108,15 +124,39 @@ class MaxPool2D(Op):
 
     @staticmethod
     def backward_arrays(ctx, gy, gindices=None):
-        """gy added kernel offset by kernel offset: kh*kw whole-array passes."""
+        """gy placed kernel offset by kernel offset (kh*kw whole-array passes), in the
+        input's layout; windows that tile the input are written once, others added."""
         (k,) = ctx.saved
         p, shape = ctx.p, ctx.in_shape
-        kw = p['kernel_size'][1]
-        gx = np.zeros(_padded_shape(shape, p), gy.dtype)
-        zero = gy.dtype.type(0)
-        for t in range(p['kernel_size'][0] * kw):
-            gx[_offset_slice(t // kw, t % kw, p)] += np.where(k == t, gy, zero)
+        kh, kw = p['kernel_size']
+        gx = _alike(_padded_shape(shape, p), ctx.like, gy.dtype)
+        ho, wo = p['out_size']
+        tiles = p['stride'] == p['kernel_size'] and p['dilation'] == (1, 1) and \
+            gx.shape[2:] == (ho * kh, wo * kw)
+        if not tiles:
+            gx.fill(0)
+        for t in range(kh * kw):
+            target = gx[_offset_slice(t // kw, t % kw, p)]
+            if tiles:
+                np.multiply(gy, k == t, out=target)
+            else:
+                target += gy * (k == t)
         return gx[_crop(shape, p)]
+
+
+def _first_maximum(views, y):
+    """Per output, the first kernel offset whose value equals the window's maximum y (the
+    first NaN where y is NaN), as small integers in y's layout."""
+    k = np.empty_like(y, dtype=np.uint8 if len(views) < 256 else np.intp)
+    k.fill(len(views) - 1)
+    for t in range(len(views) - 2, -1, -1):
+        np.copyto(k, t, where=views[t] == y)
+    if y.dtype.kind == 'f':
+        nan = np.isnan(y)
+        if nan.any():
+            for t in range(len(views) - 1, -1, -1):
+                np.copyto(k, t, where=nan & np.isnan(views[t]))
+    return k
 
 
 def _window_sum(x, p):

@@ -209,6 +209,36 @@ def test_max_pool_gradient_goes_to_the_first_of_tied_maxima():
     np.testing.assert_array_equal(x.grad.asnumpy()[0, 0], [[1, 2, 0], [3, 4, 0], [0, 0, 0]])
 
 
+def test_max_pool_nan_is_the_maximum_and_its_first_position_gets_the_gradient():
+    x = ms.Tensor(np.array([[[[1.0, np.nan], [np.nan, 2.0]]]]), requires_grad=True)
+    y, i = ops.max_pool2d(x, 2, return_indices=True)
+    assert np.isnan(y.asnumpy()).all() and i.asnumpy().item() == 1
+    y.backward(ms.Tensor(np.array([[[[5.0]]]])))
+    np.testing.assert_array_equal(x.grad.asnumpy()[0, 0], [[0, 5], [0, 0]])
+
+
+@pytest.mark.parametrize('kernel,stride', [(2, 2), (3, 2), (2, 1)])
+def test_max_pool_of_a_channels_last_input_keeps_its_layout(kernel, stride):
+    """An input stored (N, H, W, C), as convolutions return it, gives values and gradients
+    equal to the NCHW input's, and a gradient stored as the input is."""
+    rng = np.random.default_rng(3)
+    x = np.maximum(rng.standard_normal((2, 7, 7, 3)), 0).transpose(0, 3, 1, 2)  # ReLU ties
+    gy = rng.standard_normal(ops.max_pool2d(ms.Tensor(x), kernel, stride).shape)
+    got = []
+    for a in (x, np.ascontiguousarray(x)):
+        seen = []
+        t = ms.Tensor(a, requires_grad=True)
+        u = t * 1.0                                 # an intermediate stored as a is
+        u.register_hook(lambda g: seen.append(g.asnumpy()))
+        y = ops.max_pool2d(u, kernel, stride)
+        y.backward(ms.Tensor(gy))
+        got.append((y.asnumpy(), seen[0]))
+    np.testing.assert_array_equal(got[0][0], got[1][0])
+    np.testing.assert_array_equal(got[0][1], got[1][1])
+    assert got[0][1].transpose(0, 2, 3, 1).flags.c_contiguous
+    assert got[1][1].flags.c_contiguous
+
+
 def test_max_pool_keeps_integer_dtypes():
     x = ms.Tensor(np.arange(16, dtype=np.int32).reshape(1, 1, 4, 4))
     y = ops.max_pool2d(x, 2, 2, padding=1)
