@@ -40,16 +40,17 @@ class Convolution2D(Op):
     """y = conv(x, w) (+ b): NCHW cross-correlation with stride, padding, dilation and groups.
 
     Keeps x, w, the padded channels-last input and the weight rows. The im2col matrix (kh*kw
-    times the input's size) is not kept: backward rebuilds it from the padded input, which
-    costs one copy and saves most of a network's activation memory.
+    times the input's size) is kept only when small (``conv_kernels.KEEP_COLS_BYTES``); else
+    backward rebuilds it from the padded input, which costs one copy and saves most of a
+    network's activation memory.
     """
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
-        y, xh, rows = conv_forward(x, w, stride, padding, dilation, groups)
+        y, xh, rows, cols = conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y += b.reshape(-1, 1, 1)
         if ctx.recording:
-            ctx.save(x, w, xh, rows)
+            ctx.save(x, w, xh, rows, cols)
             ctx.p = _params(stride, padding, dilation, groups)
             ctx.has_bias = b is not None
         return y
@@ -67,16 +68,16 @@ class Convolution2D(Op):
 
     @staticmethod
     def backward_arrays(ctx, gy):
-        """Both gradients from one grouped view of gy; the weight's from the kept padded
-        input (im2col rebuilt from it, or its Winograd tiles)."""
-        x, w, xh, rows = ctx.saved
+        """Both gradients from one grouped view of gy; the weight's from the kept im2col
+        matrix or padded input (im2col rebuilt from it, or its Winograd tiles)."""
+        x, w, xh, rows, cols = ctx.saved
         p = ctx.p
         gx = gw = None
         gyg = _to_groups(gy, p['groups'])
         if ctx.needs_grad(0):
             gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
         if ctx.needs_grad(1):
-            gw = filter_grad(gy, x, w.shape[2:], xh=xh, gyg=gyg, **p)
+            gw = filter_grad(gy, x, w.shape[2:], xh=xh, gyg=gyg, cols=cols, **p)
         return _with_bias(ctx, gx, gw, gy)
 
 

@@ -7,10 +7,12 @@ operands and the copy reads runs of kw*Cg contiguous values. The GEMM's (N*Ho*Wo
 is returned as an (N, C_out, Ho, Wo) view, stored channels-last; elementwise layers keep that
 layout, so the next convolution's input and the incoming gradient need no transposing.
 The forward keeps the padded channels-last input, from which backward rebuilds the im2col
-matrix for the weight gradient (one GEMM). The input gradient is,
-for stride 1, the convolution of the zero-padded output gradient with the flipped kernel
-(im2col and one GEMM); for larger strides, one GEMM then col2im: each kernel offset's slice is
-added into the padded gradient (a loop over the kh*kw offsets, each one whole-array add).
+matrix for the weight gradient (one GEMM; a small im2col matrix is kept instead). The input
+gradient is, for stride 1, the convolution of the zero-padded output gradient with the flipped
+kernel (im2col and one GEMM); for larger strides, and where the output has at least twice the
+input's channels (its im2col matrix would be the larger), one GEMM then col2im: each kernel
+offset's slice is added into the padded gradient (a loop over the kh*kw offsets, each one
+whole-array add).
 Large scratch arrays come from ``POOL``, which hands their memory out again at the next step.
 
 Faster kernels replace im2col where they apply (``kernel_choice``): a 1x1 convolution without
@@ -39,6 +41,10 @@ ALGORITHM = 'auto'
 WINOGRAD_MIN_CHANNELS = 64
 WINOGRAD_GRAD_MIN_CHANNELS = 128
 TILE = 2                    # F(2x2, 3x3); F(4x4, 3x3) is ~10% faster but 10x less exact
+# An im2col matrix up to this size is kept from the forward for the weight gradient instead
+# of being rebuilt (small layers, where rebuilding costs as much as the GEMM; large ones would
+# hold kh*kw times their input until backward).
+KEEP_COLS_BYTES = 8 << 20
 
 
 def out_length(size, kernel, stride, dilation):
@@ -121,8 +127,9 @@ def _tiled(x, padding, ho, wo):
 
 
 def conv_forward(x, w, stride, padding, dilation, groups):
-    """(y, xh, rows): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the padded
-    channels-last input and the weight rows (None outside im2col; both reused by backward)."""
+    """(y, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the
+    padded channels-last input, the weight rows and the im2col matrix when at most
+    KEEP_COLS_BYTES (None outside im2col; all reused by backward)."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding
@@ -132,16 +139,16 @@ def conv_forward(x, w, stride, padding, dilation, groups):
     if how == 'pointwise':
         xh = _nhwc(x)
         y = _matmul(_strided_rows(xh, stride, ho, wo), w.reshape(o, c).T)
-        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), xh, None
+        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), xh, None, None
     if how == 'winograd':
         xh = _tiled(x, padding, ho, wo)
         u = winograd.kernel_transform(w, TILE).transpose(0, 2, 1)
-        return winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2), xh, None
+        return winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2), xh, None, None
     xh = _channels_last(x, *padding)
     cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     rows = _weight_rows(w, groups)
     y = _matmul(cols, rows.transpose(0, 2, 1))
-    return _from_groups(y, n, ho, wo), xh, rows
+    return _from_groups(y, n, ho, wo), xh, rows, cols if cols.nbytes <= KEEP_COLS_BYTES else None
 
 
 def _filter_grad_from_cols(gyg, cols, w_shape, groups):
@@ -151,9 +158,11 @@ def _filter_grad_from_cols(gyg, cols, w_shape, groups):
     return np.ascontiguousarray(gw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
 
 
-def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, xh=None, gyg=None):
+def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, xh=None, gyg=None,
+                cols=None):
     """The gradient of conv2d with respect to its weight, for output gradient gy and input x
-    (``xh`` and ``gyg``: x padded channels-last and gy's grouped form, when at hand)."""
+    (``xh``, ``gyg`` and ``cols``: x padded channels-last, gy's grouped form and x's im2col
+    matrix, when at hand)."""
     kh, kw = kernel_size
     n, o, ho, wo = gy.shape
     w_shape = (o, x.shape[1] // groups, kh, kw)
@@ -168,9 +177,10 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, xh=None, 
         if xh is None or xh.shape[1] < th * TILE + 2 or xh.shape[2] < tw * TILE + 2:
             xh = _tiled(x, padding, ho, wo)
         return winograd.filter_grad(gyg[0].reshape(n, ho, wo, o), xh, TILE)
-    if xh is None:
-        xh = _channels_last(x, *padding)
-    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
+    if cols is None:
+        if xh is None:
+            xh = _channels_last(x, *padding)
+        cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     return _filter_grad_from_cols(gyg, cols, w_shape, groups)
 
 
@@ -192,7 +202,7 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, gyg=None, r
         gx = np.zeros((n, h, wd, cg), g.dtype)
         gx[:, ::stride[0], ::stride[1]][:, :ho, :wo] = g.reshape(n, ho, wo, cg)
         return gx.transpose(0, 3, 1, 2)
-    if stride == (1, 1):
+    if stride == (1, 1) and (how == 'winograd' or og < 2 * cg):
         # a stride-1 convolution of gy, zero-padded, with the flipped kernel: gy's row r
         # lands at row r + eh - pt of the padded gradient (rows outside it are dropped);
         # Winograd also wants zero rows and columns up to whole tiles

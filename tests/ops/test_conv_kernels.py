@@ -96,6 +96,24 @@ def test_fast_kernels_gradients_match_finite_differences(k, kwargs, algorithm):
     check_grad(lambda a, b: ops.conv2d(a, b, **kwargs), x, w)
 
 
+def test_kept_im2col_matrix_gives_the_rebuilt_weight_gradient(monkeypatch):
+    """A small im2col matrix is kept from the forward; rebuilding it gives the same numbers."""
+    x, w, gy, kwargs = case_operands(SHAPES[5], np.float64, seed=3)
+    kept = run(x, w, gy, **kwargs)
+    monkeypatch.setattr(conv_kernels, 'KEEP_COLS_BYTES', 0)
+    for got, want in zip(run(x, w, gy, **kwargs), kept):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize('kwargs', [dict(pad_mode='valid'), dict(pad_mode='same'),
+                                    dict(pad_mode='pad', padding=(2, 0, 1, 1), dilation=2)])
+def test_input_gradient_of_a_widening_stride_1_convolution(kwargs):
+    """With at least twice the input's channels out, the input gradient runs as col2im."""
+    rng = np.random.default_rng(4)
+    check_grad(lambda a, b: ops.conv2d(a, b, **kwargs), rng.standard_normal((2, 2, 7, 6)),
+               rng.standard_normal((5, 2, 3, 3)))
+
+
 def test_second_derivative_through_the_fast_kernels(algorithm):
     """Gradients of gradients use the same kernels for the input and the weight."""
     algorithm('fast')
