@@ -18,11 +18,16 @@ process's own CPU time, over the last interval of at least ``SAMPLE_S`` seconds;
 sampled at most that often, from the call that finds the sample old. The load average is not
 used: it counts this process's own threads and follows load over a minute.
 
+Large memory-bound passes (the Winograd transforms, im2col copies) are cut into as many ranges
+as large products get threads and run at once by ``split``: NumPy releases the GIL inside its
+loops, so two threads copy and add nearly twice as fast as one.
+
 ``HOOKGRAD_BLAS_THREADS=fixed`` turns the choice off (OpenBLAS's own count throughout); an
 integer ``N`` caps large products at ``N`` threads. The count is set through threadpoolctl's
 handle on the library (a C call of about 0.1 us, made only when the wanted count differs) and only
 from the thread that first imports hookgrad, as OpenBLAS's count is process-wide.
 """
+import concurrent.futures
 import os
 import threading
 import time
@@ -33,6 +38,7 @@ TINY = 524_288          # 2*M*N*K at OpenBLAS's own single-thread limit (M*N*K <
 SMALL = 4_000_000       # measured: see docs/performance.md, "Threads"
 NARROW = 1024
 SAMPLE_S = 0.5
+SPLIT_MIN = 1 << 20     # elements a pass touches below which ``split`` runs it on one thread
 
 _set = None             # the library's set-threads function, or None where nothing is controlled
 _owner = threading.get_ident()
@@ -163,6 +169,48 @@ def matmul(a, b, out=None):
         return np.matmul(a, b, out=out)
     finally:
         set_threads(before)
+
+
+_executor = None
+_SPLIT_PREFIX = 'hookgrad-split'
+
+
+def workers():
+    """Threads for a large memory-bound pass: as many as a large product gets (1 where the
+    choice is off)."""
+    if _set is None:
+        return 1
+    if time.monotonic() - _sample[0] >= SAMPLE_S:
+        others_busy()
+    return _large
+
+
+def split(fn, n, size):
+    """Run ``fn(lo, hi)`` over ``[0, n)``: in ``workers()`` contiguous ranges at once, one on
+    this thread, when the pass touches at least ``SPLIT_MIN`` elements (``size``); else as
+    ``fn(0, n)``. The ranges must write disjoint memory. An exception in any range is raised
+    here after all have finished."""
+    global _executor
+    k = min(n, workers()) if size >= SPLIT_MIN else 1
+    if k <= 1 or threading.current_thread().name.startswith(_SPLIT_PREFIX):
+        fn(0, n)
+        return
+    if _executor is None:
+        _executor = concurrent.futures.ThreadPoolExecutor(_cores - 1, _SPLIT_PREFIX)
+    bounds = [n * i // k for i in range(k + 1)]
+    futures = [_executor.submit(fn, bounds[i], bounds[i + 1]) for i in range(1, k)]
+    error = None
+    try:
+        fn(bounds[0], bounds[1])
+    except BaseException as exc:
+        error = exc
+    for f in futures:
+        try:
+            f.result()
+        except BaseException as exc:
+            error = error or exc
+    if error is not None:
+        raise error
 
 
 def _install():

@@ -140,3 +140,61 @@ def test_env_var_switches_it_off():
     capped = _blas_info_in({'HOOKGRAD_BLAS_THREADS': '1'})
     assert capped['threads_mode'] == 'auto' and capped['threads_max'] == 1
     assert capped['thread_timeout'] == '4'
+
+
+def _ranges(n, size):
+    """The (lo, hi, thread name) of each call ``split`` makes."""
+    import threading
+    seen = []
+    _threads.split(lambda lo, hi: seen.append((lo, hi, threading.current_thread().name)),
+                   n, size)
+    return sorted(seen)
+
+
+def test_split_cuts_large_passes_into_one_range_per_free_core(controlled):
+    got = _ranges(10, _threads.SPLIT_MIN)
+    assert [(lo, hi) for lo, hi, _ in got] == [(0, 2), (2, 5), (5, 7), (7, 10)]
+    assert sum(name.startswith('hookgrad-split') for *_, name in got) == 3
+
+
+def test_split_runs_small_passes_and_passes_under_load_in_one_call(controlled, monkeypatch):
+    assert [(lo, hi) for lo, hi, _ in _ranges(10, _threads.SPLIT_MIN - 1)] == [(0, 10)]
+    assert [(lo, hi) for lo, hi, _ in _ranges(2, _threads.SPLIT_MIN)] == [(0, 1), (1, 2)]
+    monkeypatch.setattr(_threads, '_large', 1)
+    assert [(lo, hi) for lo, hi, _ in _ranges(10, _threads.SPLIT_MIN)] == [(0, 10)]
+
+
+def test_split_raises_an_error_of_any_range_after_all_ran(controlled):
+    done = []
+
+    def fn(lo, hi):
+        done.append(lo)
+        if lo == 5:
+            raise ValueError('range 5')
+    with pytest.raises(ValueError, match='range 5'):
+        _threads.split(fn, 10, _threads.SPLIT_MIN)
+    assert sorted(done) == [0, 2, 5, 7]
+
+
+def test_split_inside_a_split_range_runs_inline(controlled):
+    inner = []
+    _threads.split(lambda lo, hi: inner.append(_ranges(4, _threads.SPLIT_MIN)), 2,
+                   _threads.SPLIT_MIN)
+    assert len(inner) == 2
+    assert any(r == [(0, 4, r[0][2])] for r in inner)     # the one on a split thread
+
+
+@pytest.mark.parametrize('shape', [(8, 64, 16, 16), (3, 5, 9, 9)])
+def test_winograd_and_im2col_give_the_same_numbers_split_or_not(controlled, monkeypatch, shape):
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(shape, dtype=np.float32)
+    w = rng.standard_normal((shape[1], shape[1], 3, 3), dtype=np.float32)
+    runs = []
+    for least in (_threads.SPLIT_MIN, 0):
+        monkeypatch.setattr(_threads, 'SPLIT_MIN', least)
+        xt, wt = ms.Tensor(x, requires_grad=True), ms.Tensor(w, requires_grad=True)
+        y = ops.conv2d(xt, wt, pad_mode='pad', padding=1)
+        y.sum().backward()
+        runs.append([y.asnumpy(), xt.grad.asnumpy(), wt.grad.asnumpy()])
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)

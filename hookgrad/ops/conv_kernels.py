@@ -26,6 +26,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import winograd
 from .._threads import matmul as _matmul
+from .._threads import split as _split
 from .conv_layout import POOL
 from .conv_layout import channels_last as _channels_last
 from .conv_layout import copy_channels_last as _copy_channels_last
@@ -53,7 +54,8 @@ def out_length(size, kernel, stride, dilation):
 
 
 def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
-    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous."""
+    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous (the copy
+    split over the batch between free cores)."""
     n, _, _, c = xh.shape
     cg = c // groups
     s0, s1, s2, s3 = xh.strides
@@ -61,7 +63,10 @@ def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
                       (s3 * cg, s0, s1 * stride[0], s2 * stride[1], s1 * dilation[0],
                        s2 * dilation[1], s3), writeable=False)
     cols = POOL.empty(view.shape, xh.dtype)
-    np.copyto(cols, view)
+
+    def images(lo, hi):
+        np.copyto(cols[:, lo:hi], view[:, lo:hi])
+    _split(images, n, cols.size)
     return cols.reshape(groups, n * ho * wo, kh * kw * cg)
 
 

@@ -5,8 +5,9 @@ each read from an (m + 2)-square input tile d. With the transforms B, G and A of
 a tile's output is ``A^T [sum_c (G w G^T) * (B^T d B)] A``: the (m + 2)^2 elementwise products,
 summed over channels, become (m + 2)^2 batched GEMMs (tiles x C) @ (C x O), which take
 9 m^2 / (m + 2)^2 of the direct GEMM's multiplications (1 / 2.25 for m = 2). The transforms
-are whole-array adds over strided views of the input (no loop over tiles or channels); B and A
-hold only 0 and +-1 for m = 2, so they round nothing. The weight gradient is the same
+are whole-array adds over strided views of the input (no loop over tiles or channels), split
+over the batch between free cores (``_threads.split``); B and A hold only 0 and +-1 for m = 2,
+so they round nothing. The weight gradient is the same
 identity read backwards: ``G^T [sum_tiles (A gy A^T) * (B^T d B)] G``, one GEMM per tile
 position with the tiles as the long reduction.
 
@@ -16,6 +17,7 @@ about 1e-5 (m = 4, whose transforms carry 4, 5 and 1/24) of the result's scale.
 import numpy as np
 
 from .._threads import matmul as _matmul
+from .._threads import split as _split
 from .conv_layout import POOL
 
 __all__ = ['TRANSFORMS', 'convolve', 'filter_grad', 'kernel_transform', 'tiles']
@@ -72,13 +74,19 @@ def _input_transform(xh, m, th, tw):
     a = m + 2
     n, _, wp, c = xh.shape
     rows = POOL.empty((a, n, th, wp, c), xh.dtype)
-    for i in range(a):
-        _combine(rows[i], [(bt[i, k], xh[:, k:k + m * (th - 1) + 1:m]) for k in range(a)])
     v = POOL.empty((a, a, n, th, tw, c), xh.dtype)
-    for i in range(a):
-        for j in range(a):
-            _combine(v[i, j], [(bt[j, k], rows[i][:, :, k:k + m * (tw - 1) + 1:m])
-                               for k in range(a)])
+
+    def images(lo, hi):
+        x = xh[lo:hi]
+        for i in range(a):
+            _combine(rows[i, lo:hi], [(bt[i, k], x[:, k:k + m * (th - 1) + 1:m])
+                                      for k in range(a)])
+        for i in range(a):
+            r = rows[i, lo:hi]
+            for j in range(a):
+                _combine(v[i, j, lo:hi], [(bt[j, k], r[:, :, k:k + m * (tw - 1) + 1:m])
+                                          for k in range(a)])
+    _split(images, n, v.size)
     return v.reshape(a * a, n * th * tw, c)
 
 
@@ -88,12 +96,15 @@ def _output_transform(prod, n, th, tw, m):
     a, o = m + 2, prod.shape[-1]
     prod = prod.reshape(a, a, n, th, tw, o)
     half = POOL.empty((m, a, n, th, tw, o), prod.dtype)
-    for p in range(m):
-        _combine(half[p], [(at[p, i], prod[i]) for i in range(a)])
     y = POOL.empty((n, th, m, tw, m, o), prod.dtype)
-    for p in range(m):
-        for q in range(m):
-            _combine(y[:, :, p, :, q], [(at[q, j], half[p, j]) for j in range(a)])
+
+    def images(lo, hi):
+        for p in range(m):
+            _combine(half[p, :, lo:hi], [(at[p, i], prod[i, :, lo:hi]) for i in range(a)])
+        for p in range(m):
+            for q in range(m):
+                _combine(y[lo:hi, :, p, :, q], [(at[q, j], half[p, j, lo:hi]) for j in range(a)])
+    _split(images, n, prod.size)
     return y.reshape(n, th * m, tw * m, o)
 
 
@@ -141,12 +152,17 @@ def filter_grad(gy, xh, m):
         gy = full
     # Z = A gy A^T for the m x m tiles of gy (A = at.T)
     half = POOL.empty((a, n, th, tw * m, o), gy.dtype)
-    for i in range(a):
-        _combine(half[i], [(at[p, i], gy[:, p::m]) for p in range(m)])
     z = POOL.empty((a, a, n, th, tw, o), gy.dtype)
-    for i in range(a):
-        for j in range(a):
-            _combine(z[i, j], [(at[q, j], half[i][:, :, q::m]) for q in range(m)])
+
+    def images(lo, hi):
+        g = gy[lo:hi]
+        for i in range(a):
+            _combine(half[i, lo:hi], [(at[p, i], g[:, p::m]) for p in range(m)])
+        for i in range(a):
+            h = half[i, lo:hi]
+            for j in range(a):
+                _combine(z[i, j, lo:hi], [(at[q, j], h[:, :, q::m]) for q in range(m)])
+    _split(images, n, z.size)
     del half
     z = z.reshape(a * a, n * th * tw, o)
     v = _input_transform(xh, m, th, tw)
