@@ -3,10 +3,14 @@
 One step: forward of a batch of 32 3x32x32 images, cross-entropy, backward, Momentum update
 (lr 0.01, momentum 0.9). The median over steps after warm-up is reported, and the peak resident
 memory of the process. Each framework runs in its own process (2 threads each), so memory
-figures are not mixed; hookgrad runs three times: with the OpenBLAS kernels and thread choice
-hookgrad makes, with OpenBLAS's own kernels (HOOKGRAD_BLAS_CORETYPE=off) and with OpenBLAS's own
-thread count (HOOKGRAD_BLAS_THREADS=fixed). ``--rounds`` repeats the runs interleaved and reports
-the median; ``--load`` keeps one core busy in another process meanwhile.
+figures are not mixed. hookgrad runs with the OpenBLAS kernels and thread choice it makes, with
+a forward and a backward hook on every cell (PyTorch too: register_forward_hook and
+register_full_backward_hook on every module), with one BLAS thread, with OpenBLAS's own kernels
+(HOOKGRAD_BLAS_CORETYPE=off) and with OpenBLAS's own thread count (HOOKGRAD_BLAS_THREADS=fixed).
+Each process also measures its float32 GEMM rate (a 2048^3 product); the step's GFLOP/s (6x the
+forward's multiply-adds, as counted by hookgrad.debug.summary) is compared with the best of them.
+``--rounds`` repeats the runs interleaved and reports the median; ``--load`` keeps one core busy
+in another process meanwhile.
 
 Run: python benchmarks/resnet18_cifar.py [--steps 6] [--warmup 2] [--rounds 1] [--load] [--profile]
 PyTorch is optional; give another interpreter with --torch-python (one that has torch).
@@ -47,10 +51,40 @@ def hookgrad_step(seed=0):
     return net, step
 
 
+def _hooked(hooks):
+    """Whether this child puts a forward and a backward hook on every cell."""
+    return hooks == '1'
+
+
+def sgemm_gflops(matmul, make):
+    """The best float32 GEMM rate of five 2048^3 products, in GFLOP/s."""
+    n = 2048
+    a, b = make(n), make(n)
+    best = min(samples(lambda: matmul(a, b), 5, 1))
+    return 2 * n ** 3 / best / 1e9
+
+
 def hookgrad_steps(steps, warmup, profile):
     import hookgrad as ms
-    _, step = hookgrad_step()
+    import numpy as np
+    net, step = hookgrad_step()
+    info = {'blas': ms.blas_info()}
+    if _hooked(os.environ.get('BENCH_HOOKS')):
+        calls = [0]
+
+        def seen(*_):
+            calls[0] += 1
+        for cell in net.cells_and_names():
+            cell[1].register_forward_hook(seen)
+            cell[1].register_backward_hook(seen)
+        info['hooked_cells'] = len(list(net.cells_and_names()))
+    else:
+        x = ms.Tensor(np.zeros((BATCH, 3, 32, 32), np.float32))
+        info['step_gflop'] = 6 * ms.debug.summary(net, x, verbose=False).total_macs / 1e9
     times = samples(step, steps, warmup)
+    rng = np.random.default_rng(0)
+    info['sgemm_gflops'] = sgemm_gflops(
+        ms.ops.matmul, lambda n: ms.Tensor(rng.standard_normal((n, n), dtype=np.float32)))
     report = None
     if profile:
         import cProfile
@@ -63,7 +97,7 @@ def hookgrad_steps(steps, warmup, profile):
         out = io.StringIO()
         pstats.Stats(prof, stream=out).sort_stats('tottime').print_stats(18)
         report = out.getvalue()
-    return times, {'blas': ms.blas_info()}, report
+    return times, info, report
 
 
 def torch_steps(steps, warmup, profile):
@@ -78,6 +112,12 @@ def torch_steps(steps, warmup, profile):
     y = torch.tensor(rng.integers(0, CLASSES, BATCH))
     loss_fn = torch.nn.CrossEntropyLoss()
     opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+    if _hooked(os.environ.get('BENCH_HOOKS')):
+        def seen(*_):
+            return None
+        for module in net.modules():
+            module.register_forward_hook(seen)
+            module.register_full_backward_hook(seen)
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -86,7 +126,9 @@ def torch_steps(steps, warmup, profile):
         opt.step()
         return float(loss)
 
-    return samples(step, steps, warmup), {'torch': torch.__version__}, None
+    times = samples(step, steps, warmup)
+    gemm = sgemm_gflops(torch.mm, lambda n: torch.randn(n, n))
+    return times, {'torch': torch.__version__, 'sgemm_gflops': gemm}, None
 
 
 def _torch_resnet18(torch):
@@ -162,12 +204,19 @@ def main():
         return
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    hooks = {'BENCH_HOOKS': '1'}
     configs = [('hookgrad', sys.executable, 'hookgrad', path),
+               ('hookgrad, hooks on every cell', sys.executable, 'hookgrad',
+                dict(path, **hooks)),
+               ('hookgrad, 1 BLAS thread', sys.executable, 'hookgrad',
+                dict(path, HOOKGRAD_BLAS_THREADS='1')),
                ('hookgrad, OpenBLAS own choice', sys.executable, 'hookgrad',
                 dict(path, HOOKGRAD_BLAS_CORETYPE='off')),
                ('hookgrad, threads fixed', sys.executable, 'hookgrad',
                 dict(path, HOOKGRAD_BLAS_THREADS='fixed')),
-               ('pytorch', args.torch_python, 'torch', path)]
+               ('pytorch', args.torch_python, 'torch', path),
+               ('pytorch, hooks on every module', args.torch_python, 'torch',
+                dict(path, **hooks))]
     runs = {name: [] for name, *_ in configs}
     with neighbour_load(args.load):
         for _ in range(args.rounds):
@@ -175,25 +224,46 @@ def main():
                 r = spawn(python, framework, args, env)
                 if r is not None:
                     runs[name].append(r)
-    rows = [(name, _median_run(rs)) for name, rs in runs.items()]
-    torch = rows[3][1]
+    rows = dict((name, _median_run(rs)) for name, rs in runs.items())
+    torch = rows['pytorch']
     print(f"ResNet-18 CIFAR, batch {BATCH}, fwd + cross-entropy + bwd + Momentum; "
           f"{args.steps} steps after {args.warmup} warm-up; median of {args.rounds} round(s); "
           f"{'one core kept busy by another process' if args.load else 'no added load'}")
     print(f"{'':<32}{'median step':>12}{'peak memory':>14}{'time ratio':>12}{'mem ratio':>11}")
-    for name, r in rows:
+    for name, r in rows.items():
         if r is None:
             continue
         ratio = f"{r['median_s'] / torch['median_s']:12.2f}" if torch else f"{'-':>12}"
         mem = f"{r['peak_mib'] / torch['peak_mib']:11.2f}" if torch else f"{'-':>11}"
         print(f"{name:<32}{r['median_s']:10.3f} s{r['peak_mib']:10.0f} MiB{ratio}{mem}")
-    for name, r in rows[:3]:
-        if r is not None:
+    _report_rates(rows)
+    for name, r in rows.items():
+        if r is not None and 'blas' in r['info']:
             print(f"{name}: {r['info']['blas']}")
     if torch:
         print(f"pytorch {torch['info']['torch']}; ratios are hookgrad / PyTorch, lower is better")
-    if args.profile and rows[0][1]:
-        print("\nwhere hookgrad's step goes (cProfile, one step):\n" + rows[0][1]['profile'])
+    if args.profile and rows['hookgrad']:
+        print("\nwhere hookgrad's step goes (cProfile, one step):\n" + rows['hookgrad']['profile'])
+
+
+def _report_rates(rows):
+    """The hooked/plain and 2/1-thread ratios, and the step's GFLOP/s against the best sgemm
+    rate measured by any of the processes."""
+    plain = rows['hookgrad']
+    if plain is None:
+        return
+    for name, base in (('hookgrad, hooks on every cell', 'hookgrad'),
+                       ('pytorch, hooks on every module', 'pytorch'),
+                       ('hookgrad', 'hookgrad, 1 BLAS thread')):
+        if rows[name] and rows[base]:
+            print(f"{name} / {base}: {rows[name]['median_s'] / rows[base]['median_s']:.3f}")
+    peak = max(r['info']['sgemm_gflops'] for r in rows.values() if r is not None)
+    flop = plain['info']['step_gflop']
+    for name in ('hookgrad', 'pytorch'):
+        if rows[name]:
+            rate = flop / rows[name]['median_s']
+            print(f"{name}: {flop:.1f} GFLOP per step, {rate:.0f} GFLOP/s = "
+                  f"{100 * rate / peak:.0f}% of the best sgemm rate measured, {peak:.0f} GFLOP/s")
 
 
 if __name__ == '__main__':
