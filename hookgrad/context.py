@@ -130,7 +130,8 @@ _parallel = dict(_PARALLEL_DEFAULTS)
 
 def set_auto_parallel_context(**kwargs):
     """Set auto-parallel options (``parallel_mode``, ``device_num``, ``gradients_mean``, ...).
-    hookgrad keeps them; it trains in one process.
+    hookgrad keeps them; a ``device_num`` above the number of processes launched is said
+    once, with how to launch more.
 
     Raises:
         ValueError: an unknown option or parallel mode.
@@ -144,6 +145,9 @@ def set_auto_parallel_context(**kwargs):
                              f"'parallel_mode' must be in {ParallelMode.MODE_LIST}, but got "
                              f"{value!r}.")
         _parallel[key] = value
+    if 'device_num' in kwargs:
+        from .communication.management import check_device_num
+        check_device_num(kwargs['device_num'])
 
 
 def get_auto_parallel_context(attr_key):
