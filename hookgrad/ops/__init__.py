@@ -75,6 +75,7 @@ from .primitives_state import *  # noqa: F401,F403  (ApplyMomentum, SGD, Adam, D
 from .primitives_math_extra import *  # noqa: F401,F403  (UnsortedSegmentSum, SplitV...)
 from .primitives_more import *  # noqa: F401,F403  (EmbeddingLookup, LRN, AdamWeightDecay...)
 from .primitives_detection import *  # noqa: F401,F403  (BoundingBoxEncode, IOU...)
+from .comm_ops import ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast  # noqa: F401
 from ..autograd.functional import GradOperation
 from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
 
