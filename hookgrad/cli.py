@@ -4,10 +4,20 @@
 every ``mindspore.X`` resolve to hookgrad (hookgrad.compat.alias_mindspore) for that run only,
 then the script runs as ``__main__`` with ``sys.argv`` set to the script and its arguments.
 ``hookgrad run -m package.module [args...]`` runs a module the same way.
+``hookgrad run -n N script.py`` (N > 1) starts N processes with the installed MPI's
+``mpiexec``, each running the script as above; ``mindspore.communication.init()`` in the script
+then joins them into one world. When a rank fails or is killed, every rank ends and the
+command says which rank, with a non-zero exit status.
 """
 import argparse
+import os
+import re
 import runpy
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 
 from .compat import alias_mindspore
 from .compat.names import NotAvailableImport, in_mindspore
@@ -19,18 +29,25 @@ def main(argv=None):
         prog='hookgrad', description="hookgrad: run MindSpore code on hookgrad")
     commands = parser.add_subparsers(dest='command', required=True)
     run = commands.add_parser('run', help="run a MindSpore script (or -m module) unchanged")
+    run.add_argument('-n', dest='processes', type=int, default=1, metavar='N',
+                     help="start N processes with MPI's mpiexec (default 1: this process)")
     run.add_argument('-m', dest='module', help="run a module, as python -m does")
     run.add_argument('target', nargs='?', help="the script")
     run.add_argument('args', nargs=argparse.REMAINDER, help="its arguments")
     args = parser.parse_args(argv)
     if args.module is None and args.target is None:
         parser.error("run: give a script, or -m and a module")
+    if args.processes < 1:
+        parser.error(f"run: -n must be at least 1, got {args.processes}")
+    if args.processes > 1:
+        return launch(args.processes, args.target, args.args, module=args.module)
     return run_mindspore(args.target, args.args, module=args.module)
 
 
 def run_mindspore(path, args=(), module=None):
     """Run script ``path`` (or ``module``) with ``mindspore`` resolving to hookgrad."""
     alias_mindspore()
+    _note_pid()
     if module is not None:
         sys.argv = [module] + ([path] if path else []) + list(args)
     else:
@@ -43,7 +60,109 @@ def run_mindspore(path, args=(), module=None):
     except ImportError as e:
         _explain(e)
         raise
+    except SystemExit as e:
+        _end_job_on_exit(e)
+        raise
     return 0
+
+
+# --------------------------------------------------------------------------------- launch
+INSTALL_HINT = "pip install 'hookgrad[distributed]'"
+
+
+def find_mpiexec():
+    """``mpiexec`` beside this interpreter (where the MPI wheel installs it), else on PATH."""
+    beside = os.path.join(os.path.dirname(sys.executable), 'mpiexec')
+    if os.path.isfile(beside) and os.access(beside, os.X_OK):
+        return beside
+    return shutil.which('mpiexec') or shutil.which('mpirun')
+
+
+def launch(n, path, args=(), module=None):
+    """Run ``path`` (or ``module``) on ``n`` processes under ``mpiexec``, each through
+    ``hookgrad run``; returns the job's exit status, non-zero when any rank failed (a line on
+    stderr then names the rank when it can)."""
+    import importlib.util
+    from .communication.faults import LAUNCH_DIR_VAR
+    mpiexec = find_mpiexec()
+    missing = [what for what, ok in (('mpi4py', importlib.util.find_spec('mpi4py')),
+                                     ('mpiexec', mpiexec)) if not ok]
+    if missing:
+        print(f"hookgrad run -n {n}: {' and '.join(missing)} not found; running on several "
+              f"processes needs mpi4py and an MPI library: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    target = ['-m', module] if module is not None else [path]
+    command = [mpiexec, '-n', str(n), sys.executable, '-m', 'hookgrad', 'run'] + target + \
+        list(args)
+    with tempfile.TemporaryDirectory(prefix='hookgrad-run-') as folder:
+        env = dict(os.environ, **{LAUNCH_DIR_VAR: folder})
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True, bufsize=1)
+        launcher_lines = []
+        try:
+            for line in proc.stdout:        # mpiexec reports a killed rank on stdout
+                sys.stdout.write(line)
+                sys.stdout.flush()
+                if line.startswith('=') or 'EXIT STRING' in line:
+                    launcher_lines.append(line)
+            code = proc.wait()
+        except KeyboardInterrupt:
+            proc.send_signal(signal.SIGINT)
+            code = proc.wait()
+        if code != 0:
+            print(_failure_line(n, code, folder, ''.join(launcher_lines)), file=sys.stderr)
+    return code
+
+
+def _failure_line(n, code, folder, report):
+    """One line naming the failed rank: from its own note, else from mpiexec's report."""
+    notes = sorted(f for f in os.listdir(folder) if f.startswith('failed-'))
+    if notes:
+        rank = notes[0][len('failed-'):]
+        with open(os.path.join(folder, notes[0])) as f:
+            why = f.read().strip()
+        return (f"hookgrad run: rank {rank} of {n} failed ({why}); every rank was ended "
+                f"(exit status {code})")
+    pid = re.search(r'PID (\d+)', report)
+    sig = re.search(r'signal (\d+)', report)
+    rank = None
+    if pid and os.path.exists(os.path.join(folder, f'pid-{pid.group(1)}')):
+        with open(os.path.join(folder, f'pid-{pid.group(1)}')) as f:
+            rank = f.read().strip()
+    who = f"rank {rank} of {n}" if rank is not None else "a rank"
+    who += f" (pid {pid.group(1)})" if pid else ""
+    if sig:
+        number = int(sig.group(1))
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return (f"hookgrad run: {who} was killed by signal {number} ({name}); mpiexec ended "
+                f"the other ranks (exit status {code})")
+    return f"hookgrad run: {who} exited with status {code}; mpiexec ended the other ranks"
+
+
+def _note_pid():
+    """Under ``hookgrad run -n N``: record this process's rank by pid for the launcher."""
+    from .communication.faults import LAUNCH_DIR_VAR, rank_from_environment
+    folder, rank = os.environ.get(LAUNCH_DIR_VAR), rank_from_environment()
+    if folder and rank is not None:
+        try:
+            with open(os.path.join(folder, f'pid-{os.getpid()}'), 'w') as f:
+                f.write(str(rank))
+        except OSError:
+            pass
+
+
+def _end_job_on_exit(exit_):
+    """A non-zero ``sys.exit`` on one rank of several ends the whole job (its peers would
+    otherwise wait for it in their next collective)."""
+    if exit_.code in (None, 0):
+        return
+    from .communication import _world
+    from .communication.faults import fail
+    world = _world.world()
+    if world is not None and world.size > 1:
+        fail(world, f"exited with status {exit_.code!r}", f"exit status {exit_.code!r}")
 
 
 def _explain(error):
