@@ -38,7 +38,9 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     The file is written to a temporary file in the same directory, flushed to disk and moved
     onto the target in one step: a reader sees the old file or the new one, never a part, and
     a failed save leaves the old file as it was. Temporary files left by killed saves of the
-    same path are removed first (docs/checkpoints.md).
+    same path are removed first (docs/checkpoints.md). In data-parallel mode with several
+    processes, whose parameters are equal, only rank 0 writes; the others check the arguments
+    and return.
 
     Args:
         save_obj: a Cell (every parameter, by ``Parameter.name``), a list of Parameters, a list
@@ -78,6 +80,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             raise TypeError(f"save_checkpoint: unexpected keyword argument '{key}' (accepted: "
                             f"{', '.join(_SAVE_KWARGS)})")
         _check_bool(value, 'save_checkpoint', key)
+    if not writes_checkpoints():
+        return
     entries = _collect(save_obj, choice_func)
     _append(entries, append_dict)
 
@@ -98,6 +102,14 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                 'crc32': str(metadata_crc32(FORMAT, VERSION, entries))}
     payload = _safetensors().numpy.save(tensors, metadata=metadata)
     _write_atomic(path, payload)
+
+
+def writes_checkpoints():
+    """Whether this process writes checkpoints: all but ranks other than 0 in data-parallel
+    mode with several processes."""
+    from .nn.wrap.grad_reducer import data_parallel_world
+    world = data_parallel_world()
+    return world is None or world.rank == 0
 
 
 def _save_path(ckpt_file_name):

@@ -61,6 +61,8 @@ class AnomalyReport:
         nan_count, posinf_count, neginf_count: non-finite values in the outputs.
         input_index: None when the op produced the value; in forward, the position of the input
             through which a value that no watched op produced entered.
+        rank: the process's rank when several processes run (data parallel), else None; the
+            message then begins with ``rank N:``.
     """
 
     direction: str
@@ -74,6 +76,7 @@ class AnomalyReport:
     posinf_count: int
     neginf_count: int
     input_index: object = None
+    rank: object = dataclasses.field(default_factory=lambda: _rank())
 
     def __str__(self):
         counts = ', '.join(f"{n} {name}" for n, name in ((self.nan_count, 'NaN'),
@@ -95,8 +98,9 @@ class AnomalyReport:
         if self.source is not None:
             line = f"; {'its node was created' if self.direction == 'backward' else 'run'} " \
                    f"at {self.source}"
-        return (f"nan_guard: {counts} {what}{where}, {self.direction} pass of step {self.step}; "
-                f"{shapes}{line}")
+        rank = '' if self.rank is None else f"rank {self.rank}: "
+        return (f"{rank}nan_guard: {counts} {what}{where}, {self.direction} pass of step "
+                f"{self.step}; {shapes}{line}")
 
 
 def _shapes(shapes):
@@ -368,6 +372,13 @@ class nan_guard(OpObserver):
         if self.action == 'warn':
             file, line = source or ('<nan_guard>', 0)
             warnings.warn_explicit(str(report), AnomalyWarning, file, line)
+
+
+def _rank():
+    """This process's rank when several processes run, else None."""
+    from ..communication import _world
+    world = _world.world()
+    return world.rank if world is not None and world.size > 1 else None
 
 
 def _allow_rule(allow):

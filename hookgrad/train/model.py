@@ -16,6 +16,7 @@ from ..context import GRAPH_MODE, get_context
 from ..autograd.grad_mode import no_grad
 from ..jit import jit
 from ..nn.cell import Cell
+from ..nn.wrap.grad_reducer import data_parallel_reducer
 from .callback import (Callback, CallbackList, EarlyStopping, History, InternalCallbackParam,
                        LossMonitor, RunContext)
 from .metrics import Loss, get_metrics
@@ -326,16 +327,21 @@ class Model:
                 return out, None
 
         grad_fn = value_and_grad(forward, None, optimizer.parameters, has_aux=True)
+        reducer = data_parallel_reducer(optimizer.parameters)   # None unless data parallel
 
         def step(*row):
             value, grads = grad_fn(*row)
+            if reducer is not None:
+                grads = reducer(grads)
             optimizer(grads)
             if loss_fn is None and len(value) > 1 and value[1] is not None:
                 return value
             return value[0]
 
-        if get_context('mode') == GRAPH_MODE:     # the whole step, update included, as one
-            compiled = jit(step)                   # program
+        # graph mode: the whole step, update included, as one program (with a reducer, whose
+        # MPI calls are no ops, the step stays eager)
+        if get_context('mode') == GRAPH_MODE and reducer is None:
+            compiled = jit(step)
             return lambda row: compiled(*row)
         return lambda row: step(*row)
 

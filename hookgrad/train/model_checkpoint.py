@@ -200,6 +200,8 @@ def _unique_prefix(directory, prefix):
 class ModelCheckpoint(Callback):
     """Save checkpoints of the trained network at the steps ``config`` chooses, and at the end.
 
+    In data-parallel mode with several processes only rank 0 writes and deletes the files.
+
     Args:
         prefix: the file name prefix, a str without '/'. Default 'CKP'.
         directory: the folder to save in (created when needed). Default None: the current
@@ -289,9 +291,10 @@ class ModelCheckpoint(Callback):
         return False
 
     def _save(self, cb_params, force):
+        from ..checkpoint import writes_checkpoints
         if cb_params.cur_step_num == self._last_triggered_step or \
-                not self._due(cb_params, force):
-            return
+                not self._due(cb_params, force) or not writes_checkpoints():
+            return      # (in data parallel, rank 0 alone writes and keeps the files)
         from .. import save_checkpoint
         step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
         name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.ckpt"

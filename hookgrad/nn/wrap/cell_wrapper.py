@@ -13,6 +13,7 @@ from ...autograd.functional import GradOperation, value_and_grad
 from ..cell import Cell
 from ..layer.basic import Identity
 from ..parameter import Parameter
+from .grad_reducer import data_parallel_reducer
 
 __all__ = ['WithLossCell', 'WithEvalCell', 'WithGradCell', 'TrainOneStepCell',
            'ForwardValueAndGrad']
@@ -109,6 +110,11 @@ class WithEvalCell(Cell):
 class TrainOneStepCell(Cell):
     """One training step: forward, gradients of ``optimizer.parameters``, optimizer update.
 
+    In data-parallel mode (``set_auto_parallel_context(parallel_mode=DATA_PARALLEL)`` or
+    ``HYBRID_PARALLEL``) with several processes, the gradients are all-reduced over them by a
+    ``DistributedGradReducer`` (``grad_reducer``; mean as ``gradients_mean`` says, degree the
+    number of processes) before the update, as in MindSpore.
+
     Args:
         network: a Cell returning the loss (a ``WithLossCell``, or any single-output Cell).
         optimizer: the optimizer, a Cell with a ``parameters`` tuple that is called with one
@@ -163,13 +169,16 @@ class TrainOneStepCell(Cell):
         self.return_grad = return_grad
         self._grad_fn = value_and_grad(network, None, weights)
         # MindSpore's attributes, for subclasses that write their own construct: the gradient
-        # transform and the reducer (the identity: data-parallel reduction runs in hooks)
+        # transform and, in data-parallel mode with several processes, the reducer
         self.grad = GradOperation(get_by_list=True, sens_param=True)
-        self.reducer_flag = False
-        self.grad_reducer = Identity()
+        reducer = data_parallel_reducer(weights)
+        self.reducer_flag = reducer is not None
+        self.grad_reducer = reducer if self.reducer_flag else Identity()
 
     def construct(self, *inputs):
         loss, grads = self._grad_fn(*inputs)
+        if self.reducer_flag:
+            grads = self.grad_reducer(grads)
         if self.sens != 1.0:
             grads = tuple(Tensor._wrap(g._data * g._data.dtype.type(self.sens)) for g in grads)
         self.optimizer(grads)
