@@ -3,6 +3,7 @@ from .parameter import Parameter, ParameterTuple
 from .cell import Cell
 from .container import SequentialCell, CellList, CellDict
 from .layer import *  # noqa: F401,F403  (ReLU, Dense, Dropout... : the layers)
+from .layer.sync_batchnorm import SyncBatchNorm  # noqa: F401
 from .loss import *  # noqa: F401,F403  (LossBase, MSELoss, CrossEntropyLoss... : the losses)
 from .wrap import *  # noqa: F401,F403  (WithLossCell, WithEvalCell, TrainOneStepCell...)
 from .optim import *  # noqa: F401,F403  (SGD, Momentum, Adam, AdamWeightDecay, schedules)

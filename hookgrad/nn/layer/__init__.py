@@ -26,18 +26,19 @@ from .rnn_cells import *  # noqa: F401,F403
 from .rnns import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
+from .sync_batchnorm import *  # noqa: F401,F403
 from . import (activation, smooth_activation, piecewise_activation, basic, normalization,
                embedding, conv, pooling, math, padding, conv_transpose, norm_extra,
                pooling_extra, pooling_adaptive, shape_layers, math_extra, dense_extra, image,
                resize, unpool, wrappers, ext_layers, embedding_extra, rnn_cells, rnns,
-               attention, transformer)
+               attention, transformer, sync_batchnorm)
 
 __all__ = [name for module in (activation, smooth_activation, piecewise_activation, basic,
                                normalization, embedding, conv, pooling, math, padding,
                                conv_transpose, norm_extra, pooling_extra, pooling_adaptive,
                                shape_layers, math_extra, dense_extra, image, resize, unpool,
                                wrappers, ext_layers, embedding_extra, rnn_cells, rnns,
-                               attention, transformer)
+                               attention, transformer, sync_batchnorm)
            for name in module.__all__]
 
 

@@ -1,0 +1,74 @@
+"""Rows for the collective ops in one process (rank 0 of 1), where each is the identity with
+an identity gradient; tests/distributed checks them on 2 MPI processes."""
+import numpy as np
+
+from hookgrad import communication as comm
+from hookgrad import ops
+from hookgrad.testing import check_grad
+from hookgrad.testing.cases import Case
+
+
+def initialized(make):
+    """``make()``'s primitive, called after ``init`` (one process when started alone)."""
+    def fn(x):
+        if not comm.GlobalComm.INITED:
+            comm.init()
+        return make()(x)
+    return fn
+
+
+def away_from_zero(rng, shape):
+    return rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def identity(x):
+    return x
+
+
+def sync_batch_norm(x, w, b):
+    """SyncBatchNormTrain over the world of one process (the layer itself is BatchNorm there)."""
+    from hookgrad.nn.layer.sync_batchnorm import SyncBatchNormTrain
+    if not comm.GlobalComm.INITED:
+        comm.init()
+    return SyncBatchNormTrain.apply(x, w, b, eps=1e-5, momentum=0.1, running=None,
+                                    group='world')
+
+
+def batch_norm_ref(x, w, b):
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    mean, var = x.mean(axis=axes, keepdims=True), x.var(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + 1e-5) * w.reshape(shape) + b.reshape(shape)
+
+
+SYNC_BN_SHAPES = (((4, 3), (3,), (3,)), ((2, 3, 4, 5), (3,), (3,)))
+
+CASES = [
+    Case('AllReduce', initialized(lambda: ops.AllReduce()), ref=identity, name='allreduce_sum'),
+    Case('AllReduce', initialized(lambda: ops.AllReduce(ops.ReduceOp.MAX)), ref=identity,
+         name='allreduce_max'),
+    Case('AllReduce', initialized(lambda: ops.AllReduce(ops.ReduceOp.PROD)), ref=identity,
+         domains=(away_from_zero,), name='allreduce_prod'),
+    Case('AllGather', initialized(lambda: ops.AllGather()), ref=identity),
+    Case('ReduceScatter', initialized(lambda: ops.ReduceScatter()), ref=identity),
+    Case('Broadcast', initialized(lambda: lambda x: ops.Broadcast(0)((x,))[0]), ref=identity),
+    # first-order only (no Tensor backward): its gradient is checked below
+    Case('SyncBatchNormTrain', sync_batch_norm, ref=batch_norm_ref, grad=False, double=False,
+         shapes=SYNC_BN_SHAPES, rtol=1e-5, atol=1e-5),
+]
+
+
+def test_rows_agree_with_numpy_and_differences():
+    for case in CASES:
+        for shapes in case.shapes:
+            case.check_forward(shapes, np.float32)
+            if case.grad:
+                case.check_backward(shapes)
+            if case.double:
+                case.check_double_backward(shapes)
+
+
+def test_sync_batch_norm_gradient_in_one_process_matches_differences():
+    rng = np.random.default_rng(0)
+    for shapes in SYNC_BN_SHAPES:
+        check_grad(sync_batch_norm, *(rng.standard_normal(s) for s in shapes))
