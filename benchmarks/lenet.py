@@ -4,8 +4,8 @@ MindSpore's LeNet-5: conv 1->6 5x5 valid, ReLU, max-pool 2, conv 6->16 5x5 valid
 max-pool 2, flatten, dense 400->120->84->10 (ReLU between); a batch of 64 1x32x32 images,
 softmax cross-entropy, backward and Momentum (lr 0.01, momentum 0.9). Each framework runs in its
 own process with ``--threads`` BLAS threads; rounds alternate hookgrad with the BLAS thread
-choice (docs/performance.md, "Threads"), hookgrad with it off (HOOKGRAD_BLAS_THREADS=fixed) and
-PyTorch, and the median over rounds of each round's median step is reported. ``--load`` runs a
+choice (docs/performance.md, "Threads"), hookgrad with one BLAS thread, hookgrad with the choice
+off (HOOKGRAD_BLAS_THREADS=fixed) and PyTorch, and the median over rounds of each round's median step is reported. ``--load`` runs a
 busy loop on one core in another process for the whole measurement.
 
 Run: python benchmarks/lenet.py [--rounds 5] [--steps 40] [--threads 2] [--load]
@@ -132,6 +132,8 @@ def main():
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
     configs = [('hookgrad', sys.executable, 'hookgrad', path),
+               ('hookgrad, 1 BLAS thread', sys.executable, 'hookgrad',
+                dict(path, HOOKGRAD_BLAS_THREADS='1')),
                ('hookgrad, threads fixed', sys.executable, 'hookgrad',
                 dict(path, HOOKGRAD_BLAS_THREADS='fixed')),
                ('pytorch', args.torch_python, 'torch', path)]
