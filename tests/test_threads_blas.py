@@ -198,3 +198,28 @@ def test_winograd_and_im2col_give_the_same_numbers_split_or_not(controlled, monk
         runs.append([y.asnumpy(), xt.grad.asnumpy(), wt.grad.asnumpy()])
     for a, b in zip(*runs):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize('layout', ['nchw', 'nhwc'])
+@pytest.mark.parametrize('offset', [0.0, 3.0])      # one-pass variance, then two passes
+def test_batch_norm_and_relu_split_or_not(controlled, monkeypatch, layout, offset):
+    """Split passes give ReLU's exact values and BatchNorm's up to float64 summation order."""
+    from hookgrad.ops import normalization
+    monkeypatch.setattr(normalization, 'ONE_PASS_BYTES', 0)
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((6, 4, 5, 5), dtype=np.float32) + np.float32(offset)
+    if layout == 'nhwc':
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    gy = rng.standard_normal(x.shape, dtype=np.float32)
+    runs = []
+    for least in (_threads.SPLIT_MIN, 0):
+        monkeypatch.setattr(_threads, 'SPLIT_MIN', least)
+        bn = ms.nn.BatchNorm2d(4).set_train()
+        xt = ms.Tensor(x, requires_grad=True)
+        y = ops.relu(bn(xt))
+        y.backward(ms.Tensor(gy))
+        runs.append([y.asnumpy(), xt.grad.asnumpy(), bn.gamma.grad.asnumpy()
+                     if bn.gamma.grad is not None else None])
+    for a, b in zip(*runs):
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)

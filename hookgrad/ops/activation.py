@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from .. import _threads
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor, normalize_axis
@@ -54,18 +55,36 @@ def _zero(x):
     return z
 
 
+def _large(a):
+    """Whether an array is large enough for its element-wise pass to be split over cores."""
+    return type(a) is np.ndarray and a.ndim > 0 and a.size >= _threads.SPLIT_MIN
+
+
 class ReLU(Op):
-    """y = max(x, 0); the gradient passes where y > 0 (0 at the kink)."""
+    """y = max(x, 0); the gradient passes where y > 0 (0 at the kink). Large arrays are split
+    along their first axis between free cores (``_threads.split``)."""
     @staticmethod
     def forward(ctx, x):
-        y = np.maximum(x, _zero(x))
+        zero = _zero(x)
+        if _large(x):
+            y = np.empty_like(x)
+            _threads.split(lambda lo, hi: np.maximum(x[lo:hi], zero, out=y[lo:hi]),
+                           x.shape[0], x.size)
+        else:
+            y = np.maximum(x, zero)
         ctx.save(y)
         return y
 
     @staticmethod
     def backward(ctx, gy):
         (y,) = ctx.saved
-        return gy * (y > _zero(y))
+        zero = _zero(y)
+        if _large(gy) and gy.shape == y.shape and gy.dtype == y.dtype:
+            gx = np.empty_like(gy)
+            _threads.split(lambda lo, hi: np.multiply(gy[lo:hi], y[lo:hi] > zero,
+                                                      out=gx[lo:hi]), gy.shape[0], gy.size)
+            return gx
+        return gy * (y > zero)
 
 
 class ReLU6(Op):

@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 
+from .. import _threads
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import cast
@@ -54,12 +55,23 @@ def _channel_views(a, *others):
     return ('ncl,' * len(views))[:-1] + '->nc', views
 
 
+def _by_ranges(part, a):
+    """``part(lo, hi)`` (per-channel float64 sums over a[lo:hi]) summed over ranges of a's
+    first axis, which large arrays split between free cores (``_threads.split``)."""
+    sums = {}
+    _threads.split(lambda lo, hi: sums.__setitem__(lo, part(lo, hi)), a.shape[0], a.size)
+    return sum(sums[lo] for lo in sorted(sums))
+
+
 def _channel_sum(a):
     """Per-channel sum over every axis but 1, in float64 (float32 partials over few values)."""
     if a.size == 0:
         return np.zeros(a.shape[1])
-    spec, views = _channel_views(a)
-    return np.einsum(spec, *views).sum(axis=0, dtype=np.float64)
+
+    def part(lo, hi):
+        spec, views = _channel_views(a[lo:hi])
+        return np.einsum(spec, *views).sum(axis=0, dtype=np.float64)
+    return _by_ranges(part, a)
 
 
 def _channel_dot(a, b):
@@ -67,8 +79,12 @@ def _channel_dot(a, b):
     array; ``b`` is read in ``a``'s layout (copied into it when its strides differ)."""
     if a.size == 0:
         return np.zeros(a.shape[1])
-    spec, views = _channel_views(a, _in_layout(b, a))
-    return np.einsum(spec, *views).sum(axis=0, dtype=np.float64)
+    b = _in_layout(b, a)
+
+    def part(lo, hi):
+        spec, views = _channel_views(a[lo:hi], b[lo:hi])
+        return np.einsum(spec, *views).sum(axis=0, dtype=np.float64)
+    return _by_ranges(part, a)
 
 
 def _in_layout(a, like):
@@ -150,17 +166,27 @@ class BatchNormTrain(Op):
         if var is not None:
             rstd = 1 / np.sqrt(var + eps)
             scale = w * rstd
-            (xr, yr), expand = _row_views(x, y)
-            np.multiply(xr, expand(scale), out=yr)
-            yr += expand((b - sums / count * scale).astype(dtype))
+            shift = (b - sums / count * scale).astype(dtype)
+
+            def normalize(lo, hi):
+                (xr, yr), expand = _row_views(x[lo:hi], y[lo:hi])
+                np.multiply(xr, expand(scale), out=yr)
+                yr += expand(shift)
         else:
             xc = np.empty_like(x)
-            (xr, xcr, yr), expand = _row_views(x, xc, y)
-            np.subtract(xr, expand(mean), out=xcr)
+
+            def centre(lo, hi):
+                (xr, xcr), expand = _row_views(x[lo:hi], xc[lo:hi])
+                np.subtract(xr, expand(mean), out=xcr)
+            _threads.split(centre, x.shape[0], x.size)
             var = _channel_dot(xc, xc).astype(dtype) / count
             rstd = 1 / np.sqrt(var + eps)
-            np.multiply(xcr, expand(w * rstd), out=yr)
-            yr += expand(b)
+
+            def normalize(lo, hi):
+                (xcr, yr), expand = _row_views(xc[lo:hi], y[lo:hi])
+                np.multiply(xcr, expand(w * rstd), out=yr)
+                yr += expand(b)
+        _threads.split(normalize, x.shape[0], x.size)
         if ctx.recording:
             ctx.save(x, w, rstd)
             ctx.xc, ctx.mean, ctx.eps = xc, sums / count, eps
@@ -205,16 +231,20 @@ class BatchNormTrain(Op):
         gx = None
         if ctx.needs_grad(0):
             k = rstd * gw / count
+            shift = (sums / count - mean * k).astype(dtype) if xc is None else gb / count
             gx = np.empty_like(base)
-            (br, gyr, gxr), expand = _row_views(base, gy, gx)
-            np.multiply(br, expand(k), out=gxr)
-            if xc is None:                              # k (x - mean) + sum(gy) / M
-                gxr += expand((sums / count - mean * k).astype(dtype))
-                np.subtract(gyr, gxr, out=gxr)
-            else:
-                np.subtract(gyr, gxr, out=gxr)
-                gxr -= expand(gb / count)
-            gxr *= expand(w * rstd)
+
+            def input_grad(lo, hi):
+                (br, gyr, gxr), expand = _row_views(base[lo:hi], gy[lo:hi], gx[lo:hi])
+                np.multiply(br, expand(k), out=gxr)
+                if xc is None:                          # k (x - mean) + sum(gy) / M
+                    gxr += expand(shift)
+                    np.subtract(gyr, gxr, out=gxr)
+                else:
+                    np.subtract(gyr, gxr, out=gxr)
+                    gxr -= expand(shift)
+                gxr *= expand(w * rstd)
+            _threads.split(input_grad, base.shape[0], base.size)
         return gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None
 
 
