@@ -46,15 +46,30 @@ def _padded(x, p, fill):
     return xp
 
 
+def _memory_order(x):
+    """x's axes from the outermost in memory to the innermost (ties keep their order)."""
+    return sorted(range(x.ndim), key=lambda a: -x.strides[a])
+
+
 def _alike(shape, x, dtype=None):
-    """An uninitialised (N, C, H, W) array stored as x is: channels-last when x is, so that
-    elementwise passes between them (and the layers around them) read both in one order."""
+    """An uninitialised array of ``shape`` (x's rank) whose axes lie in memory in the order
+    of x's (channels-last, batch-last, ...), so that element-wise passes between them (and
+    the layers around them) read both in one order."""
     dtype = x.dtype if dtype is None else dtype
-    if x.ndim == 4 and x.shape[1] > 1 and x.strides[1] == x.itemsize and \
-            x.strides[2] > x.strides[3]:
-        n, c, h, w = shape
-        return np.empty((n, h, w, c), dtype).transpose(0, 3, 1, 2)
-    return np.empty(shape, dtype)
+    order = _memory_order(x)
+    if order == list(range(x.ndim)):
+        return np.empty(shape, dtype)
+    stored = np.empty([shape[a] for a in order], dtype)
+    return stored.transpose(np.argsort(order))
+
+
+def _like(a, x):
+    """a (x's shape) copied into x's memory order unless it is densely stored so already."""
+    if a.transpose(_memory_order(x)).flags.c_contiguous:
+        return a
+    out = _alike(a.shape, x, a.dtype)
+    np.copyto(out, a)
+    return out
 
 
 def _offset_slice(i, j, p):
@@ -130,31 +145,46 @@ class MaxPool2D(Op):
         p, shape = ctx.p, ctx.in_shape
         kh, kw = p['kernel_size']
         gx = _alike(_padded_shape(shape, p), ctx.like, gy.dtype)
+        gy = _like(gy, k)
         ho, wo = p['out_size']
         tiles = p['stride'] == p['kernel_size'] and p['dilation'] == (1, 1) and \
             gx.shape[2:] == (ho * kh, wo * kw)
         if not tiles:
             gx.fill(0)
+        at = np.empty_like(k, dtype=np.bool_)
         for t in range(kh * kw):
             target = gx[_offset_slice(t // kw, t % kw, p)]
+            np.equal(k, t, out=at)
             if tiles:
-                np.multiply(gy, k == t, out=target)
+                np.multiply(gy, at, out=target)
             else:
-                target += gy * (k == t)
+                target += gy * at
         return gx[_crop(shape, p)]
 
 
 def _first_maximum(views, y):
     """Per output, the first kernel offset whose value equals the window's maximum y (the
-    first NaN where y is NaN), as small integers in y's layout."""
-    k = np.empty_like(y, dtype=np.uint8 if len(views) < 256 else np.intp)
-    k.fill(len(views) - 1)
-    for t in range(len(views) - 2, -1, -1):
-        np.copyto(k, t, where=views[t] == y)
+    first NaN where y is NaN), as small integers in y's layout.
+
+    Branch-free: walking the offsets backwards, k -= (k - t) * (view_t == y) moves k to t where
+    offset t holds the maximum; a masked copy (``np.copyto(where=)``) would be several times
+    slower on the random masks of real activations."""
+    kk = len(views)
+    small = kk < 256
+    k = np.empty_like(y, dtype=np.uint8 if small else np.intp)
+    k.fill(kk - 1)
+    eq = np.empty_like(y, dtype=np.bool_)
+    step = np.empty_like(k)
+    hit = eq.view(np.uint8) if small else eq
+    for t in range(kk - 2, -1, -1):
+        np.equal(views[t], y, out=eq)
+        np.subtract(k, t, out=step)
+        np.multiply(step, hit, out=step)
+        np.subtract(k, step, out=k)
     if y.dtype.kind == 'f':
         nan = np.isnan(y)
         if nan.any():
-            for t in range(len(views) - 1, -1, -1):
+            for t in range(kk - 1, -1, -1):
                 np.copyto(k, t, where=nan & np.isnan(views[t]))
     return k
 

@@ -217,26 +217,31 @@ def test_max_pool_nan_is_the_maximum_and_its_first_position_gets_the_gradient():
     np.testing.assert_array_equal(x.grad.asnumpy()[0, 0], [[0, 5], [0, 0]])
 
 
+@pytest.mark.parametrize('order', [(0, 2, 3, 1), (1, 2, 3, 0)], ids=['channels-last', 'batch-last'])
 @pytest.mark.parametrize('kernel,stride', [(2, 2), (3, 2), (2, 1)])
-def test_max_pool_of_a_channels_last_input_keeps_its_layout(kernel, stride):
-    """An input stored (N, H, W, C), as convolutions return it, gives values and gradients
-    equal to the NCHW input's, and a gradient stored as the input is."""
+def test_max_pool_of_an_input_stored_otherwise_keeps_its_layout(kernel, stride, order):
+    """An input stored (N, H, W, C) or (C, H, W, N), as convolutions return it, gives values
+    and gradients equal to the NCHW input's, and a gradient stored as the input is, whatever
+    the layout of the gradient that comes in."""
     rng = np.random.default_rng(3)
-    x = np.maximum(rng.standard_normal((2, 7, 7, 3)), 0).transpose(0, 3, 1, 2)  # ReLU ties
+    x = np.maximum(rng.standard_normal((2, 3, 7, 7)), 0)                          # ReLU ties
+    x_stored = np.ascontiguousarray(x.transpose(order)).transpose(np.argsort(order))
     gy = rng.standard_normal(ops.max_pool2d(ms.Tensor(x), kernel, stride).shape)
     got = []
-    for a in (x, np.ascontiguousarray(x)):
+    for a, g in ((x_stored, gy), (x_stored, np.asfortranarray(gy)), (x, gy)):
         seen = []
         t = ms.Tensor(a, requires_grad=True)
         u = t * 1.0                                 # an intermediate stored as a is
         u.register_hook(lambda g: seen.append(g.asnumpy()))
         y = ops.max_pool2d(u, kernel, stride)
-        y.backward(ms.Tensor(gy))
+        y.backward(ms.Tensor(g))
         got.append((y.asnumpy(), seen[0]))
-    np.testing.assert_array_equal(got[0][0], got[1][0])
-    np.testing.assert_array_equal(got[0][1], got[1][1])
-    assert got[0][1].transpose(0, 2, 3, 1).flags.c_contiguous
-    assert got[1][1].flags.c_contiguous
+    for other in got[1:]:
+        np.testing.assert_array_equal(got[0][0], other[0])
+        np.testing.assert_array_equal(got[0][1], other[1])
+    for grad in (got[0][1], got[1][1]):
+        assert grad.transpose(order).flags.c_contiguous
+    assert got[2][1].flags.c_contiguous
 
 
 def test_max_pool_keeps_integer_dtypes():
