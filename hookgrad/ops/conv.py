@@ -1,7 +1,8 @@
 """Convolution: ``conv2d``, ``conv1d`` and the ``Conv2D`` Primitive (NCHW, MindSpore 2.x).
 
-The array kernels (im2col + GEMM, Winograd, pointwise; channels-last outputs; scratch memory
-from ``POOL``) are in ``conv_kernels``; ``conv_kernels.ALGORITHM`` chooses among them.
+The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
+channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
+``conv_batchlast``; ``conv_kernels.ALGORITHM`` chooses among them.
 
 Higher order. ``Convolution2D`` (y from x, w), ``Conv2DBackpropInput`` (x's gradient from gy, w)
 and ``Conv2DBackpropFilter`` (w's gradient from gy, x) are bilinear; each one's backward is
@@ -11,8 +12,8 @@ import numbers
 
 from ..autograd.function import Op
 from ._base import as_tensor
-from .conv_kernels import (_to_groups, conv_forward, filter_grad, input_grad,  # noqa: F401
-                           out_length)
+from .conv_kernels import (_to_groups, conv_forward, filter_grad, grad_operand,  # noqa: F401
+                           input_grad, out_length)
 from .conv_layout import POOL, BufferPool  # noqa: F401  (hookgrad.ops.conv's names)
 from .primitives import Primitive
 from .shaping import reshape
@@ -39,18 +40,19 @@ def _params(stride, padding, dilation, groups):
 class Convolution2D(Op):
     """y = conv(x, w) (+ b): NCHW cross-correlation with stride, padding, dilation and groups.
 
-    Keeps x, w, the padded channels-last input and the weight rows. The im2col matrix (kh*kw
-    times the input's size) is kept only when small (``conv_kernels.KEEP_COLS_BYTES``); else
-    backward rebuilds it from the padded input, which costs one copy and saves most of a
-    network's activation memory.
+    Keeps x, w, the kernel that ran, the padded input in that kernel's layout and the weight
+    rows. The im2col matrix (kh*kw times the input's size) is kept only when small
+    (``conv_kernels.KEEP_COLS_BYTES``); else backward rebuilds it from the padded input, which
+    costs one copy and saves most of a network's activation memory.
     """
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
-        y, xh, rows, cols = conv_forward(x, w, stride, padding, dilation, groups)
+        y, how, xh, rows, cols = conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y += b.reshape(-1, 1, 1)
         if ctx.recording:
             ctx.save(x, w, xh, rows, cols)
+            ctx.how = how
             ctx.p = _params(stride, padding, dilation, groups)
             ctx.has_bias = b is not None
         return y
@@ -73,11 +75,11 @@ class Convolution2D(Op):
         x, w, xh, rows, cols = ctx.saved
         p = ctx.p
         gx = gw = None
-        gyg = _to_groups(gy, p['groups'])
+        gyg = grad_operand(gy, ctx.how, p['groups'])
         if ctx.needs_grad(0):
-            gx = input_grad(gy, w, x.shape[2:], gyg=gyg, rows=rows, **p)
+            gx = input_grad(gy, w, x.shape[2:], how=ctx.how, gyg=gyg, rows=rows, **p)
         if ctx.needs_grad(1):
-            gw = filter_grad(gy, x, w.shape[2:], xh=xh, gyg=gyg, cols=cols, **p)
+            gw = filter_grad(gy, x, w.shape[2:], how=ctx.how, xh=xh, gyg=gyg, cols=cols, **p)
         return _with_bias(ctx, gx, gw, gy)
 
 

@@ -19,11 +19,14 @@ Faster kernels replace im2col where they apply (``kernel_choice``): a 1x1 convol
 padding is one GEMM on the (strided) channels-last input, and its gradients are GEMMs too; a
 3x3 stride-1 convolution and its input gradient run as Winograd F(2x2, 3x3) (``winograd``),
 as does its weight gradient for wider layers. They round differently from im2col, within
-float32 accuracy (see ``winograd``).
+float32 accuracy (see ``winograd``). Narrow layers (few channels, as in LeNet) and layers whose
+input is stored batch-last run im2col on (C, H, W, N) arrays instead (``conv_batchlast``),
+where the copies read runs of Wo*N values rather than kw*C.
 """
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from . import conv_batchlast as _bl
 from . import winograd
 from .._threads import matmul as _matmul
 from .._threads import split as _split
@@ -98,22 +101,31 @@ def _to_groups(gy, groups):
     return out
 
 
-def kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, grad=False):
+def kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, grad=False,
+                  batch_last_input=False):
     """'pointwise' (1x1, no padding: a plain GEMM on the strided input), 'winograd' (3x3,
-    stride 1) or 'direct' (im2col) for a convolution, following ``ALGORITHM``; ``grad``
-    asks for its weight gradient."""
+    stride 1), 'batch_last' (im2col on (C, H, W, N) arrays, for narrow layers or an input
+    stored so) or 'direct' (channels-last im2col) for a convolution, following ``ALGORITHM``;
+    ``grad`` asks for its weight gradient."""
     o, cg, kh, kw = w_shape
     if ALGORITHM == 'direct' or groups != 1:
         return 'direct'
     if (kh, kw) == (1, 1) and not any(padding):
         return 'pointwise'
+    narrow = batch_last_input or max(o, cg) <= _bl.MAX_CHANNELS
     if (kh, kw) != (3, 3) or stride != (1, 1) or dilation != (1, 1):
-        return 'direct'
+        return 'batch_last' if narrow else 'direct'
     least = WINOGRAD_GRAD_MIN_CHANNELS if grad else WINOGRAD_MIN_CHANNELS
     if ALGORITHM == 'fast' or (np.dtype(dtype) == np.float32 and min(out_hw) >= 4
                                and min(o, cg) >= least):
         return 'winograd'
-    return 'direct'
+    return 'batch_last' if narrow else 'direct'
+
+
+def grad_operand(gy, how, groups):
+    """gy in the form the gradient kernels of ``how`` take: (O, Ho*Wo*N) for 'batch_last',
+    grouped (G, N*Ho*Wo, Og) otherwise."""
+    return _bl.gy_matrix(gy) if how == 'batch_last' else _to_groups(gy, groups)
 
 
 def _strided_rows(xh, stride, ho, wo):
@@ -132,28 +144,35 @@ def _tiled(x, padding, ho, wo):
 
 
 def conv_forward(x, w, stride, padding, dilation, groups):
-    """(y, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw), the
-    padded channels-last input, the weight rows and the im2col matrix when at most
-    KEEP_COLS_BYTES (None outside im2col; all reused by backward)."""
+    """(y, how, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw),
+    the kernel that ran (``kernel_choice``), the padded input (channels-last, or batch-last
+    for 'batch_last'), the weight rows and the im2col matrix when at most KEEP_COLS_BYTES
+    (None outside im2col; all reused by backward)."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding
     ho = out_length(h + pt + pb, kh, stride[0], dilation[0])
     wo = out_length(wd + pl + pr, kw, stride[1], dilation[1])
-    how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype)
+    how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype,
+                        batch_last_input=_bl.stored_batch_last(x))
     if how == 'pointwise':
         xh = _nhwc(x)
         y = _matmul(_strided_rows(xh, stride, ho, wo), w.reshape(o, c).T)
-        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), xh, None, None
+        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), how, xh, None, None
     if how == 'winograd':
         xh = _tiled(x, padding, ho, wo)
         u = winograd.kernel_transform(w, TILE).transpose(0, 2, 1)
-        return winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2), xh, None, None
+        y = winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2)
+        return y, how, xh, None, None
+    if how == 'batch_last':
+        y, xb, cols = _bl.forward(x, w, stride, padding, dilation, (ho, wo), KEEP_COLS_BYTES)
+        return y, how, xb, None, cols
     xh = _channels_last(x, *padding)
     cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     rows = _weight_rows(w, groups)
     y = _matmul(cols, rows.transpose(0, 2, 1))
-    return _from_groups(y, n, ho, wo), xh, rows, cols if cols.nbytes <= KEEP_COLS_BYTES else None
+    kept = cols if cols.nbytes <= KEEP_COLS_BYTES else None
+    return _from_groups(y, n, ho, wo), how, xh, rows, kept
 
 
 def _filter_grad_from_cols(gyg, cols, w_shape, groups):
@@ -163,15 +182,24 @@ def _filter_grad_from_cols(gyg, cols, w_shape, groups):
     return np.ascontiguousarray(gw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
 
 
-def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, xh=None, gyg=None,
-                cols=None):
+def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None, xh=None,
+                gyg=None, cols=None):
     """The gradient of conv2d with respect to its weight, for output gradient gy and input x
-    (``xh``, ``gyg`` and ``cols``: x padded channels-last, gy's grouped form and x's im2col
-    matrix, when at hand)."""
+    (``how``, ``xh``, ``gyg`` and ``cols``: the forward's kernel, x padded in its layout, gy
+    as ``grad_operand`` and x's im2col matrix, when at hand)."""
     kh, kw = kernel_size
     n, o, ho, wo = gy.shape
     w_shape = (o, x.shape[1] // groups, kh, kw)
+    if how is None:
+        how = kernel_choice(w_shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
+                            batch_last_input=_bl.stored_batch_last(x))
+    if how == 'batch_last':
+        if gyg is None:
+            gyg = _bl.gy_matrix(gy)
+        return _bl.filter_grad(gyg, x, w_shape, stride, padding, dilation, (ho, wo), xh, cols)
     how = kernel_choice(w_shape, stride, padding, dilation, groups, (ho, wo), gy.dtype, True)
+    if how == 'batch_last':         # xh is channels-last: its weight gradient stays so
+        how = 'direct'
     if gyg is None:
         gyg = _to_groups(gy, groups)
     if how == 'pointwise':
@@ -189,15 +217,23 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, xh=None, 
     return _filter_grad_from_cols(gyg, cols, w_shape, groups)
 
 
-def input_grad(gy, w, input_size, stride, padding, dilation, groups, gyg=None, rows=None):
+def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, gyg=None,
+               rows=None):
     """The gradient of conv2d with respect to its input (N, C, *input_size), for gy and w
-    (``gyg`` and ``rows``: gy's grouped form and w's rows, when already at hand)."""
+    (``how``, ``gyg`` and ``rows``: the forward's kernel, gy as ``grad_operand`` and w's rows,
+    when already at hand)."""
     n, o, ho, wo = gy.shape
     _, cg, kh, kw = w.shape
     h, wd = input_size
     pt, pb, pl, pr = padding
     og = o // groups
-    how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype)
+    if how is None:
+        how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
+                            batch_last_input=_bl.stored_batch_last(gy))
+    if how == 'batch_last':
+        if gyg is None:
+            gyg = _bl.gy_matrix(gy)
+        return _bl.input_grad(gyg, w, n, input_size, stride, padding, dilation, (ho, wo))
     if how == 'pointwise':
         if gyg is None:
             gyg = _to_groups(gy, groups)

@@ -62,9 +62,9 @@ def test_every_column_of_a_small_network():
     assert s[''].kwarg_shapes == {'scale': (3,)}
     assert s.total_params == 76 + 16 + 51 + 12 and s.trainable_params == 76 + 8 + 51 + 12
     assert s.total_macs == macs
-    # distinct buffers: conv, bn, relu, pool, flatten (a copy: the pool's output is stored
-    # channels-last, as its input is), fc, relu, * scale
-    assert s.activation_bytes == (3 * conv_out + 2 * (2 * 4 * 2 * 2) + 3 * fc_out) * 4
+    # distinct buffers: conv, bn, relu, pool, fc, relu, * scale; the narrow convolution's
+    # output is stored batch-last, as the pool's then is, so flatten's rows are a strided view
+    assert s.activation_bytes == (3 * conv_out + 2 * 4 * 2 * 2 + 3 * fc_out) * 4
     assert s.param_bytes == s.total_params * 4
 
 
