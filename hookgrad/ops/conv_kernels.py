@@ -161,7 +161,13 @@ def conv_forward(x, w, stride, padding, dilation, groups):
         return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), how, xh, None, None
     if how == 'winograd':
         xh = _tiled(x, padding, ho, wo)
-        u = winograd.kernel_transform(w, TILE).transpose(0, 2, 1)
+        th, tw = winograd.tiles(ho, wo, TILE)
+        if n * th * tw >= max(o, c):
+            # many tiles: the GEMM runs ~1.5-2x faster on a C-contiguous (a*a, C, O) operand,
+            # which costs a transposed copy of w (worth it unless the layer is wide and small)
+            u = winograd.kernel_transform(w.transpose(1, 0, 2, 3), TILE)
+        else:
+            u = winograd.kernel_transform(w, TILE).transpose(0, 2, 1)
         y = winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2)
         return y, how, xh, None, None
     if how == 'batch_last':
