@@ -15,7 +15,9 @@ two-thread product waits for a descheduled thread. So each product hookgrad runs
 
 The busy cores of others come from /proc/stat (the busy time of this process's cores) less this
 process's own CPU time, over the last interval of at least ``SAMPLE_S`` seconds; they are
-sampled at most that often, from the call that finds the sample old. The load average is not
+sampled at most that often, from the call that finds the sample old. The first interval, from
+import, is ``FIRST_SAMPLE_S`` long, so that a short run beside a busy neighbour is not spent
+on a count chosen before anything was measured. The load average is not
 used: it counts this process's own threads and follows load over a minute.
 
 Large memory-bound passes (the Winograd transforms, im2col copies) are cut into as many ranges
@@ -38,6 +40,7 @@ TINY = 524_288          # 2*M*N*K at OpenBLAS's own single-thread limit (M*N*K <
 SMALL = 4_000_000       # measured: see docs/performance.md, "Threads"
 NARROW = 1024
 SAMPLE_S = 0.5
+FIRST_SAMPLE_S = 0.1
 SPLIT_MIN = 1 << 20     # elements a pass touches below which ``split`` runs it on one thread
 
 _set = None             # the library's set-threads function, or None where nothing is controlled
@@ -49,6 +52,7 @@ _cap = 0
 _mode = 'auto'
 _reason = ''
 _sample = (-SAMPLE_S, None, 0.0)    # (time, busy jiffies of our cores or None, own CPU s)
+_interval = FIRST_SAMPLE_S          # seconds between samples: SAMPLE_S after the first one
 _others = 0.0           # cores kept busy by other processes
 _large = 1              # the count for large products under the present load
 
@@ -82,15 +86,17 @@ _hz = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
 
 
 def others_busy():
-    """Cores kept busy by other processes, re-sampled when the sample is ``SAMPLE_S`` old."""
-    global _sample, _others, _large
+    """Cores kept busy by other processes, re-sampled when the sample is ``SAMPLE_S`` old
+    (``FIRST_SAMPLE_S`` for the first)."""
+    global _sample, _others, _large, _interval
     now = time.monotonic()
-    if now - _sample[0] < SAMPLE_S:
+    if now - _sample[0] < _interval:
         return _others
     busy, own = _stat_busy(_cpus), time.process_time()
     t0, busy0, own0 = _sample
     if busy is not None and busy0 is not None:
         _others = max(0.0, ((busy - busy0) / _hz - (own - own0)) / (now - t0))
+        _interval = SAMPLE_S
     _sample = (now, busy, own)
     _large = large_threads(_cores, _others)
     return _others
@@ -110,7 +116,7 @@ def threads_for(flops, rows=None, cols=None):
         return 0
     if flops < SMALL or (rows is not None and rows * cols < NARROW):
         return 1
-    if time.monotonic() - _sample[0] >= SAMPLE_S:
+    if time.monotonic() - _sample[0] >= _interval:
         others_busy()
     return _large
 
@@ -180,7 +186,7 @@ def workers():
     choice is off)."""
     if _set is None:
         return 1
-    if time.monotonic() - _sample[0] >= SAMPLE_S:
+    if time.monotonic() - _sample[0] >= _interval:
         others_busy()
     return _large
 

@@ -50,6 +50,30 @@ def test_others_busy_subtracts_this_process(monkeypatch):
     assert _threads._large == 1
 
 
+def test_first_sample_comes_after_a_short_interval_then_every_sample_s(monkeypatch):
+    """A run shorter than SAMPLE_S beside a busy neighbour still gets a measured count."""
+    now = [0.0]
+    hz = _threads._hz
+    monkeypatch.setattr(_threads, '_cores', 2)
+    monkeypatch.setattr(_threads, '_interval', _threads.FIRST_SAMPLE_S)
+    monkeypatch.setattr(_threads, '_sample', (0.0, 1000, 5.0))     # taken at import
+    monkeypatch.setattr(_threads.time, 'monotonic', lambda: now[0])
+    monkeypatch.setattr(_threads.time, 'process_time', lambda: 5.0 + now[0])   # one core ours
+    monkeypatch.setattr(_threads, '_stat_busy', lambda cpus: 1000 + round(2 * now[0] * hz))
+    monkeypatch.setattr(_threads, '_others', 0.0)
+    monkeypatch.setattr(_threads, '_large', 2)
+    now[0] = 0.05
+    assert _threads.threads_for(1e9) == 2                   # not yet measured
+    now[0] = 0.1
+    assert _threads.threads_for(1e9) == 1                   # both cores busy, one ours
+    assert _threads._interval == _threads.SAMPLE_S
+    monkeypatch.setattr(_threads, '_stat_busy', lambda cpus: 1000 + round(now[0] * hz))
+    now[0] = 0.5
+    assert _threads.threads_for(1e9) == 1                   # the next sample waits SAMPLE_S
+    now[0] = 0.6
+    assert _threads.threads_for(1e9) == 2                   # only ours busy since then
+
+
 def test_stat_busy_reads_the_cores_of_the_process(tmp_path):
     stat = tmp_path / 'stat'
     stat.write_text("cpu  9 9 9 9 9 9 9 9 0 0\ncpu0 10 0 5 100 7 1 1 2 0 0\n"
