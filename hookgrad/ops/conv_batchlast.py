@@ -31,8 +31,9 @@ PIECE = 4096
 
 
 def stored_batch_last(a):
-    """Whether an (N, C, H, W) array is stored as a C-contiguous (C, H, W, N) array."""
-    return a.transpose(1, 2, 3, 0).flags.c_contiguous
+    """Whether an (N, C, H, W) array of more than one sample is stored as a C-contiguous
+    (C, H, W, N) array (a single sample is stored every way at once: it says nothing)."""
+    return a.shape[0] > 1 and a.transpose(1, 2, 3, 0).flags.c_contiguous
 
 
 def batch_last(x, pt, pb, pl, pr):

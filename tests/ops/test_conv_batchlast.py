@@ -134,3 +134,13 @@ def test_kernel_choice_for_narrow_layers(w_shape, stride, batch_last_input, want
 def test_grouped_narrow_convolution_stays_channels_last():
     assert conv_kernels.kernel_choice((4, 2, 3, 3), (1, 1), (1,) * 4, (1, 1), 2, (8, 8),
                                       np.float32) == 'direct'
+
+
+def test_a_single_sample_does_not_count_as_stored_batch_last():
+    """(1, C, H, W) in NCHW order is also C-contiguous as (C, H, W, 1): a wide layer at batch 1
+    keeps the channels-last kernels."""
+    x = np.zeros((1, 64, 8, 8), np.float32)
+    assert not conv_batchlast.stored_batch_last(x)
+    assert conv_batchlast.stored_batch_last(np.zeros((8, 4, 3, 2)).transpose(3, 0, 1, 2))
+    assert conv_kernels.conv_forward(x, np.zeros((64, 64, 3, 3), np.float32), (2, 2), (1,) * 4,
+                                     (1, 1), 1)[1] == 'direct'
