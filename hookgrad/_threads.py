@@ -181,6 +181,11 @@ _executor = None
 _SPLIT_PREFIX = 'hookgrad-split'
 
 
+def cores():
+    """The most threads a large product gets here (fixed at import, whatever the load)."""
+    return _cores if _set is not None else 1
+
+
 def workers():
     """Threads for a large memory-bound pass: as many as a large product gets (1 where the
     choice is off)."""

@@ -2,14 +2,18 @@
 
 Layout. The input is viewed channels-last, copied once into a zero-padded (N, Hp, Wp, C)
 buffer, and its windows are copied to the im2col matrix (G, N*Ho*Wo, kh*kw*Cg): rows are output
-pixels, columns run over (kh, kw, Cg), so each group's product is one GEMM with contiguous
-operands and the copy reads runs of kw*Cg contiguous values. The GEMM's (N*Ho*Wo, C_out) result
+pixels, columns run over (kh, kw, Cg), so each group's product is a GEMM with contiguous
+operands and the copy reads runs of kw*Cg contiguous values. A matrix larger than
+KEEP_COLS_BYTES is never built whole: it is built and multiplied a piece of about PIECE_BYTES
+at a time (``_pieces``), the pieces shared between free cores, so that each piece is still in
+cache when its GEMM reads it (the whole matrix is kh*kw times the input, and writing it to
+memory and reading it back cost more than the GEMM). The GEMM's (N*Ho*Wo, C_out) result
 is returned as an (N, C_out, Ho, Wo) view, stored channels-last; elementwise layers keep that
 layout, so the next convolution's input and the incoming gradient need no transposing.
-The forward keeps the padded channels-last input, from which backward rebuilds the im2col
-matrix for the weight gradient (one GEMM; a small im2col matrix is kept instead). The input
+The forward keeps the padded channels-last input, from which backward builds the im2col
+pieces again for the weight gradient (a small im2col matrix is kept instead). The input
 gradient is, for stride 1, the convolution of the zero-padded output gradient with the flipped
-kernel (im2col and one GEMM); for larger strides, and where the output has at least twice the
+kernel (im2col in pieces); for larger strides, and where the output has at least twice the
 input's channels (its im2col matrix would be the larger), one GEMM then col2im: each kernel
 offset's slice is added into the padded gradient (a loop over the kh*kw offsets, each one
 whole-array add).
@@ -17,8 +21,8 @@ Large scratch arrays come from ``POOL``, which hands their memory out again at t
 
 Faster kernels replace im2col where they apply (``kernel_choice``): a 1x1 convolution without
 padding is one GEMM on the (strided) channels-last input, and its gradients are GEMMs too; a
-3x3 stride-1 convolution and its input gradient run as Winograd F(2x2, 3x3) (``winograd``),
-as does its weight gradient for wider layers. They round differently from im2col, within
+3x3 stride-1 convolution of 128 channels or more runs as Winograd F(2x2, 3x3) (``winograd``),
+as does its input gradient from 512 channels. They round differently from im2col, within
 float32 accuracy (see ``winograd``). Narrow layers (few channels, as in LeNet) and layers whose
 input is stored batch-last run im2col on (C, H, W, N) arrays instead (``conv_batchlast``),
 where the copies read runs of Wo*N values rather than kw*C.
@@ -28,7 +32,10 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import conv_batchlast as _bl
 from . import winograd
+from .._threads import SPLIT_MIN as _SPLIT_MIN
+from .._threads import cores as _cores
 from .._threads import matmul as _matmul
+from .._threads import set_threads as _set_threads
 from .._threads import split as _split
 from .conv_layout import POOL
 from .conv_layout import channels_last as _channels_last
@@ -38,17 +45,24 @@ from .conv_layout import zero_border as _zero_border
 
 # Which kernels run: 'auto' (Winograd and pointwise where measured faster), 'direct'
 # (im2col + GEMM everywhere) or 'fast' (Winograd and pointwise wherever they apply, any size
-# and dtype). Winograd is chosen for float32 3x3 stride-1 convolutions with at least
-# WINOGRAD_MIN_CHANNELS input and output channels and outputs of at least 4x4, and for the
-# weight gradient from WINOGRAD_GRAD_MIN_CHANNELS (below that im2col is faster).
+# and dtype). 'auto' runs Winograd for float32 3x3 stride-1 convolutions with outputs of at
+# least 4x4 and at least WINOGRAD_MIN_CHANNELS input and output channels, for their input
+# gradient from WINOGRAD_INPUT_GRAD_MIN_CHANNELS and for their weight gradient from
+# WINOGRAD_GRAD_MIN_CHANNELS (None: never). Below these, im2col built a piece at a time is
+# as fast or faster (measured at batch 32: docs/performance.md).
 ALGORITHM = 'auto'
-WINOGRAD_MIN_CHANNELS = 64
-WINOGRAD_GRAD_MIN_CHANNELS = 128
+WINOGRAD_MIN_CHANNELS = 128
+WINOGRAD_INPUT_GRAD_MIN_CHANNELS = 512
+WINOGRAD_GRAD_MIN_CHANNELS = None
 TILE = 2                    # F(2x2, 3x3); F(4x4, 3x3) is ~10% faster but 10x less exact
 # An im2col matrix up to this size is kept from the forward for the weight gradient instead
 # of being rebuilt (small layers, where rebuilding costs as much as the GEMM; large ones would
 # hold kh*kw times their input until backward).
 KEEP_COLS_BYTES = 8 << 20
+# Larger im2col matrices are built and multiplied a piece of about this size at a time, so
+# that each piece is still in cache when its GEMM reads it (measured: 0.5-2 MiB pieces take a
+# 64-channel 32x32 layer from 15 to 7 ms; see docs/performance.md).
+PIECE_BYTES = 2 << 20
 
 
 def out_length(size, kernel, stride, dilation):
@@ -56,21 +70,105 @@ def out_length(size, kernel, stride, dilation):
     return (size - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
-    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous (the copy
-    split over the batch between free cores)."""
+def _windows(xh, kh, kw, ho, wo, stride, dilation, groups):
+    """The (G, N, Ho, Wo, kh, kw, Cg) view of a channels-last array's windows (no copy)."""
     n, _, _, c = xh.shape
     cg = c // groups
     s0, s1, s2, s3 = xh.strides
-    view = as_strided(xh, (groups, n, ho, wo, kh, kw, cg),
+    return as_strided(xh, (groups, n, ho, wo, kh, kw, cg),
                       (s3 * cg, s0, s1 * stride[0], s2 * stride[1], s1 * dilation[0],
                        s2 * dilation[1], s3), writeable=False)
+
+
+def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
+    """The im2col matrix (G, N*Ho*Wo, kh*kw*Cg) of a channels-last array, contiguous (the copy
+    split over the batch between free cores)."""
+    view = _windows(xh, kh, kw, ho, wo, stride, dilation, groups)
+    g, n, _, _, _, _, cg = view.shape
     cols = POOL.empty(view.shape, xh.dtype)
 
     def images(lo, hi):
         np.copyto(cols[:, lo:hi], view[:, lo:hi])
     _split(images, n, cols.size)
-    return cols.reshape(groups, n * ho * wo, kh * kw * cg)
+    return cols.reshape(g, n * ho * wo, kh * kw * cg)
+
+
+def _pieces(n, ho, wo, row_bytes, weight_bytes):
+    """(first image, last + 1, first output row, last + 1) of the pieces ``_by_pieces`` cuts a
+    layer's output into: about PIECE_BYTES of im2col matrix each, at least a weight matrix's
+    worth (each piece's GEMM reads all of it), whole images when one fits and whole output rows
+    otherwise, and no larger than an even share of the cores (not of the free ones: the pieces,
+    and so the weight gradient's rounding, must not change with other processes' load)."""
+    total = n * ho * wo
+    rows = max(PIECE_BYTES, weight_bytes) // row_bytes
+    rows = max(wo, min(rows, -(-total // _cores())))
+    if rows >= ho * wo:
+        k = rows // (ho * wo)
+        return [(i, min(n, i + k), 0, ho) for i in range(0, n, k)]
+    r = rows // wo
+    return [(i, i + 1, h, min(ho, h + r)) for i in range(n) for h in range(0, ho, r)]
+
+
+def _by_pieces(work, pieces):
+    """``work(index, piece)`` for every piece, the pieces shared between free cores, each of whose
+    products runs on one OpenBLAS thread (a piece's GEMM is too small to split)."""
+    def run(lo, hi):
+        for i in range(lo, hi):
+            work(i, pieces[i])
+    if len(pieces) == 1:
+        run(0, 1)
+        return
+    before = _set_threads(1)
+    try:
+        _split(run, len(pieces), _SPLIT_MIN)
+    finally:
+        _set_threads(before)
+
+
+def _im2col_product(xh, rows_t, kh, kw, ho, wo, stride, dilation, groups):
+    """``_im2col(xh, ...) @ rows_t`` (G, N*Ho*Wo, Og) for rows_t (G, kh*kw*Cg, Og), with the
+    im2col matrix built a piece at a time (``_pieces``) so that it stays in cache: the whole
+    matrix is kh*kw times the input, and writing it out and reading it back cost more than
+    its GEMM."""
+    view = _windows(xh, kh, kw, ho, wo, stride, dilation, groups)
+    g, n, _, _, _, _, cg = view.shape
+    og = rows_t.shape[2]
+    k = kh * kw * cg
+    y = POOL.empty((g, n, ho, wo, og), np.result_type(xh, rows_t))
+
+    def work(_, piece):
+        i0, i1, r0, r1 = piece
+        cols = np.empty((g, i1 - i0, r1 - r0, wo, kh, kw, cg), xh.dtype)
+        np.copyto(cols, view[:, i0:i1, r0:r1])
+        out = y[:, i0:i1, r0:r1].reshape(g, -1, og)       # a view: whole rows of the output
+        np.matmul(cols.reshape(g, -1, k), rows_t, out=out)
+    _by_pieces(work, _pieces(n, ho, wo, g * k * xh.itemsize, rows_t.nbytes))
+    return y.reshape(g, n * ho * wo, og)
+
+
+def _im2col_filter_grad(gyg, xh, kh, kw, ho, wo, stride, dilation, groups):
+    """``gyg^T @ _im2col(xh, ...)`` (G, Og, kh*kw*Cg) for grouped gy (G, N*Ho*Wo, Og), summed
+    over the pieces of ``_pieces`` so that no whole im2col matrix is built."""
+    view = _windows(xh, kh, kw, ho, wo, stride, dilation, groups)
+    g, n, _, _, _, _, cg = view.shape
+    og = gyg.shape[2]
+    k = kh * kw * cg
+    gy5 = gyg.reshape(g, n, ho, wo, og)
+    pieces = _pieces(n, ho, wo, g * k * xh.itemsize, og * k * gyg.itemsize)
+    sums = [None] * len(pieces)
+
+    def work(index, piece):
+        i0, i1, r0, r1 = piece
+        cols = np.empty((g, i1 - i0, r1 - r0, wo, kh, kw, cg), xh.dtype)
+        np.copyto(cols, view[:, i0:i1, r0:r1])
+        part = np.matmul(gy5[:, i0:i1, r0:r1].reshape(g, -1, og).transpose(0, 2, 1),
+                         cols.reshape(g, -1, k))
+        sums[index] = part
+    _by_pieces(work, pieces)
+    total = sums[0]             # summed in piece order: the same rounding at any thread count
+    for part in sums[1:]:
+        total += part
+    return total
 
 
 def _weight_rows(w, groups):
@@ -102,11 +200,11 @@ def _to_groups(gy, groups):
 
 
 def kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, grad=False,
-                  batch_last_input=False):
+                  batch_last_input=False, input_grad=False):
     """'pointwise' (1x1, no padding: a plain GEMM on the strided input), 'winograd' (3x3,
     stride 1), 'batch_last' (im2col on (C, H, W, N) arrays, for narrow layers or an input
     stored so) or 'direct' (channels-last im2col) for a convolution, following ``ALGORITHM``;
-    ``grad`` asks for its weight gradient."""
+    ``grad`` asks for its weight gradient, ``input_grad`` for its input gradient."""
     o, cg, kh, kw = w_shape
     if ALGORITHM == 'direct' or groups != 1:
         return 'direct'
@@ -115,9 +213,10 @@ def kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, gra
     narrow = batch_last_input or max(o, cg) <= _bl.MAX_CHANNELS
     if (kh, kw) != (3, 3) or stride != (1, 1) or dilation != (1, 1):
         return 'batch_last' if narrow else 'direct'
-    least = WINOGRAD_GRAD_MIN_CHANNELS if grad else WINOGRAD_MIN_CHANNELS
-    if ALGORITHM == 'fast' or (np.dtype(dtype) == np.float32 and min(out_hw) >= 4
-                               and min(o, cg) >= least):
+    least = (WINOGRAD_GRAD_MIN_CHANNELS if grad else
+             WINOGRAD_INPUT_GRAD_MIN_CHANNELS if input_grad else WINOGRAD_MIN_CHANNELS)
+    if ALGORITHM == 'fast' or (least is not None and np.dtype(dtype) == np.float32
+                               and min(out_hw) >= 4 and min(o, cg) >= least):
         return 'winograd'
     return 'batch_last' if narrow else 'direct'
 
@@ -174,17 +273,19 @@ def conv_forward(x, w, stride, padding, dilation, groups):
         y, xb, cols = _bl.forward(x, w, stride, padding, dilation, (ho, wo), KEEP_COLS_BYTES)
         return y, how, xb, None, cols
     xh = _channels_last(x, *padding)
-    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     rows = _weight_rows(w, groups)
+    if n * ho * wo * kh * kw * c * x.itemsize > KEEP_COLS_BYTES:
+        y = _im2col_product(xh, rows.transpose(0, 2, 1), kh, kw, ho, wo, stride, dilation,
+                            groups)
+        return _from_groups(y, n, ho, wo), how, xh, rows, None
+    cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     y = _matmul(cols, rows.transpose(0, 2, 1))
-    kept = cols if cols.nbytes <= KEEP_COLS_BYTES else None
-    return _from_groups(y, n, ho, wo), how, xh, rows, kept
+    return _from_groups(y, n, ho, wo), how, xh, rows, cols
 
 
-def _filter_grad_from_cols(gyg, cols, w_shape, groups):
-    """The weight gradient (O, Cg, kh, kw) from grouped gy (G, M, Og) and im2col (G, M, K)."""
+def _filter_from_rows(gw, w_shape):
+    """The weight gradient (O, Cg, kh, kw) from its rows (G, Og, kh*kw*Cg)."""
     o, cg, kh, kw = w_shape
-    gw = _matmul(gyg.transpose(0, 2, 1), cols)                 # (G, Og, kh*kw*Cg)
     return np.ascontiguousarray(gw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
 
 
@@ -219,8 +320,11 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     if cols is None:
         if xh is None:
             xh = _channels_last(x, *padding)
+        if n * ho * wo * kh * kw * x.shape[1] * x.itemsize > KEEP_COLS_BYTES:
+            gw = _im2col_filter_grad(gyg, xh, kh, kw, ho, wo, stride, dilation, groups)
+            return _filter_from_rows(gw, w_shape)
         cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
-    return _filter_grad_from_cols(gyg, cols, w_shape, groups)
+    return _filter_from_rows(_matmul(gyg.transpose(0, 2, 1), cols), w_shape)
 
 
 def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, gyg=None,
@@ -240,6 +344,10 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         if gyg is None:
             gyg = _bl.gy_matrix(gy)
         return _bl.input_grad(gyg, w, n, input_size, stride, padding, dilation, (ho, wo))
+    if how == 'winograd':           # the input gradient has its own threshold
+        how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
+                            input_grad=True)
+        how = 'direct' if how == 'batch_last' else how      # gyg is channels-last
     if how == 'pointwise':
         if gyg is None:
             gyg = _to_groups(gy, groups)
@@ -274,10 +382,11 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
             return winograd.convolve(buf, u, h, wd, TILE).transpose(0, 3, 1, 2)
         if rows is None:
             rows = _weight_rows(w, groups)
-        cols = _im2col(buf, kh, kw, h, wd, (1, 1), dilation, groups)
         # the flipped kernel as (G, kh*kw*Og, Cg), copied from the rows in runs of Cg
         flipped = rows.reshape(groups, og, kh, kw, cg)[:, :, ::-1, ::-1].transpose(0, 2, 3, 1, 4)
-        return _from_groups(_matmul(cols, flipped.reshape(groups, kh * kw * og, cg)), n, h, wd)
+        flipped = np.ascontiguousarray(flipped).reshape(groups, kh * kw * og, cg)
+        g = _im2col_product(buf, flipped, kh, kw, h, wd, (1, 1), dilation, groups)
+        return _from_groups(g, n, h, wd)
     if rows is None:
         rows = _weight_rows(w, groups)
     if gyg is None:

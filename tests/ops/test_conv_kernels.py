@@ -151,8 +151,9 @@ def test_winograd_transforms_reproduce_the_convolution(m):
 
 
 @pytest.mark.parametrize('w_shape, stride, padding, dilation, groups, out_hw, dtype, want', [
-    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'winograd'),
-    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float64, 'direct'),
+    ((128, 128, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'winograd'),
+    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
+    ((128, 128, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float64, 'direct'),
     ((64, 32, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
     ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (2, 2), np.float32, 'direct'),
     ((64, 64, 3, 3), (2, 2), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
@@ -168,7 +169,12 @@ def test_kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype
 
 def test_kernel_choice_follows_algorithm(algorithm):
     args = ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32)
-    assert conv_kernels.kernel_choice(*args, grad=True) == 'direct'     # 64 < 128 channels
+    wide = ((512, 512, 3, 3),) + args[1:]
+    assert conv_kernels.kernel_choice(*args, grad=True) == 'direct'
+    assert conv_kernels.kernel_choice(*wide, grad=True) == 'direct'       # None: never
+    assert conv_kernels.kernel_choice(*wide, input_grad=True) == 'winograd'
+    assert conv_kernels.kernel_choice(*((256, 256, 3, 3),) + args[1:],
+                                      input_grad=True) == 'direct'      # 256 < 512
     algorithm('direct')
     assert conv_kernels.kernel_choice(*args) == 'direct'
     algorithm('fast')
