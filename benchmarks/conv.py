@@ -21,9 +21,8 @@ import argparse
 import statistics
 import time
 
+import hookgrad  # noqa: F401,I001  (first: it sets OpenBLAS's kernels and thread wait)
 import numpy as np
-
-import hookgrad  # noqa: F401  (chooses OpenBLAS's kernels before NumPy loads)
 from hookgrad.ops import conv_kernels
 
 # batch, then (in channels, out channels, input size, kernel, stride, padding) per layer
