@@ -125,47 +125,66 @@ def _by_pieces(work, pieces):
         _set_threads(before)
 
 
+def _whole_cols_too_large(x, kh, kw, ho, wo):
+    """Whether x's im2col matrix is over KEEP_COLS_BYTES: then it is built in pieces, not kept."""
+    return x.shape[0] * ho * wo * kh * kw * x.shape[1] * x.itemsize > KEEP_COLS_BYTES
+
+
+def _piece_cols(view, piece):
+    """The im2col rows of one piece, (G, rows, kh*kw*Cg), copied from the windows' view."""
+    i0, i1, r0, r1 = piece
+    g, _, _, wo, kh, kw, cg = view.shape
+    cols = np.empty((g, i1 - i0, r1 - r0, wo, kh, kw, cg), view.dtype)
+    np.copyto(cols, view[:, i0:i1, r0:r1])
+    return cols.reshape(g, -1, kh * kw * cg)
+
+
 def _im2col_product(xh, rows_t, kh, kw, ho, wo, stride, dilation, groups):
     """``_im2col(xh, ...) @ rows_t`` (G, N*Ho*Wo, Og) for rows_t (G, kh*kw*Cg, Og), with the
     im2col matrix built a piece at a time (``_pieces``) so that it stays in cache: the whole
     matrix is kh*kw times the input, and writing it out and reading it back cost more than
     its GEMM."""
     view = _windows(xh, kh, kw, ho, wo, stride, dilation, groups)
-    g, n, _, _, _, _, cg = view.shape
+    g, n = view.shape[:2]
     og = rows_t.shape[2]
-    k = kh * kw * cg
     y = POOL.empty((g, n, ho, wo, og), np.result_type(xh, rows_t))
 
     def work(_, piece):
         i0, i1, r0, r1 = piece
-        cols = np.empty((g, i1 - i0, r1 - r0, wo, kh, kw, cg), xh.dtype)
-        np.copyto(cols, view[:, i0:i1, r0:r1])
         out = y[:, i0:i1, r0:r1].reshape(g, -1, og)       # a view: whole rows of the output
-        np.matmul(cols.reshape(g, -1, k), rows_t, out=out)
-    _by_pieces(work, _pieces(n, ho, wo, g * k * xh.itemsize, rows_t.nbytes))
+        np.matmul(_piece_cols(view, piece), rows_t, out=out)
+    _by_pieces(work, _pieces(n, ho, wo, view[0, 0, 0, 0].nbytes * g, rows_t.nbytes))
     return y.reshape(g, n * ho * wo, og)
 
 
 def _im2col_filter_grad(gyg, xh, kh, kw, ho, wo, stride, dilation, groups):
     """``gyg^T @ _im2col(xh, ...)`` (G, Og, kh*kw*Cg) for grouped gy (G, N*Ho*Wo, Og), summed
-    over the pieces of ``_pieces`` so that no whole im2col matrix is built."""
-    view = _windows(xh, kh, kw, ho, wo, stride, dilation, groups)
-    g, n, _, _, _, _, cg = view.shape
-    og = gyg.shape[2]
-    k = kh * kw * cg
-    gy5 = gyg.reshape(g, n, ho, wo, og)
-    pieces = _pieces(n, ho, wo, g * k * xh.itemsize, og * k * gyg.itemsize)
-    sums = [None] * len(pieces)
+    over the pieces of ``_pieces`` so that no whole im2col matrix is built.
 
-    def work(index, piece):
-        i0, i1, r0, r1 = piece
-        cols = np.empty((g, i1 - i0, r1 - r0, wo, kh, kw, cg), xh.dtype)
-        np.copyto(cols, view[:, i0:i1, r0:r1])
-        part = np.matmul(gy5[:, i0:i1, r0:r1].reshape(g, -1, og).transpose(0, 2, 1),
-                         cols.reshape(g, -1, k))
-        sums[index] = part
-    _by_pieces(work, pieces)
-    total = sums[0]             # summed in piece order: the same rounding at any thread count
+    The pieces are summed in order within one run of pieces per core, then the runs' sums in
+    order: the rounding is the same whichever threads run them, and only one partial sum per
+    core is held."""
+    view = _windows(xh, kh, kw, ho, wo, stride, dilation, groups)
+    g, n = view.shape[:2]
+    og = gyg.shape[2]
+    gy5 = gyg.reshape(g, n, ho, wo, og)
+    pieces = _pieces(n, ho, wo, view[0, 0, 0, 0].nbytes * g,
+                     og * view[0, 0, 0, 0].size * gyg.itemsize)
+    k = min(_cores(), len(pieces))
+    bounds = [len(pieces) * i // k for i in range(k + 1)]
+    runs = [pieces[bounds[i]:bounds[i + 1]] for i in range(k)]
+    sums = [None] * k
+
+    def work(index, run):
+        for i0, i1, r0, r1 in run:
+            gyt = gy5[:, i0:i1, r0:r1].reshape(g, -1, og).transpose(0, 2, 1)
+            part = np.matmul(gyt, _piece_cols(view, (i0, i1, r0, r1)))
+            if sums[index] is None:
+                sums[index] = part
+            else:
+                sums[index] += part
+    _by_pieces(work, runs)
+    total = sums[0]
     for part in sums[1:]:
         total += part
     return total
@@ -274,7 +293,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
         return y, how, xb, None, cols
     xh = _channels_last(x, *padding)
     rows = _weight_rows(w, groups)
-    if n * ho * wo * kh * kw * c * x.itemsize > KEEP_COLS_BYTES:
+    if _whole_cols_too_large(x, kh, kw, ho, wo):
         y = _im2col_product(xh, rows.transpose(0, 2, 1), kh, kw, ho, wo, stride, dilation,
                             groups)
         return _from_groups(y, n, ho, wo), how, xh, rows, None
@@ -320,7 +339,7 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     if cols is None:
         if xh is None:
             xh = _channels_last(x, *padding)
-        if n * ho * wo * kh * kw * x.shape[1] * x.itemsize > KEEP_COLS_BYTES:
+        if _whole_cols_too_large(x, kh, kw, ho, wo):
             gw = _im2col_filter_grad(gyg, xh, kh, kw, ho, wo, stride, dilation, groups)
             return _filter_from_rows(gw, w_shape)
         cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
