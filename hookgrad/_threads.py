@@ -224,6 +224,25 @@ def split(fn, n, size):
         raise error
 
 
+def split_products(fn, n, size, flops):
+    """``split`` for ranges whose work is matrix products of about ``flops`` each: while the
+    ranges run at once, each product runs on one OpenBLAS thread (a product split over two
+    waits for both, and the ranges already fill the cores). Run in one range (one item, under
+    ``SPLIT_MIN`` elements, or no second core free), they get ``threads_for(flops)``."""
+    if n > 1 and size >= SPLIT_MIN and workers() > 1:
+        before = set_threads(1)
+        try:
+            split(fn, n, size)
+        finally:
+            set_threads(before)
+        return
+    before = set_threads(threads_for(flops))
+    try:
+        fn(0, n)
+    finally:
+        set_threads(before)
+
+
 def _install():
     """Find the BLAS library and its count; decide the mode from ``HOOKGRAD_BLAS_THREADS``."""
     global _set, _current, _started, _cores, _cap, _mode, _reason, _large

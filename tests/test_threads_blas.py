@@ -208,8 +208,13 @@ def test_split_inside_a_split_range_runs_inline(controlled):
     assert any(r == [(0, 4, r[0][2])] for r in inner)     # the one on a split thread
 
 
-@pytest.mark.parametrize('shape', [(8, 64, 16, 16), (3, 5, 9, 9)])
-def test_winograd_and_im2col_give_the_same_numbers_split_or_not(controlled, monkeypatch, shape):
+@pytest.mark.parametrize('algorithm', ['auto', 'fast'])
+@pytest.mark.parametrize('shape', [(8, 64, 16, 16), (4, 128, 8, 8), (3, 5, 9, 9)])
+def test_winograd_and_im2col_give_the_same_numbers_split_or_not(controlled, monkeypatch, shape,
+                                                                algorithm):
+    """Passes and products shared between threads give the numbers of one thread."""
+    from hookgrad.ops import conv_kernels
+    monkeypatch.setattr(conv_kernels, 'ALGORITHM', algorithm)
     rng = np.random.default_rng(5)
     x = rng.standard_normal(shape, dtype=np.float32)
     w = rng.standard_normal((shape[1], shape[1], 3, 3), dtype=np.float32)

@@ -22,10 +22,10 @@ Large scratch arrays come from ``POOL``, which hands their memory out again at t
 Faster kernels replace im2col where they apply (``kernel_choice``): a 1x1 convolution without
 padding is one GEMM on the (strided) channels-last input, and its gradients are GEMMs too; a
 3x3 stride-1 convolution of 128 channels or more runs as Winograd F(2x2, 3x3) (``winograd``),
-as does its input gradient from 512 channels. They round differently from im2col, within
-float32 accuracy (see ``winograd``). Narrow layers (few channels, as in LeNet) and layers whose
-input is stored batch-last run im2col on (C, H, W, N) arrays instead (``conv_batchlast``),
-where the copies read runs of Wo*N values rather than kw*C.
+as do its input gradient and, from 256 channels, its weight gradient. They round differently
+from im2col, within float32 accuracy (see ``winograd``). Narrow layers (few channels, as in
+LeNet) and layers whose input is stored batch-last run im2col on (C, H, W, N) arrays instead
+(``conv_batchlast``), where the copies read runs of Wo*N values rather than kw*C.
 """
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -35,8 +35,8 @@ from . import winograd
 from .._threads import SPLIT_MIN as _SPLIT_MIN
 from .._threads import cores as _cores
 from .._threads import matmul as _matmul
-from .._threads import set_threads as _set_threads
 from .._threads import split as _split
+from .._threads import split_products as _split_products
 from .conv_layout import POOL
 from .conv_layout import channels_last as _channels_last
 from .conv_layout import copy_channels_last as _copy_channels_last
@@ -52,8 +52,8 @@ from .conv_layout import zero_border as _zero_border
 # as fast or faster (measured at batch 32: docs/performance.md).
 ALGORITHM = 'auto'
 WINOGRAD_MIN_CHANNELS = 128
-WINOGRAD_INPUT_GRAD_MIN_CHANNELS = 512
-WINOGRAD_GRAD_MIN_CHANNELS = None
+WINOGRAD_INPUT_GRAD_MIN_CHANNELS = 128
+WINOGRAD_GRAD_MIN_CHANNELS = 256
 TILE = 2                    # F(2x2, 3x3); F(4x4, 3x3) is ~10% faster but 10x less exact
 # An im2col matrix up to this size is kept from the forward for the weight gradient instead
 # of being rebuilt (small layers, where rebuilding costs as much as the GEMM; large ones would
@@ -109,20 +109,14 @@ def _pieces(n, ho, wo, row_bytes, weight_bytes):
     return [(i, i + 1, h, min(ho, h + r)) for i in range(n) for h in range(0, ho, r)]
 
 
-def _by_pieces(work, pieces):
+def _by_pieces(work, pieces, flops):
     """``work(index, piece)`` for every piece, the pieces shared between free cores, each of whose
-    products runs on one OpenBLAS thread (a piece's GEMM is too small to split)."""
+    products (``flops`` in all) runs on one OpenBLAS thread (a piece's GEMM is too small to
+    split)."""
     def run(lo, hi):
         for i in range(lo, hi):
             work(i, pieces[i])
-    if len(pieces) == 1:
-        run(0, 1)
-        return
-    before = _set_threads(1)
-    try:
-        _split(run, len(pieces), _SPLIT_MIN)
-    finally:
-        _set_threads(before)
+    _split_products(run, len(pieces), _SPLIT_MIN, flops // len(pieces))
 
 
 def _whole_cols_too_large(x, kh, kw, ho, wo):
@@ -153,7 +147,8 @@ def _im2col_product(xh, rows_t, kh, kw, ho, wo, stride, dilation, groups):
         i0, i1, r0, r1 = piece
         out = y[:, i0:i1, r0:r1].reshape(g, -1, og)       # a view: whole rows of the output
         np.matmul(_piece_cols(view, piece), rows_t, out=out)
-    _by_pieces(work, _pieces(n, ho, wo, view[0, 0, 0, 0].nbytes * g, rows_t.nbytes))
+    _by_pieces(work, _pieces(n, ho, wo, view[0, 0, 0, 0].nbytes * g, rows_t.nbytes),
+               2 * y.size * rows_t.shape[1])
     return y.reshape(g, n * ho * wo, og)
 
 
@@ -183,7 +178,7 @@ def _im2col_filter_grad(gyg, xh, kh, kw, ho, wo, stride, dilation, groups):
                 sums[index] = part
             else:
                 sums[index] += part
-    _by_pieces(work, runs)
+    _by_pieces(work, runs, 2 * gyg.size * view[0, 0, 0, 0].size)
     total = sums[0]
     for part in sums[1:]:
         total += part
@@ -279,13 +274,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
         return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), how, xh, None, None
     if how == 'winograd':
         xh = _tiled(x, padding, ho, wo)
-        th, tw = winograd.tiles(ho, wo, TILE)
-        if n * th * tw >= max(o, c):
-            # many tiles: the GEMM runs ~1.5-2x faster on a C-contiguous (a*a, C, O) operand,
-            # which costs a transposed copy of w (worth it unless the layer is wide and small)
-            u = winograd.kernel_transform(w.transpose(1, 0, 2, 3), TILE)
-        else:
-            u = winograd.kernel_transform(w, TILE).transpose(0, 2, 1)
+        u = winograd.kernel_transform(w, TILE)
         y = winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2)
         return y, how, xh, None, None
     if how == 'batch_last':
@@ -397,8 +386,8 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         else:
             buf.fill(0)
         if how == 'winograd':
-            u = winograd.kernel_transform(w, TILE, flip=True)
-            return winograd.convolve(buf, u, h, wd, TILE).transpose(0, 3, 1, 2)
+            u, order = winograd.flipped_kernel(w, TILE)
+            return winograd.convolve(buf, u, h, wd, TILE, order).transpose(0, 3, 1, 2)
         if rows is None:
             rows = _weight_rows(w, groups)
         # the flipped kernel as (G, kh*kw*Og, Cg), copied from the rows in runs of Cg

@@ -3,13 +3,17 @@
 A valid 3x3 convolution of an (N, Hp, Wp, C) array is cut into output tiles of m x m pixels,
 each read from an (m + 2)-square input tile d. With the transforms B, G and A of F(m, 3),
 a tile's output is ``A^T [sum_c (G w G^T) * (B^T d B)] A``: the (m + 2)^2 elementwise products,
-summed over channels, become (m + 2)^2 batched GEMMs (tiles x C) @ (C x O), which take
-9 m^2 / (m + 2)^2 of the direct GEMM's multiplications (1 / 2.25 for m = 2). The transforms
-are whole-array adds over strided views of the input (no loop over tiles or channels), split
-over the batch between free cores (``_threads.split``); B and A hold only 0 and +-1 for m = 2,
-so they round nothing. The weight gradient is the same
-identity read backwards: ``G^T [sum_tiles (A gy A^T) * (B^T d B)] G``, one GEMM per tile
-position with the tiles as the long reduction.
+summed over channels, become (m + 2)^2 GEMMs (tiles x C) @ (C x O), which take
+9 m^2 / (m + 2)^2 of the direct GEMM's multiplications (1 / 2.25 for m = 2). The positions'
+GEMMs are shared between free cores, each on one OpenBLAS thread: one GEMM split over two
+threads waits for both, sixteen independent ones do not. The transforms are whole-array adds
+over strided views of the input (no loop over tiles or channels), split over the batch
+between free cores (``_threads.split``); B and A hold only 0 and +-1 for m = 2, so they round
+nothing. The kernel transform is one GEMM on the weight as it lies, (a*a, O, C); the input
+gradient's kernels (turned by 180 degrees, channels swapped) are the same values at
+reordered positions (``FLIP_ORDER``). The weight gradient is the same identity read
+backwards: ``G^T [sum_tiles (A gy A^T) * (B^T d B)] G``, one GEMM per tile position with the
+tiles as the long reduction, and one more GEMM that maps the products back to w's layout.
 
 Float32 results differ from the direct path by rounding only: relative 1e-6 (m = 2) and
 about 1e-5 (m = 4, whose transforms carry 4, 5 and 1/24) of the result's scale.
@@ -18,9 +22,11 @@ import numpy as np
 
 from .._threads import matmul as _matmul
 from .._threads import split as _split
+from .._threads import split_products as _split_products
 from .conv_layout import POOL
 
-__all__ = ['TRANSFORMS', 'convolve', 'filter_grad', 'kernel_transform', 'tiles']
+__all__ = ['FLIP_ORDER', 'TRANSFORMS', 'convolve', 'filter_grad', 'flipped_kernel',
+           'kernel_transform', 'tiles']
 
 # (B^T, G, A^T) of F(m, 3) (Lavin & Gray, "Fast Algorithms for Convolutional Neural Networks")
 TRANSFORMS = {
@@ -108,30 +114,78 @@ def _output_transform(prod, n, th, tw, m):
     return y.reshape(n, th * m, tw * m, o)
 
 
-def kernel_transform(w, m, flip=False):
-    """G w G^T (a*a, O, C) of every 3x3 slice of a weight w (O, C, 3, 3), as one GEMM; with
-    ``flip``, of the slices turned by 180 degrees (the kernel of the input gradient).
-
-    ``[:, o, c]`` is the kernel from input channel c to output o: the forward's GEMM operand
-    is its (a*a, C, O) transpose, the input gradient's (flipped) is it as it stands."""
-    o, c = w.shape[:2]
-    a = m + 2
+def _flip_order(m):
+    """The order of tile positions that turns ``kernel_transform(w)`` into the transform of w
+    turned by 180 degrees, or None where none does. Turning a 3x3 slice reverses the columns
+    of G it meets; for m = 2 that swaps G's first and last rows, so the turned kernel's
+    transform is the same values at swapped positions (for m = 4 it is not)."""
     g = TRANSFORMS[m][1]
-    gg = np.einsum('ix,jy->ijxy', g, g).reshape(a * a, 9)
-    if flip:
-        gg = gg[:, ::-1]
-    gg = np.ascontiguousarray(gg, dtype=w.dtype)
-    return np.matmul(gg, w.reshape(o * c, 9).T).reshape(a * a, o, c)
+    rows = []
+    for row in g[:, ::-1]:
+        same = [k for k, r in enumerate(g) if np.array_equal(r, row)]
+        if not same:
+            return None
+        rows.append(same[0])
+    return [rows[i] * (m + 2) + rows[j] for i in range(m + 2) for j in range(m + 2)]
 
 
-def convolve(xh, u, ho, wo, m):
-    """The valid 3x3 convolution (N, ho, wo, O), C-contiguous, of xh (N, Hp, Wp, C) with the
-    transformed kernel u (a*a, C, O) (``kernel_transform``'s result or its transpose); xh
-    must cover whole tiles (see ``_input_transform``)."""
+FLIP_ORDER = {m: _flip_order(m) for m in TRANSFORMS}
+
+
+def _kernel_matrix(m, dtype):
+    """G (x) G as an (a*a, 9) matrix: row (i, j) maps a 3x3 kernel to position (i, j) of its
+    transform G w G^T, and its transpose maps the weight gradient's a x a products back."""
+    g = TRANSFORMS[m][1]
+    a = m + 2
+    return np.ascontiguousarray(np.einsum('ix,jy->ijxy', g, g).reshape(a * a, 9), dtype=dtype)
+
+
+def kernel_transform(w, m):
+    """G w G^T (a*a, O, C) of every 3x3 slice of a weight w (O, C, 3, 3), as one GEMM of the
+    (a*a, 9) transform with w's (O*C, 9) rows read where they lie (no transposed copy of w).
+
+    ``[p, o, c]`` is position p of the kernel from input channel c to output o: the forward's
+    GEMM operand at p is ``[p].T``; the input gradient's (the kernel turned, the channels'
+    roles swapped) is ``[FLIP_ORDER[m][p]]`` as it stands (see ``flipped_kernel``)."""
+    o, c = w.shape[:2]
+    return _matmul(_kernel_matrix(m, w.dtype), w.reshape(o * c, 9).T).reshape(-1, o, c)
+
+
+def flipped_kernel(w, m):
+    """(u, order): the transformed kernels of the input gradient of a convolution with w
+    (O, C, 3, 3), for ``convolve(..., order=order)``: w's own transform reordered where
+    ``FLIP_ORDER`` allows, else the transform of w turned by 180 degrees."""
+    order = FLIP_ORDER[m]
+    if order is None:
+        return kernel_transform(w[:, :, ::-1, ::-1], m), list(range((m + 2) ** 2))
+    return kernel_transform(w, m), order
+
+
+def _products(v, u, order=None, transposed=True):
+    """``v[p] @ u[q]^T`` (or ``@ u[q]`` with ``transposed=False``) for each tile position p,
+    with q = ``order[p]`` (p itself by default): one GEMM per position, the positions shared
+    between free cores, each GEMM on one OpenBLAS thread (splitting one would wait for both)."""
+    a2, rows = v.shape[:2]
+    cols = u.shape[1] if transposed else u.shape[2]
+    out = POOL.empty((a2, rows, cols), np.result_type(v, u))
+    q = range(a2) if order is None else order
+
+    def positions(lo, hi):
+        for p in range(lo, hi):
+            np.matmul(v[p], u[q[p]].T if transposed else u[q[p]], out=out[p])
+    _split_products(positions, a2, v.size + out.size, 2 * rows * cols * v.shape[2])
+    return out
+
+
+def convolve(xh, u, ho, wo, m, order=None):
+    """The valid 3x3 convolution (N, ho, wo, K), C-contiguous, of xh (N, Hp, Wp, C) with the
+    transformed kernels u (a*a, K, C) of ``kernel_transform``; with ``order`` (from
+    ``flipped_kernel``), with the kernels u[order[p]] (a*a, C, K) of the input gradient instead.
+    xh must cover whole tiles (see ``_input_transform``)."""
     n = xh.shape[0]
     th, tw = tiles(ho, wo, m)
     v = _input_transform(xh, m, th, tw)
-    prod = _matmul(v, u, out=POOL.empty((v.shape[0], v.shape[1], u.shape[2]), v.dtype))
+    prod = _products(v, u, order, transposed=order is None)
     del v
     y = _output_transform(prod, n, th, tw, m)
     if (th * m, tw * m) != (ho, wo):
@@ -139,18 +193,12 @@ def convolve(xh, u, ho, wo, m):
     return y
 
 
-def filter_grad(gy, xh, m):
-    """The weight gradient (O, C, 3, 3) of the valid 3x3 convolution of xh (N, Hp, Wp, C)
-    for its output gradient gy (N, ho, wo, O); xh must cover whole tiles."""
-    at, g = TRANSFORMS[m][2], TRANSFORMS[m][1]
+def _output_gradient_transform(gy, m, th, tw):
+    """Z (a*a, N*th*tw, O) = A gy A^T for the m x m tiles of gy (N, m*th, m*tw, O) (A = A^T's
+    transpose): the output transform read backwards, for the weight gradient."""
+    at = TRANSFORMS[m][2]
     a = m + 2
-    n, ho, wo, o = gy.shape
-    th, tw = tiles(ho, wo, m)
-    if (th * m, tw * m) != (ho, wo):
-        full = np.zeros((n, th * m, tw * m, o), gy.dtype)
-        full[:, :ho, :wo] = gy
-        gy = full
-    # Z = A gy A^T for the m x m tiles of gy (A = at.T)
+    n, o = gy.shape[0], gy.shape[3]
     half = POOL.empty((a, n, th, tw * m, o), gy.dtype)
     z = POOL.empty((a, a, n, th, tw, o), gy.dtype)
 
@@ -163,13 +211,25 @@ def filter_grad(gy, xh, m):
             for j in range(a):
                 _combine(z[i, j, lo:hi], [(at[q, j], h[:, :, q::m]) for q in range(m)])
     _split(images, n, z.size)
-    del half
-    z = z.reshape(a * a, n * th * tw, o)
+    return z.reshape(a * a, n * th * tw, o)
+
+
+def filter_grad(gy, xh, m):
+    """The weight gradient (O, C, 3, 3) of the valid 3x3 convolution of xh (N, Hp, Wp, C)
+    for its output gradient gy (N, ho, wo, O); xh must cover whole tiles."""
+    a = m + 2
+    n, ho, wo, o = gy.shape
+    th, tw = tiles(ho, wo, m)
+    if (th * m, tw * m) != (ho, wo):
+        full = np.zeros((n, th * m, tw * m, o), gy.dtype)
+        full[:, :ho, :wo] = gy
+        gy = full
+    z = _output_gradient_transform(gy, m, th, tw)
     v = _input_transform(xh, m, th, tw)
-    prod = _matmul(z.transpose(0, 2, 1), v)                       # (a*a, O, C)
+    prod = _products(z.transpose(0, 2, 1), v.transpose(0, 2, 1))  # (a*a, O, C)
+    # G^T M G as one GEMM whose (O*C, 9) result is already w's layout (m = 4's fractions of
+    # 1/6 and 1/24 are applied in float64)
     dtype = gy.dtype if m == 2 else np.float64
-    gt = g.T.astype(dtype)
-    half = np.matmul(gt, prod.astype(dtype, copy=False).reshape(a, -1)).reshape(3, a, -1)
-    gw = np.matmul(gt, half).reshape(3, 3, o, -1).transpose(2, 3, 0, 1)
-    return np.ascontiguousarray(gw, dtype=gy.dtype)
+    gw = _matmul(prod.astype(dtype, copy=False).reshape(a * a, -1).T, _kernel_matrix(m, dtype))
+    return gw.astype(gy.dtype, copy=False).reshape(o, -1, 3, 3)
 

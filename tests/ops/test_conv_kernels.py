@@ -139,12 +139,16 @@ def test_winograd_transforms_reproduce_the_convolution(m):
     w = rng.standard_normal((o, c, 3, 3))
     windows = np.lib.stride_tricks.sliding_window_view(xh[:, :h + 2, :wd + 2], (3, 3), (1, 2))
     want = np.einsum('nhwcab,ocab->nhwo', windows, w)
-    u = winograd.kernel_transform(w, m)
-    np.testing.assert_allclose(winograd.convolve(xh, u.transpose(0, 2, 1), h, wd, m), want,
-                               atol=1e-12)
-    flipped = winograd.kernel_transform(w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1].copy(), m)
-    np.testing.assert_allclose(winograd.kernel_transform(w, m, flip=True),
-                               flipped.transpose(0, 2, 1), atol=1e-12)
+    np.testing.assert_allclose(winograd.convolve(xh, winograd.kernel_transform(w, m), h, wd, m),
+                               want, atol=1e-12)
+    # the input gradient's kernels: w turned by 180 degrees, input and output channels swapped
+    turned = w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1]
+    yo = np.zeros((n, th * m + 2, tw * m + 2, o))
+    yo[:, :h + 2, :wd + 2] = rng.standard_normal((n, h + 2, wd + 2, o))
+    out_windows = np.lib.stride_tricks.sliding_window_view(yo[:, :h + 2, :wd + 2], (3, 3), (1, 2))
+    u, order = winograd.flipped_kernel(w, m)
+    np.testing.assert_allclose(winograd.convolve(yo, u, h, wd, m, order),
+                               np.einsum('nhwoab,coab->nhwc', out_windows, turned), atol=1e-12)
     gy = rng.standard_normal((n, h, wd, o))
     np.testing.assert_allclose(winograd.filter_grad(gy, xh, m),
                                np.einsum('nhwo,nhwcab->ocab', gy, windows), atol=1e-11)
@@ -171,10 +175,13 @@ def test_kernel_choice_follows_algorithm(algorithm):
     args = ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32)
     wide = ((512, 512, 3, 3),) + args[1:]
     assert conv_kernels.kernel_choice(*args, grad=True) == 'direct'
-    assert conv_kernels.kernel_choice(*wide, grad=True) == 'direct'       # None: never
+    assert conv_kernels.kernel_choice(*wide, grad=True) == 'winograd'
+    assert conv_kernels.kernel_choice(*((128, 128, 3, 3),) + args[1:],
+                                      grad=True) == 'direct'            # 128 < 256
     assert conv_kernels.kernel_choice(*wide, input_grad=True) == 'winograd'
-    assert conv_kernels.kernel_choice(*((256, 256, 3, 3),) + args[1:],
-                                      input_grad=True) == 'direct'      # 256 < 512
+    assert conv_kernels.kernel_choice(*((128, 128, 3, 3),) + args[1:],
+                                      input_grad=True) == 'winograd'    # from 128
+    assert conv_kernels.kernel_choice(*args, input_grad=True) == 'direct'
     algorithm('direct')
     assert conv_kernels.kernel_choice(*args) == 'direct'
     algorithm('fast')
