@@ -20,6 +20,7 @@ about 1e-5 (m = 4, whose transforms carry 4, 5 and 1/24) of the result's scale.
 """
 import numpy as np
 
+from .._threads import cores as _cores
 from .._threads import matmul as _matmul
 from .._threads import split as _split
 from .._threads import split_products as _split_products
@@ -129,6 +130,12 @@ def _flip_order(m):
     return [rows[i] * (m + 2) + rows[j] for i in range(m + 2) for j in range(m + 2)]
 
 
+# Layers whose batch holds at least two pieces per core of about this many (tile, channel)
+# values run ``_convolve_pieces`` (measured at batch 32: 64 and 128 channels; wider layers
+# have too few tiles, and run whole)
+PIECE_ELEMENTS = 1 << 16
+
+
 FLIP_ORDER = {m: _flip_order(m) for m in TRANSFORMS}
 
 
@@ -181,15 +188,74 @@ def convolve(xh, u, ho, wo, m, order=None):
     """The valid 3x3 convolution (N, ho, wo, K), C-contiguous, of xh (N, Hp, Wp, C) with the
     transformed kernels u (a*a, K, C) of ``kernel_transform``; with ``order`` (from
     ``flipped_kernel``), with the kernels u[order[p]] (a*a, C, K) of the input gradient instead.
-    xh must cover whole tiles (see ``_input_transform``)."""
-    n = xh.shape[0]
+    xh must cover whole tiles (see ``_input_transform``). Layers of many tiles run a few images
+    at a time (``_convolve_pieces``), the others whole, a GEMM per position."""
+    n, c = xh.shape[0], xh.shape[3]
     th, tw = tiles(ho, wo, m)
-    v = _input_transform(xh, m, th, tw)
-    prod = _products(v, u, order, transposed=order is None)
-    del v
-    y = _output_transform(prod, n, th, tw, m)
+    images = max(1, PIECE_ELEMENTS // (th * tw * c))
+    if m == 2 and -(-n // images) >= 2 * _cores():
+        y = _convolve_pieces(xh, u, order, th, tw, images)
+    else:
+        v = _input_transform(xh, m, th, tw)
+        prod = _products(v, u, order, transposed=order is None)
+        del v
+        y = _output_transform(prod, n, th, tw, m)
     if (th * m, tw * m) != (ho, wo):
         y = np.ascontiguousarray(y[:, :ho, :wo])
+    return y
+
+
+def _convolve_pieces(xh, u, order, th, tw, images):
+    """``convolve`` for F(2x2, 3x3), ``images`` images at a time, the pieces shared between
+    free cores: each piece's transforms and GEMMs run while its data is still in cache (the
+    whole batch's transformed input is 4 times the input, and writing it to memory and
+    reading it back cost as much as the GEMMs). The input is first copied into its four
+    (row, column) parity planes, so that the transforms read and write runs of whole tile
+    rows rather than one pixel's channels; each transform is one NumPy call over all tile
+    positions of a row or column of B (or A), and one column of positions at a time is
+    multiplied and folded into the output transform's first half."""
+    bt, at = TRANSFORMS[2][0], TRANSFORMS[2][2]
+    n, c = xh.shape[0], xh.shape[3]
+    k = u.shape[1] if order is None else u.shape[2]
+    q = range(16) if order is None else order
+    kernels = [u[q[p]].T if order is None else u[q[p]] for p in range(16)]
+    y = POOL.empty((n, 2 * th, 2 * tw, k), np.result_type(xh, u))
+    starts = list(range(0, n, images))
+
+    def run(lo, hi):
+        t = images * th * tw
+        planes = np.empty((2, 2, images, th + 1, tw + 1, c), xh.dtype)
+        rows = np.empty((4, 2, images, th, tw + 1, c), xh.dtype)
+        v = np.empty((4, t * c), xh.dtype)
+        prod = np.empty((4, t * k), y.dtype)
+        half = np.empty((2, 4, t * k), y.dtype)
+        for i0 in starts[lo:hi]:
+            i1 = min(n, i0 + images)
+            r, tr = i1 - i0, (i1 - i0) * th * tw
+            for pr in range(2):
+                for pc in range(2):
+                    np.copyto(planes[pr, pc, :r], xh[i0:i1, pr:pr + 2 * th + 1:2,
+                                                     pc:pc + 2 * tw + 1:2])
+            # rows[i] = sum_k B^T[i, k] d[k]: tile row k of tile row t is plane row t + k // 2
+            for i in range(4):
+                _combine(rows[i, :, :r], [(bt[i, j], planes[j % 2, :, :r, j // 2:j // 2 + th])
+                                          for j in range(4)])
+            vr = v[:, :tr * c].reshape(4, r, th, tw, c)
+            pr_ = prod[:, :tr * k].reshape(4, tr, k)
+            hr = half[:, :, :tr * k].reshape(2, 4, tr, k)
+            for j in range(4):
+                _combine(vr, [(bt[j, l], rows[:, l % 2, :r, :, l // 2:l // 2 + tw])
+                              for l in range(4)])
+                v2 = vr.reshape(4, tr, c)
+                for i in range(4):
+                    np.matmul(v2[i], kernels[4 * i + j], out=pr_[i])
+                for p in range(2):
+                    _combine(hr[p, j], [(at[p, i], pr_[i]) for i in range(4)])
+            out = y[i0:i1].reshape(r, th, 2, tw, 2, k).transpose(2, 4, 0, 1, 3, 5)
+            h6 = hr.reshape(2, 4, r, th, tw, k)
+            for col in range(2):                    # out[:, col]: (row, image, th, tw, K)
+                _combine(out[:, col], [(at[col, j], h6[:, j]) for j in range(4)])
+    _split_products(run, len(starts), y.size, 2 * images * th * tw * c * k)
     return y
 
 

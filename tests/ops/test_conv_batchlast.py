@@ -123,7 +123,8 @@ def test_long_weight_gradient_product_is_cut_into_pieces(monkeypatch):
     ((32, 16, 5, 5), (1, 1), False, 'direct'),          # wider than MAX_CHANNELS
     ((32, 16, 5, 5), (1, 1), True, 'batch_last'),       # ... but its input is batch-last
     ((128, 128, 3, 3), (1, 1), True, 'winograd'),
-    ((64, 64, 3, 3), (1, 1), True, 'batch_last'),       # below Winograd's channels
+    ((64, 64, 3, 3), (1, 1), True, 'winograd'),
+    ((32, 32, 3, 3), (1, 1), True, 'batch_last'),       # below Winograd's channels
     ((8, 8, 1, 1), (1, 1), True, 'pointwise'),
 ])
 def test_kernel_choice_for_narrow_layers(w_shape, stride, batch_last_input, want):

@@ -156,7 +156,8 @@ def test_winograd_transforms_reproduce_the_convolution(m):
 
 @pytest.mark.parametrize('w_shape, stride, padding, dilation, groups, out_hw, dtype, want', [
     ((128, 128, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'winograd'),
-    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
+    ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'winograd'),
+    ((32, 32, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
     ((128, 128, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float64, 'direct'),
     ((64, 32, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32, 'direct'),
     ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (2, 2), np.float32, 'direct'),
@@ -179,10 +180,42 @@ def test_kernel_choice_follows_algorithm(algorithm):
     assert conv_kernels.kernel_choice(*((128, 128, 3, 3),) + args[1:],
                                       grad=True) == 'direct'            # 128 < 256
     assert conv_kernels.kernel_choice(*wide, input_grad=True) == 'winograd'
-    assert conv_kernels.kernel_choice(*((128, 128, 3, 3),) + args[1:],
-                                      input_grad=True) == 'winograd'    # from 128
-    assert conv_kernels.kernel_choice(*args, input_grad=True) == 'direct'
+    assert conv_kernels.kernel_choice(*args, input_grad=True) == 'winograd'   # from 64
+    assert conv_kernels.kernel_choice(*((32, 32, 3, 3),) + args[1:],
+                                      input_grad=True) == 'direct'
     algorithm('direct')
     assert conv_kernels.kernel_choice(*args) == 'direct'
     algorithm('fast')
     assert conv_kernels.kernel_choice(*args[:-1], np.float64, grad=True) == 'winograd'
+
+
+@pytest.mark.parametrize('n, h, wd, images', [(5, 6, 8, 2), (4, 7, 5, 1), (7, 4, 4, 3)])
+def test_winograd_in_pieces_gives_the_whole_batch_numbers(monkeypatch, n, h, wd, images):
+    """A few images at a time, through parity planes: the numbers of the whole-batch path in
+    float64, forward and input-gradient kernels, odd sizes and a last, smaller piece."""
+    rng = np.random.default_rng(8)
+    c, o = 3, 5
+    th, tw = winograd.tiles(h, wd, 2)
+    xh = np.zeros((n, 2 * th + 2, 2 * tw + 2, c))
+    xh[:, :h + 2, :wd + 2] = rng.standard_normal((n, h + 2, wd + 2, c))
+    w = rng.standard_normal((o, c, 3, 3))
+    windows = np.lib.stride_tricks.sliding_window_view(xh[:, :h + 2, :wd + 2], (3, 3), (1, 2))
+    want = np.einsum('nhwcab,ocab->nhwo', windows, w)
+    yo = np.zeros((n, 2 * th + 2, 2 * tw + 2, o))
+    yo[:, :h + 2, :wd + 2] = rng.standard_normal((n, h + 2, wd + 2, o))
+    out_windows = np.lib.stride_tricks.sliding_window_view(yo[:, :h + 2, :wd + 2], (3, 3), (1, 2))
+    want_flipped = np.einsum('nhwoab,coab->nhwc', out_windows,
+                             w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1])
+    u, order = winograd.flipped_kernel(w, 2)
+    calls = []
+    pieces = winograd._convolve_pieces
+    monkeypatch.setattr(winograd, '_convolve_pieces', lambda *a: calls.append(a[-1]) or pieces(*a))
+    monkeypatch.setattr(winograd, '_cores', lambda: 1)
+    monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', images * th * tw * c)
+    got = winograd.convolve(xh, winograd.kernel_transform(w, 2), h, wd, 2)
+    monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', images * th * tw * o)
+    got_flipped = winograd.convolve(yo, u, h, wd, 2, order)
+    assert calls == [images, images]
+    np.testing.assert_allclose(got, want, atol=1e-12)
+    np.testing.assert_allclose(got_flipped, want_flipped, atol=1e-12)
+    assert got.shape == (n, h, wd, o) and got.flags.c_contiguous
