@@ -22,10 +22,10 @@ Large scratch arrays come from ``POOL``, which hands their memory out again at t
 Faster kernels replace im2col where they apply (``kernel_choice``): a 1x1 convolution without
 padding is one GEMM on the (strided) channels-last input, and its gradients are GEMMs too; a
 3x3 stride-1 convolution of 64 channels or more runs as Winograd F(2x2, 3x3) (``winograd``),
-as does its input gradient and, from 256 channels, its weight gradient. They round differently
-from im2col, within float32 accuracy (see ``winograd``). Narrow layers (few channels, as in
-LeNet) and layers whose input is stored batch-last run im2col on (C, H, W, N) arrays instead
-(``conv_batchlast``), where the copies read runs of Wo*N values rather than kw*C.
+as do its input and weight gradients. They round differently from im2col, within float32
+accuracy (see ``winograd``). Narrow layers (few channels, as in LeNet) and layers whose input
+is stored batch-last run im2col on (C, H, W, N) arrays instead (``conv_batchlast``), where the
+copies read runs of Wo*N values rather than kw*C.
 """
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -53,7 +53,7 @@ from .conv_layout import zero_border as _zero_border
 ALGORITHM = 'auto'
 WINOGRAD_MIN_CHANNELS = 64
 WINOGRAD_INPUT_GRAD_MIN_CHANNELS = 64
-WINOGRAD_GRAD_MIN_CHANNELS = 256
+WINOGRAD_GRAD_MIN_CHANNELS = 64
 TILE = 2                    # F(2x2, 3x3); F(4x4, 3x3) is ~10% faster but 10x less exact
 # An im2col matrix up to this size is kept from the forward for the weight gradient instead
 # of being rebuilt (small layers, where rebuilding costs as much as the GEMM; large ones would

@@ -192,8 +192,8 @@ def convolve(xh, u, ho, wo, m, order=None):
     at a time (``_convolve_pieces``), the others whole, a GEMM per position."""
     n, c = xh.shape[0], xh.shape[3]
     th, tw = tiles(ho, wo, m)
-    images = max(1, PIECE_ELEMENTS // (th * tw * c))
-    if m == 2 and -(-n // images) >= 2 * _cores():
+    images = _piece_images(n, th, tw, c) if m == 2 else 0
+    if images:
         y = _convolve_pieces(xh, u, order, th, tw, images)
     else:
         v = _input_transform(xh, m, th, tw)
@@ -205,16 +205,57 @@ def convolve(xh, u, ho, wo, m, order=None):
     return y
 
 
+class _PieceInput:
+    """One thread's scratch for the input transform of a few images of F(2x2, 3x3), done a
+    column of tile positions at a time.
+
+    The images are first copied into their four (row, column) parity planes, so that the
+    transforms read and write runs of whole tile rows rather than one pixel's channels, and
+    each step is one NumPy call over all positions of a row or column of B^T."""
+
+    def __init__(self, xh, images, th, tw):
+        c = xh.shape[3]
+        self.xh, self.th, self.tw = xh, th, tw
+        self.planes = np.empty((2, 2, images, th + 1, tw + 1, c), xh.dtype)
+        self.rows = np.empty((4, 2, images, th, tw + 1, c), xh.dtype)
+        self.v = np.empty((4, images * th * tw * c), xh.dtype)
+
+    def load(self, i0, i1):
+        """Take images i0 to i1: rows[i] = sum_k B^T[i, k] d[k] over the tiles' rows (tile row
+        k of tile row t is row t + k // 2 of plane k % 2)."""
+        bt, th, tw = TRANSFORMS[2][0], self.th, self.tw
+        r = self.r = i1 - i0
+        for pr in range(2):
+            for pc in range(2):
+                np.copyto(self.planes[pr, pc, :r],
+                          self.xh[i0:i1, pr:pr + 2 * th + 1:2, pc:pc + 2 * tw + 1:2])
+        for i in range(4):
+            _combine(self.rows[i, :, :r], [(bt[i, k], self.planes[k % 2, :, :r, k // 2:k // 2 + th])
+                                           for k in range(4)])
+
+    def column(self, j):
+        """V at positions (0..3, j): (4, tiles, C) for the images taken."""
+        bt, th, tw, r = TRANSFORMS[2][0], self.th, self.tw, self.r
+        c = self.xh.shape[3]
+        v = self.v[:, :r * th * tw * c].reshape(4, r, th, tw, c)
+        _combine(v, [(bt[j, k], self.rows[:, k % 2, :r, :, k // 2:k // 2 + tw]) for k in range(4)])
+        return v.reshape(4, r * th * tw, c)
+
+
+def _piece_images(n, th, tw, c):
+    """Images per piece for ``_convolve_pieces`` and ``_filter_grad_pieces``, or 0 where the
+    batch is better run whole (fewer than two pieces per core)."""
+    images = max(1, PIECE_ELEMENTS // (th * tw * c))
+    return images if -(-n // images) >= 2 * _cores() else 0
+
+
 def _convolve_pieces(xh, u, order, th, tw, images):
     """``convolve`` for F(2x2, 3x3), ``images`` images at a time, the pieces shared between
     free cores: each piece's transforms and GEMMs run while its data is still in cache (the
     whole batch's transformed input is 4 times the input, and writing it to memory and
-    reading it back cost as much as the GEMMs). The input is first copied into its four
-    (row, column) parity planes, so that the transforms read and write runs of whole tile
-    rows rather than one pixel's channels; each transform is one NumPy call over all tile
-    positions of a row or column of B (or A), and one column of positions at a time is
+    reading it back cost as much as the GEMMs). One column of positions at a time is
     multiplied and folded into the output transform's first half."""
-    bt, at = TRANSFORMS[2][0], TRANSFORMS[2][2]
+    at = TRANSFORMS[2][2]
     n, c = xh.shape[0], xh.shape[3]
     k = u.shape[1] if order is None else u.shape[2]
     q = range(16) if order is None else order
@@ -223,40 +264,70 @@ def _convolve_pieces(xh, u, order, th, tw, images):
     starts = list(range(0, n, images))
 
     def run(lo, hi):
-        t = images * th * tw
-        planes = np.empty((2, 2, images, th + 1, tw + 1, c), xh.dtype)
-        rows = np.empty((4, 2, images, th, tw + 1, c), xh.dtype)
-        v = np.empty((4, t * c), xh.dtype)
-        prod = np.empty((4, t * k), y.dtype)
-        half = np.empty((2, 4, t * k), y.dtype)
+        piece = _PieceInput(xh, images, th, tw)
+        prod = np.empty((4, images * th * tw * k), y.dtype)
+        half = np.empty((2, 4, images * th * tw * k), y.dtype)
         for i0 in starts[lo:hi]:
             i1 = min(n, i0 + images)
-            r, tr = i1 - i0, (i1 - i0) * th * tw
-            for pr in range(2):
-                for pc in range(2):
-                    np.copyto(planes[pr, pc, :r], xh[i0:i1, pr:pr + 2 * th + 1:2,
-                                                     pc:pc + 2 * tw + 1:2])
-            # rows[i] = sum_k B^T[i, k] d[k]: tile row k of tile row t is plane row t + k // 2
-            for i in range(4):
-                _combine(rows[i, :, :r], [(bt[i, j], planes[j % 2, :, :r, j // 2:j // 2 + th])
-                                          for j in range(4)])
-            vr = v[:, :tr * c].reshape(4, r, th, tw, c)
-            pr_ = prod[:, :tr * k].reshape(4, tr, k)
-            hr = half[:, :, :tr * k].reshape(2, 4, tr, k)
+            piece.load(i0, i1)
+            r, t = i1 - i0, (i1 - i0) * th * tw
+            pr = prod[:, :t * k].reshape(4, t, k)
+            hr = half[:, :, :t * k].reshape(2, 4, t, k)
             for j in range(4):
-                _combine(vr, [(bt[j, l], rows[:, l % 2, :r, :, l // 2:l // 2 + tw])
-                              for l in range(4)])
-                v2 = vr.reshape(4, tr, c)
+                v = piece.column(j)
                 for i in range(4):
-                    np.matmul(v2[i], kernels[4 * i + j], out=pr_[i])
+                    np.matmul(v[i], kernels[4 * i + j], out=pr[i])
                 for p in range(2):
-                    _combine(hr[p, j], [(at[p, i], pr_[i]) for i in range(4)])
+                    _combine(hr[p, j], [(at[p, i], pr[i]) for i in range(4)])
             out = y[i0:i1].reshape(r, th, 2, tw, 2, k).transpose(2, 4, 0, 1, 3, 5)
             h6 = hr.reshape(2, 4, r, th, tw, k)
             for col in range(2):                    # out[:, col]: (row, image, th, tw, K)
                 _combine(out[:, col], [(at[col, j], h6[:, j]) for j in range(4)])
     _split_products(run, len(starts), y.size, 2 * images * th * tw * c * k)
     return y
+
+
+def _filter_grad_pieces(gy, xh, th, tw, images):
+    """The (16, O, C) sums over tiles of Z^T V of ``filter_grad`` for F(2x2, 3x3), ``images``
+    images at a time (see ``_convolve_pieces``). The pieces are summed in order within one run
+    of pieces per core, then the runs' sums in order: the rounding does not depend on which
+    threads ran them, and one (16, O, C) sum per core is held."""
+    at = TRANSFORMS[2][2]
+    n, o, c = gy.shape[0], gy.shape[3], xh.shape[3]
+    starts = list(range(0, n, images))
+    cores = min(_cores(), len(starts))
+    bounds = [len(starts) * i // cores for i in range(cores + 1)]
+    sums = [np.empty((16, o, c), np.result_type(gy, xh)) for _ in range(cores)]
+
+    def run(lo, hi):
+        piece = _PieceInput(xh, images, th, tw)
+        half = np.empty((4, images, th, 2 * tw, o), gy.dtype)
+        z = np.empty((4, images * th * tw * o), gy.dtype)
+        part = np.empty((o, c), sums[0].dtype)
+        for index in range(lo, hi):
+            acc = sums[index]
+            for i0 in starts[bounds[index]:bounds[index + 1]]:
+                i1 = min(n, i0 + images)
+                piece.load(i0, i1)
+                r, t = i1 - i0, (i1 - i0) * th * tw
+                g = gy[i0:i1]
+                for i in range(4):                  # A gy over the tiles' rows
+                    _combine(half[i, :r], [(at[p, i], g[:, p::2]) for p in range(2)])
+                zr = z[:, :t * o].reshape(4, r, th, tw, o)
+                for j in range(4):
+                    _combine(zr, [(at[q, j], half[:, :r, :, q::2]) for q in range(2)])
+                    v, z2 = piece.column(j), zr.reshape(4, t, o)
+                    for i in range(4):
+                        if i0 == starts[bounds[index]]:
+                            np.matmul(z2[i].T, v[i], out=acc[4 * i + j])
+                        else:
+                            np.matmul(z2[i].T, v[i], out=part)
+                            acc[4 * i + j] += part
+    _split_products(run, cores, gy.size + xh.size, 2 * images * th * tw * o * c * 16)
+    total = sums[0]
+    for more in sums[1:]:
+        total += more
+    return total
 
 
 def _output_gradient_transform(gy, m, th, tw):
@@ -290,9 +361,14 @@ def filter_grad(gy, xh, m):
         full = np.zeros((n, th * m, tw * m, o), gy.dtype)
         full[:, :ho, :wo] = gy
         gy = full
-    z = _output_gradient_transform(gy, m, th, tw)
-    v = _input_transform(xh, m, th, tw)
-    prod = _products(z.transpose(0, 2, 1), v.transpose(0, 2, 1))  # (a*a, O, C)
+    images = _piece_images(n, th, tw, xh.shape[3]) if m == 2 else 0
+    if images:
+        prod = _filter_grad_pieces(gy, xh, th, tw, images)
+    else:
+        z = _output_gradient_transform(gy, m, th, tw)
+        v = _input_transform(xh, m, th, tw)
+        prod = _products(z.transpose(0, 2, 1), v.transpose(0, 2, 1))  # (a*a, O, C)
+        del z, v
     # G^T M G as one GEMM whose (O*C, 9) result is already w's layout (m = 4's fractions of
     # 1/6 and 1/24 are applied in float64)
     dtype = gy.dtype if m == 2 else np.float64

@@ -174,15 +174,10 @@ def test_kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype
 
 def test_kernel_choice_follows_algorithm(algorithm):
     args = ((64, 64, 3, 3), (1, 1), (1,) * 4, (1, 1), 1, (8, 8), np.float32)
-    wide = ((512, 512, 3, 3),) + args[1:]
-    assert conv_kernels.kernel_choice(*args, grad=True) == 'direct'
-    assert conv_kernels.kernel_choice(*wide, grad=True) == 'winograd'
-    assert conv_kernels.kernel_choice(*((128, 128, 3, 3),) + args[1:],
-                                      grad=True) == 'direct'            # 128 < 256
-    assert conv_kernels.kernel_choice(*wide, input_grad=True) == 'winograd'
-    assert conv_kernels.kernel_choice(*args, input_grad=True) == 'winograd'   # from 64
-    assert conv_kernels.kernel_choice(*((32, 32, 3, 3),) + args[1:],
-                                      input_grad=True) == 'direct'
+    narrow = ((32, 32, 3, 3),) + args[1:]
+    for pass_ in (dict(), dict(grad=True), dict(input_grad=True)):      # all from 64 channels
+        assert conv_kernels.kernel_choice(*args, **pass_) == 'winograd'
+        assert conv_kernels.kernel_choice(*narrow, **pass_) == 'direct'
     algorithm('direct')
     assert conv_kernels.kernel_choice(*args) == 'direct'
     algorithm('fast')
@@ -192,7 +187,8 @@ def test_kernel_choice_follows_algorithm(algorithm):
 @pytest.mark.parametrize('n, h, wd, images', [(5, 6, 8, 2), (4, 7, 5, 1), (7, 4, 4, 3)])
 def test_winograd_in_pieces_gives_the_whole_batch_numbers(monkeypatch, n, h, wd, images):
     """A few images at a time, through parity planes: the numbers of the whole-batch path in
-    float64, forward and input-gradient kernels, odd sizes and a last, smaller piece."""
+    float64, forward, input-gradient kernels and weight gradient, odd sizes and a last,
+    smaller piece."""
     rng = np.random.default_rng(8)
     c, o = 3, 5
     th, tw = winograd.tiles(h, wd, 2)
@@ -219,3 +215,11 @@ def test_winograd_in_pieces_gives_the_whole_batch_numbers(monkeypatch, n, h, wd,
     np.testing.assert_allclose(got, want, atol=1e-12)
     np.testing.assert_allclose(got_flipped, want_flipped, atol=1e-12)
     assert got.shape == (n, h, wd, o) and got.flags.c_contiguous
+    gy = rng.standard_normal((n, h, wd, o))
+    sums = winograd._filter_grad_pieces
+    monkeypatch.setattr(winograd, '_filter_grad_pieces',
+                        lambda *a: calls.append(a[-1]) or sums(*a))
+    monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', images * th * tw * c)
+    np.testing.assert_allclose(winograd.filter_grad(gy, xh, 2),
+                               np.einsum('nhwo,nhwcab->ocab', gy, windows), atol=1e-11)
+    assert calls == [images] * 3
