@@ -331,8 +331,9 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
 
 
 def _output_gradient_transform(gy, m, th, tw):
-    """Z (a*a, N*th*tw, O) = A gy A^T for the m x m tiles of gy (N, m*th, m*tw, O) (A = A^T's
-    transpose): the output transform read backwards, for the weight gradient."""
+    """Z (a*a, N*th*tw, O) = A gy A^T for the m x m tiles of gy (N, m*th, m*tw, O), A being
+    the transpose of ``TRANSFORMS[m][2]``: the output transform read backwards, for the weight
+    gradient."""
     at = TRANSFORMS[m][2]
     a = m + 2
     n, o = gy.shape[0], gy.shape[3]
