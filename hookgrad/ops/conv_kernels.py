@@ -259,8 +259,10 @@ def _tiled(x, padding, ho, wo):
 def conv_forward(x, w, stride, padding, dilation, groups):
     """(y, how, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw),
     the kernel that ran (``kernel_choice``), the padded input (channels-last, or batch-last
-    for 'batch_last'), the weight rows and the im2col matrix when at most KEEP_COLS_BYTES
-    (None outside im2col; all reused by backward)."""
+    for 'batch_last'), the weight in the kernel's form (im2col's rows, or Winograd's
+    transformed kernels, which the input gradient reads at reordered positions) and the
+    im2col matrix when at most KEEP_COLS_BYTES (None outside im2col; all reused by
+    backward)."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding
@@ -276,7 +278,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
         xh = _tiled(x, padding, ho, wo)
         u = winograd.kernel_transform(w, TILE)
         y = winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2)
-        return y, how, xh, None, None
+        return y, how, xh, u, None
     if how == 'batch_last':
         y, xb, cols = _bl.forward(x, w, stride, padding, dilation, (ho, wo), KEEP_COLS_BYTES)
         return y, how, xb, None, cols
@@ -338,8 +340,8 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
 def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, gyg=None,
                rows=None):
     """The gradient of conv2d with respect to its input (N, C, *input_size), for gy and w
-    (``how``, ``gyg`` and ``rows``: the forward's kernel, gy as ``grad_operand`` and w's rows,
-    when already at hand)."""
+    (``how``, ``gyg`` and ``rows``: the forward's kernel, gy as ``grad_operand`` and w in that
+    kernel's form, when already at hand)."""
     n, o, ho, wo = gy.shape
     _, cg, kh, kw = w.shape
     h, wd = input_size
@@ -356,6 +358,8 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
                             input_grad=True)
         how = 'direct' if how == 'batch_last' else how      # gyg is channels-last
+        if how != 'winograd':
+            rows = None                                     # Winograd's kernels, not rows
     if how == 'pointwise':
         if gyg is None:
             gyg = _to_groups(gy, groups)
@@ -386,7 +390,7 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         else:
             buf.fill(0)
         if how == 'winograd':
-            u, order = winograd.flipped_kernel(w, TILE)
+            u, order = winograd.flipped_kernel(w, TILE, rows)
             return winograd.convolve(buf, u, h, wd, TILE, order).transpose(0, 3, 1, 2)
         if rows is None:
             rows = _weight_rows(w, groups)
@@ -399,14 +403,38 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         rows = _weight_rows(w, groups)
     if gyg is None:
         gyg = _to_groups(gy, groups)
-    gcols = _matmul(gyg, rows, out=POOL.empty((groups, n * ho * wo, kh * kw * cg),
-                                                np.result_type(gyg, rows)))
-    gc = gcols.reshape(groups, n, ho, wo, kh, kw, cg)
-    buf = np.zeros((n, h + pt + pb, wd + pl + pr, groups, cg), gy.dtype)
-    (sh, sw), (dh, dw) = stride, dilation
-    for i in range(kh):
-        for j in range(kw):
-            buf[:, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] \
-                += gc[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
+    buf = _col2im(gyg, rows, (n, h + pt + pb, wd + pl + pr), (ho, wo), (kh, kw), stride,
+                  dilation)
     gx = buf[:, pt:pt + h, pl:pl + wd].transpose(0, 3, 4, 1, 2)
     return gx.reshape(n, groups * cg, h, wd)
+
+
+def _col2im(gyg, rows, padded, out_hw, kernel, stride, dilation):
+    """The padded input gradient (N, Hp, Wp, G, Cg) of grouped gy (G, N*Ho*Wo, Og) and the
+    weight rows (G, Og, kh*kw*Cg): each output pixel's gradient columns gy @ rows, added into
+    the kh*kw input pixels its window read. Done a few whole images at a time (the pieces
+    write disjoint images, shared between free cores: as many per core), so that each piece's
+    columns, kh*kw times its input, are added while still in cache."""
+    g, _, og = gyg.shape
+    n, hp, wp = padded
+    (ho, wo), (kh, kw) = out_hw, kernel
+    (sh, sw), (dh, dw) = stride, dilation
+    cg = rows.shape[2] // (kh * kw)
+    buf = POOL.empty((n, hp, wp, g, cg), np.result_type(gyg, rows))
+    gy5 = gyg.reshape(g, n, ho * wo, og)
+    count = -(-n * ho * wo * rows.shape[2] * g * buf.itemsize // PIECE_BYTES)
+    count = min(n, -(-count // _cores()) * _cores())        # an even share per core
+    pieces = [(n * i // count, n * (i + 1) // count) for i in range(count)]
+
+    def work(_, piece):
+        i0, i1 = piece
+        gc = np.matmul(gy5[:, i0:i1].reshape(g, -1, og), rows)
+        gc = gc.reshape(g, i1 - i0, ho, wo, kh, kw, cg)
+        b = buf[i0:i1]
+        b.fill(0)
+        for i in range(kh):
+            for j in range(kw):
+                b[:, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] \
+                    += gc[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
+    _by_pieces(work, pieces, 2 * gyg.size * rows.shape[2])
+    return buf

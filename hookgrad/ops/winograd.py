@@ -158,14 +158,15 @@ def kernel_transform(w, m):
     return _matmul(_kernel_matrix(m, w.dtype), w.reshape(o * c, 9).T).reshape(-1, o, c)
 
 
-def flipped_kernel(w, m):
+def flipped_kernel(w, m, u=None):
     """(u, order): the transformed kernels of the input gradient of a convolution with w
-    (O, C, 3, 3), for ``convolve(..., order=order)``: w's own transform reordered where
-    ``FLIP_ORDER`` allows, else the transform of w turned by 180 degrees."""
+    (O, C, 3, 3), for ``convolve(..., order=order)``: w's own transform (``u`` when the
+    forward's is at hand) reordered where ``FLIP_ORDER`` allows, else the transform of w
+    turned by 180 degrees."""
     order = FLIP_ORDER[m]
     if order is None:
         return kernel_transform(w[:, :, ::-1, ::-1], m), list(range((m + 2) ** 2))
-    return kernel_transform(w, m), order
+    return (kernel_transform(w, m) if u is None or len(u) != len(order) else u), order
 
 
 def _products(v, u, order=None, transposed=True):

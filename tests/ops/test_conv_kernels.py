@@ -105,6 +105,44 @@ def test_kept_im2col_matrix_gives_the_rebuilt_weight_gradient(monkeypatch):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize('kwargs', [dict(stride=2, pad_mode='pad', padding=1),
+                                    dict(stride=(2, 3), pad_mode='pad', padding=(1, 0, 2, 1),
+                                         dilation=2, groups=2)], ids=['s2', 's23-dilated-grouped'])
+def test_input_gradient_in_pieces_gives_the_whole_batch_numbers(monkeypatch, algorithm,
+                                                                kwargs):
+    """The strided input gradient adds each piece's columns into its own images: one image
+    per piece gives the numbers of the whole batch at once, which match finite differences."""
+    algorithm('direct')
+    rng = np.random.default_rng(6)
+    x, w = rng.standard_normal((5, 4, 9, 11)), rng.standard_normal((6, 2 if 'groups' in kwargs
+                                                                      else 4, 3, 3))
+    gy = rng.standard_normal(ops.conv2d(ms.Tensor(x), ms.Tensor(w), **kwargs).shape)
+    monkeypatch.setattr(conv_kernels, 'PIECE_BYTES', 1 << 30)
+    whole = run(x, w, gy, **kwargs)[1]
+    monkeypatch.setattr(conv_kernels, 'PIECE_BYTES', 1)
+    np.testing.assert_allclose(run(x, w, gy, **kwargs)[1], whole, rtol=1e-12, atol=1e-12)
+    check_grad(lambda a: ops.conv2d(a, ms.Tensor(w), **kwargs), x[:2])
+
+
+def test_input_gradient_reuses_the_forwards_winograd_kernels(monkeypatch, algorithm):
+    """The forward's transformed kernels serve the input gradient (no second transform), with
+    the numbers of transforming them again."""
+    algorithm('fast')
+    x, w, gy, kwargs = case_operands(SHAPES[4], np.float64, seed=5)
+    calls = []
+    transform = winograd.kernel_transform
+    monkeypatch.setattr(winograd, 'kernel_transform', lambda *a: calls.append(1) or transform(*a))
+    xt, wt = ms.Tensor(x, requires_grad=True), ms.Tensor(w)
+    y = ops.conv2d(xt, wt, **kwargs)
+    assert len(calls) == 1
+    y.backward(ms.Tensor(gy))
+    assert len(calls) == 1
+    again = conv_kernels.input_grad(gy, w, x.shape[2:], stride=(1, 1), padding=(1, 1, 1, 1),
+                                    dilation=(1, 1), groups=1, how='winograd')
+    assert len(calls) == 2
+    np.testing.assert_allclose(xt.grad.asnumpy(), again, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize('kwargs', [dict(pad_mode='valid'), dict(pad_mode='same'),
                                     dict(pad_mode='pad', padding=(2, 0, 1, 1), dilation=2)])
 def test_input_gradient_of_a_widening_stride_1_convolution(kwargs):
