@@ -40,9 +40,10 @@ def _params(stride, padding, dilation, groups):
 class Convolution2D(Op):
     """y = conv(x, w) (+ b): NCHW cross-correlation with stride, padding, dilation and groups.
 
-    Keeps x, w, the kernel that ran, the padded input in that kernel's layout and the weight
-    in that kernel's form (im2col's rows, or Winograd's transformed kernels, which the input
-    gradient reuses). The im2col matrix (kh*kw times the input's size) is kept only when small
+    Keeps x, w, the kernel that ran, the padded input in that kernel's layout (none where
+    Winograd reads x in pieces as it lies) and the weight in that kernel's form (im2col's
+    rows, or Winograd's transformed kernels, which the input gradient reuses). The im2col
+    matrix (kh*kw times the input's size) is kept only when small
     (``conv_kernels.KEEP_COLS_BYTES``); else backward rebuilds it from the padded input, which
     costs one copy and saves most of a network's activation memory.
     """

@@ -250,19 +250,22 @@ def _strided_rows(xh, stride, ho, wo):
 
 def _tiled(x, padding, ho, wo):
     """x (N, C, H, W) padded channels-last, with zero rows and columns added at the bottom
-    and right up to whole Winograd tiles."""
+    and right up to whole Winograd tiles: a ``winograd.Padded`` of x as it lies where
+    Winograd runs in pieces (no padded copy), else the padded copy."""
     th, tw = winograd.tiles(ho, wo, TILE)
     pt, pb, pl, pr = padding
+    if winograd.runs_in_pieces(x.shape[0], th, tw, x.shape[1], TILE):
+        return winograd.Padded(_nhwc(x), pt, pl, th * TILE + 2, tw * TILE + 2)
     return _channels_last(x, pt, pb + th * TILE - ho, pl, pr + tw * TILE - wo)
 
 
 def conv_forward(x, w, stride, padding, dilation, groups):
     """(y, how, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw),
     the kernel that ran (``kernel_choice``), the padded input (channels-last, or batch-last
-    for 'batch_last'), the weight in the kernel's form (im2col's rows, or Winograd's
-    transformed kernels, which the input gradient reads at reordered positions) and the
-    im2col matrix when at most KEEP_COLS_BYTES (None outside im2col; all reused by
-    backward)."""
+    for 'batch_last'; None where Winograd read x as it lies), the weight in the kernel's
+    form (im2col's rows, or Winograd's transformed kernels, which the input gradient reads
+    at reordered positions) and the im2col matrix when at most KEEP_COLS_BYTES (None outside
+    im2col; all reused by backward)."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding
@@ -278,7 +281,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
         xh = _tiled(x, padding, ho, wo)
         u = winograd.kernel_transform(w, TILE)
         y = winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2)
-        return y, how, xh, u, None
+        return y, how, None if isinstance(xh, winograd.Padded) else xh, u, None
     if how == 'batch_last':
         y, xb, cols = _bl.forward(x, w, stride, padding, dilation, (ho, wo), KEEP_COLS_BYTES)
         return y, how, xb, None, cols
@@ -380,6 +383,10 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
             th, tw = winograd.tiles(h, wd, TILE)
             xh_, xw_ = th * TILE - h, tw * TILE - wd
         hb, wb = h + eh + xh_, wd + ew + xw_
+        if how == 'winograd' and winograd.runs_in_pieces(n, th, tw, o, TILE):
+            u, order = winograd.flipped_kernel(w, TILE, rows)
+            gh = winograd.Padded(_nhwc(gy), top, left, hb, wb)
+            return winograd.convolve(gh, u, h, wd, TILE, order).transpose(0, 3, 1, 2)
         buf = POOL.empty((n, hb, wb, o), gy.dtype)
         r0, r1 = max(0, -top), min(ho, h + eh - top)
         c0, c1 = max(0, -left), min(wo, wd + ew - left)

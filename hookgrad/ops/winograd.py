@@ -26,8 +26,8 @@ from .._threads import split as _split
 from .._threads import split_products as _split_products
 from .conv_layout import POOL
 
-__all__ = ['FLIP_ORDER', 'TRANSFORMS', 'convolve', 'filter_grad', 'flipped_kernel',
-           'kernel_transform', 'tiles']
+__all__ = ['FLIP_ORDER', 'Padded', 'TRANSFORMS', 'convolve', 'filter_grad',
+           'flipped_kernel', 'kernel_transform', 'runs_in_pieces', 'tiles']
 
 # (B^T, G, A^T) of F(m, 3) (Lavin & Gray, "Fast Algorithms for Convolutional Neural Networks")
 TRANSFORMS = {
@@ -46,6 +46,58 @@ TRANSFORMS = {
 def tiles(ho, wo, m):
     """(tile rows, tile columns) covering an ho x wo output with m x m tiles."""
     return -(-ho // m), -(-wo // m)
+
+
+class Padded:
+    """A channels-last array ``a`` (N, h, w, C) read as if placed with its corner at (top,
+    left) in a zero (N, height, width, C) array (rows and columns outside that array are
+    dropped): the input Winograd pieces take, which copy it into their planes from where it
+    lies, so no padded copy of the whole batch is made."""
+
+    __slots__ = ('a', 'top', 'left', 'shape', 'dtype', 'size')
+
+    def __init__(self, a, top, left, height, width):
+        self.a, self.top, self.left = a, top, left
+        self.shape = (a.shape[0], height, width, a.shape[3])
+        self.dtype, self.size = a.dtype, int(np.prod(self.shape))
+
+    def planes_range(self, parity_row, parity_col, rows, cols):
+        """((t0, t1), (s0, s1), view): the rows t0:t1 and columns s0:s1 of the parity plane
+        (rows parity_row::2, columns parity_col::2; ``rows`` x ``cols``) that hold values of
+        ``a``, and those values (a view of ``a``, all images)."""
+        (t0, t1, y0), (s0, s1, x0) = (
+            _parity_span(self.top, self.a.shape[1], parity_row, rows),
+            _parity_span(self.left, self.a.shape[2], parity_col, cols))
+        view = self.a[:, y0:y0 + 2 * max(0, t1 - t0 - 1) + 1:2,
+                      x0:x0 + 2 * max(0, s1 - s0 - 1) + 1:2][:, :t1 - t0, :s1 - s0]
+        return (t0, t1), (s0, s1), view
+
+    def array(self):
+        """The padded array itself, C-contiguous."""
+        n, height, width, c = self.shape
+        out = POOL.empty(self.shape, self.dtype)
+        out.fill(0)
+        h, w = self.a.shape[1:3]
+        r0, c0 = max(0, -self.top), max(0, -self.left)
+        r1, c1 = min(h, height - self.top), min(w, width - self.left)
+        if r1 > r0 and c1 > c0:
+            out[:, r0 + self.top:r1 + self.top, c0 + self.left:c1 + self.left] = \
+                self.a[:, r0:r1, c0:c1]
+        return out
+
+
+def _parity_span(offset, length, parity, count):
+    """(t0, t1, first): the entries t0 <= t < t1 of positions parity + 2t (t < count) of a
+    padded axis that fall on one of ``length`` values placed at ``offset``, and the first
+    one's index in those values."""
+    t0 = max(0, -(-(offset - parity) // 2))
+    t1 = max(t0, min(count, -(-(offset + length - parity) // 2)))
+    return t0, t1, parity + 2 * t0 - offset
+
+
+def _as_array(xh):
+    """xh itself, or the padded array of a ``Padded``."""
+    return xh.array() if isinstance(xh, Padded) else xh
 
 
 def _combine(out, terms):
@@ -186,18 +238,19 @@ def _products(v, u, order=None, transposed=True):
 
 
 def convolve(xh, u, ho, wo, m, order=None):
-    """The valid 3x3 convolution (N, ho, wo, K), C-contiguous, of xh (N, Hp, Wp, C) with the
-    transformed kernels u (a*a, K, C) of ``kernel_transform``; with ``order`` (from
-    ``flipped_kernel``), with the kernels u[order[p]] (a*a, C, K) of the input gradient instead.
-    xh must cover whole tiles (see ``_input_transform``). Layers of many tiles run a few images
-    at a time (``_convolve_pieces``), the others whole, a GEMM per position."""
+    """The valid 3x3 convolution (N, ho, wo, K), C-contiguous, of xh (N, Hp, Wp, C), an array
+    or a ``Padded``, with the transformed kernels u (a*a, K, C) of ``kernel_transform``; with
+    ``order`` (from ``flipped_kernel``), with the kernels u[order[p]] (a*a, C, K) of the input
+    gradient instead. xh must cover whole tiles (see ``_input_transform``). Layers of many
+    tiles run a few images at a time (``_convolve_pieces``), the others whole, a GEMM per
+    position."""
     n, c = xh.shape[0], xh.shape[3]
     th, tw = tiles(ho, wo, m)
     images = _piece_images(n, th, tw, c) if m == 2 else 0
     if images:
         y = _convolve_pieces(xh, u, order, th, tw, images)
     else:
-        v = _input_transform(xh, m, th, tw)
+        v = _input_transform(_as_array(xh), m, th, tw)
         prod = _products(v, u, order, transposed=order is None)
         del v
         y = _output_transform(prod, n, th, tw, m)
@@ -212,7 +265,9 @@ class _PieceInput:
 
     The images are first copied into their four (row, column) parity planes, so that the
     transforms read and write runs of whole tile rows rather than one pixel's channels, and
-    each step is one NumPy call over all positions of a row or column of B^T."""
+    each step is one NumPy call over all positions of a row or column of B^T. xh may be a
+    ``Padded``: its values are copied from where they lie, and the planes' padding is zeroed
+    once for all pieces."""
 
     def __init__(self, xh, images, th, tw):
         c = xh.shape[3]
@@ -220,16 +275,28 @@ class _PieceInput:
         self.planes = np.empty((2, 2, images, th + 1, tw + 1, c), xh.dtype)
         self.rows = np.empty((4, 2, images, th, tw + 1, c), xh.dtype)
         self.v = np.empty((4, images * th * tw * c), xh.dtype)
+        source = xh if isinstance(xh, Padded) else Padded(xh, 0, 0, *xh.shape[1:3])
+        self.spans = [[source.planes_range(pr, pc, th + 1, tw + 1) for pc in range(2)]
+                      for pr in range(2)]
+        for pr in range(2):                 # the planes' padding, zero for every piece
+            for pc in range(2):
+                (t0, t1), (s0, s1), _ = self.spans[pr][pc]
+                plane = self.planes[pr, pc]
+                plane[:, :t0] = 0
+                plane[:, t1:] = 0
+                plane[:, t0:t1, :s0] = 0
+                plane[:, t0:t1, s1:] = 0
 
     def load(self, i0, i1):
         """Take images i0 to i1: rows[i] = sum_k B^T[i, k] d[k] over the tiles' rows (tile row
         k of tile row t is row t + k // 2 of plane k % 2)."""
-        bt, th, tw = TRANSFORMS[2][0], self.th, self.tw
+        bt, th = TRANSFORMS[2][0], self.th
         r = self.r = i1 - i0
         for pr in range(2):
             for pc in range(2):
-                np.copyto(self.planes[pr, pc, :r],
-                          self.xh[i0:i1, pr:pr + 2 * th + 1:2, pc:pc + 2 * tw + 1:2])
+                (t0, t1), (s0, s1), values = self.spans[pr][pc]
+                if t1 > t0 and s1 > s0:
+                    np.copyto(self.planes[pr, pc, :r, t0:t1, s0:s1], values[i0:i1])
         for i in range(4):
             _combine(self.rows[i, :, :r], [(bt[i, k], self.planes[k % 2, :, :r, k // 2:k // 2 + th])
                                            for k in range(4)])
@@ -237,10 +304,16 @@ class _PieceInput:
     def column(self, j):
         """V at positions (0..3, j): (4, tiles, C) for the images taken."""
         bt, th, tw, r = TRANSFORMS[2][0], self.th, self.tw, self.r
-        c = self.xh.shape[3]
+        c = self.planes.shape[-1]
         v = self.v[:, :r * th * tw * c].reshape(4, r, th, tw, c)
         _combine(v, [(bt[j, k], self.rows[:, k % 2, :r, :, k // 2:k // 2 + tw]) for k in range(4)])
         return v.reshape(4, r * th * tw, c)
+
+
+def runs_in_pieces(n, th, tw, c, m):
+    """Whether ``convolve`` and ``filter_grad`` run an (N, th x tw tiles, C) input of F(m x m,
+    3 x 3) in pieces, reading a ``Padded`` where it lies (else they take its padded copy)."""
+    return m == 2 and _piece_images(n, th, tw, c) > 0
 
 
 def _piece_images(n, th, tw, c):
@@ -354,8 +427,9 @@ def _output_gradient_transform(gy, m, th, tw):
 
 
 def filter_grad(gy, xh, m):
-    """The weight gradient (O, C, 3, 3) of the valid 3x3 convolution of xh (N, Hp, Wp, C)
-    for its output gradient gy (N, ho, wo, O); xh must cover whole tiles."""
+    """The weight gradient (O, C, 3, 3) of the valid 3x3 convolution of xh (N, Hp, Wp, C), an
+    array or a ``Padded``, for its output gradient gy (N, ho, wo, O); xh must cover whole
+    tiles."""
     a = m + 2
     n, ho, wo, o = gy.shape
     th, tw = tiles(ho, wo, m)
@@ -368,7 +442,7 @@ def filter_grad(gy, xh, m):
         prod = _filter_grad_pieces(gy, xh, th, tw, images)
     else:
         z = _output_gradient_transform(gy, m, th, tw)
-        v = _input_transform(xh, m, th, tw)
+        v = _input_transform(_as_array(xh), m, th, tw)
         prod = _products(z.transpose(0, 2, 1), v.transpose(0, 2, 1))  # (a*a, O, C)
         del z, v
     # G^T M G as one GEMM whose (O*C, 9) result is already w's layout (m = 4's fractions of

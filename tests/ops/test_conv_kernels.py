@@ -261,3 +261,53 @@ def test_winograd_in_pieces_gives_the_whole_batch_numbers(monkeypatch, n, h, wd,
     np.testing.assert_allclose(winograd.filter_grad(gy, xh, 2),
                                np.einsum('nhwo,nhwcab->ocab', gy, windows), atol=1e-11)
     assert calls == [images] * 3
+
+
+@pytest.mark.parametrize('padding', [1, (2, 0, 1, 3), 3], ids=['1', 'uneven', 'beyond-kernel'])
+def test_winograd_pieces_read_the_input_where_it_lies(monkeypatch, algorithm, padding):
+    """In pieces, Winograd reads x and gy as they lie (``Padded``), never a padded copy, and
+    gives im2col's numbers; padding wider than the kernel drops rows of gy."""
+    rng = np.random.default_rng(7)
+    x, w = rng.standard_normal((3, 4, 7, 9)), rng.standard_normal((5, 4, 3, 3))
+    kwargs = dict(pad_mode='pad', padding=padding)
+    gy = rng.standard_normal(ops.conv2d(ms.Tensor(x), ms.Tensor(w), **kwargs).shape)
+    algorithm('direct')
+    want = run(x, w, gy, **kwargs)
+    sources = []
+    pieces, sums = winograd._convolve_pieces, winograd._filter_grad_pieces
+    monkeypatch.setattr(winograd, '_convolve_pieces',
+                        lambda xh, *a: sources.append(type(xh)) or pieces(xh, *a))
+    monkeypatch.setattr(winograd, '_filter_grad_pieces',
+                        lambda gy, xh, *a: sources.append(type(xh)) or sums(gy, xh, *a))
+    monkeypatch.setattr(winograd, '_cores', lambda: 1)
+    monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', 1)
+    algorithm('fast')
+    for got, expected in zip(run(x, w, gy, **kwargs), want):
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    assert sources == [winograd.Padded] * 3
+
+
+@pytest.mark.parametrize('top, left', [(1, 2), (0, 0), (-1, 3), (2, -2)])
+def test_padded_array_places_the_values_at_their_offset(top, left):
+    a = np.arange(2 * 5 * 4 * 3, dtype=np.float64).reshape(2, 5, 4, 3)
+    got = winograd.Padded(a, top, left, 6, 7).array()
+    want = np.zeros((2, 6, 7, 3))
+    for y in range(6):
+        for x in range(7):
+            if 0 <= y - top < 5 and 0 <= x - left < 4:
+                want[:, y, x] = a[:, y - top, x - left]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_whole_batch_winograd_takes_a_padded_source():
+    """Where the batch runs whole, a ``Padded`` gives the numbers of its padded array."""
+    rng = np.random.default_rng(8)
+    a, w = rng.standard_normal((2, 5, 6, 3)), rng.standard_normal((4, 3, 3, 3))
+    source = winograd.Padded(a, 1, 1, 8, 8)
+    u = winograd.kernel_transform(w, 2)
+    assert not winograd.runs_in_pieces(2, 3, 3, 3, 2)
+    np.testing.assert_array_equal(winograd.convolve(source, u, 5, 6, 2),
+                                  winograd.convolve(source.array(), u, 5, 6, 2))
+    gy = rng.standard_normal((2, 6, 6, 4))
+    np.testing.assert_array_equal(winograd.filter_grad(gy, source, 2),
+                                  winograd.filter_grad(gy, source.array(), 2))
