@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from ..parameter import Parameter
-from .optimizer import Optimizer, _who
+from .optimizer import _BLOCK_LOCAL_RULES, Optimizer, _who
 from .sgd import _flag
 
 __all__ = ['Adam', 'AdamWeightDecay', 'LazyAdam']
@@ -233,3 +233,6 @@ class LazyAdam(Adam):
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
         super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
                          weight_decay, loss_scale)
+
+
+_BLOCK_LOCAL_RULES.update((Adam._rule, AdamWeightDecay._rule))

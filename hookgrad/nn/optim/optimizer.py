@@ -26,6 +26,7 @@ import numbers
 
 import numpy as np
 
+from ... import _threads
 from ..._tensor import Tensor
 from ...autograd.function import effect
 from ..cell import Cell
@@ -36,6 +37,8 @@ from .segment import Segment
 __all__ = ['Optimizer']
 
 _GROUP_KEYS = ('params', 'lr', 'weight_decay', 'grad_centralization', 'order_params')
+# Update rules that read and write only their block's arrays (see ``Optimizer._rule``)
+_BLOCK_LOCAL_RULES = set()
 
 
 def _who(opt):
@@ -294,16 +297,25 @@ class Optimizer(Cell):
         scalars = self._begin()
         self._sync_state()
         decay, scale = self._decay, self.loss_scale
+        threaded = type(self)._rule in _BLOCK_LOCAL_RULES
         for seg in self._segments:
             seg.prepare(grads)
             lr = lrs[seg.slot]
-            for block in seg.blocks:
-                g = block.gather(grads)
-                if decay is not None and (block.weight_decay or block.centralize
-                                          or scale != 1.0):
-                    self._gradient(block, g, decay, scale)
-                self._rule(block, g, block.t, lr, scalars)
-                block.apply()
+
+            def blocks(lo, hi, seg=seg, lr=lr):
+                for block in seg.blocks[lo:hi]:
+                    g = block.gather(grads)
+                    if decay is not None and (block.weight_decay or block.centralize
+                                              or scale != 1.0):
+                        self._gradient(block, g, decay, scale)
+                    self._rule(block, g, block.t, lr, scalars)
+                    block.apply()
+            if threaded:                # whole runs of blocks, each with its own scratch
+                runs = seg.scratch_runs
+                _threads.split(lambda lo, hi, runs=runs: blocks(runs[lo], runs[hi]),
+                               len(runs) - 1, 3 * seg.size)
+            else:
+                blocks(0, len(seg.blocks))
         self._end(scalars)
         if self.dynamic_lr:
             self.global_step._data += 1
@@ -316,7 +328,10 @@ class Optimizer(Cell):
                                   f"and define construct(gradients)")
 
     def _rule(self, block, g, t, lr, scalars):
-        """Write the block's update (the amount to subtract) into ``t``; ``g`` may be reused."""
+        """Write the block's update (the amount to subtract) into ``t``; ``g`` may be reused.
+        Rules in ``_BLOCK_LOCAL_RULES`` touch only their block's arrays, so that a large
+        segment's blocks may run on several cores at once; any other rule runs them in
+        order on one."""
         raise NotImplementedError(f"{_who(self)} defines no update rule")
 
     def _end(self, scalars):

@@ -5,10 +5,14 @@ optimizer state (moments...) is one flat array per kind; each state Parameter is
 slice. A step walks the segment block by block: a block covers about ``BLOCK`` values (several
 small parameters, or a slice of a large one), so the handful of whole-array NumPy calls that
 compute its update work on data that stays in cache, and a small network is a single block.
+A large segment's blocks are shared between free cores in contiguous runs, each run with its
+own scratch arrays.
 """
 import math
 
 import numpy as np
+
+from ... import _threads
 
 BLOCK = 1 << 16     # values per block: gradient, scratch and state slices stay within L2
 
@@ -57,7 +61,7 @@ class Segment:
     """Parameters sharing dtype, learning-rate slot and weight decay, and their blocks."""
 
     __slots__ = ('index', 'params', 'shapes', 'sizes', 'size', 'dtype', 'slot', 'weight_decay',
-                 'gc_flags', 'split', 'blocks', 'state')
+                 'gc_flags', 'split', 'blocks', 'scratch_runs', 'state')
 
     def __init__(self, index, params, slot, weight_decay, gc_flags, limit=BLOCK):
         self.index = tuple(index)
@@ -76,8 +80,14 @@ class Segment:
         self.split = tuple(sorted({self.index[k] for _, _, run in runs
                                    for k, _, _, whole in run if not whole}))
         width = max(hi - lo for lo, hi, _ in runs)
-        g, t = np.empty(width, self.dtype), np.empty(width, self.dtype)
-        self.blocks = tuple(self._block(lo, hi, run, g, t) for lo, hi, run in runs)
+        # one pair of scratch arrays per core, each serving a contiguous run of blocks; threads
+        # take whole runs (``scratch_runs``: their first blocks), so no two share one
+        sets = min(len(runs), _threads.cores())
+        scratch = [(np.empty(width, self.dtype), np.empty(width, self.dtype))
+                   for _ in range(sets)]
+        self.scratch_runs = [len(runs) * i // sets for i in range(sets + 1)]
+        self.blocks = tuple(self._block(lo, hi, run, *scratch[_run_of(k, self.scratch_runs)])
+                            for k, (lo, hi, run) in enumerate(runs))
 
     def _block(self, lo, hi, run, g, t):
         block = Block(None, lo, hi, self.weight_decay)
@@ -109,9 +119,21 @@ class Segment:
             block.state[name] = flat[block.lo:block.hi]
 
     def prepare(self, grads):
-        """Make the gradients of split parameters flat (contiguous) for slicing."""
+        """Make the gradients of split parameters flat (contiguous) for slicing, and their
+        values contiguous and writeable, so that all their blocks, on whichever thread, write
+        through one array."""
         for i in self.split:
             grads[i] = np.ascontiguousarray(grads[i]).reshape(-1)
+        for k, i in enumerate(self.index):
+            if i in self.split:
+                p = self.params[k]
+                if not (p._data.flags.c_contiguous and p._data.flags.writeable):
+                    p._data = np.array(p._data, order='C')
+
+
+def _run_of(k, starts):
+    """The run of blocks (``starts``: their first blocks, then the count) holding block k."""
+    return max(i for i, start in enumerate(starts[:-1]) if start <= k)
 
 
 def _runs(sizes, gc_flags, limit):

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..parameter import Parameter
-from .optimizer import Optimizer, _nonneg, _who
+from .optimizer import _BLOCK_LOCAL_RULES, Optimizer, _nonneg, _who
 
 __all__ = ['SGD', 'Momentum']
 
@@ -177,3 +177,6 @@ class Momentum(Optimizer):
             t *= lr
         else:
             np.multiply(v, lr, out=t)
+
+
+_BLOCK_LOCAL_RULES.update((SGD._rule, Momentum._rule))

@@ -368,6 +368,66 @@ def test_large_parameters_are_split_into_blocks():
         np.testing.assert_allclose(p.asnumpy(), adam(w, np.ones(5)), rtol=1e-12)
 
 
+@pytest.mark.parametrize('make', [
+    lambda ps: nn.Momentum(ps, learning_rate=0.1, momentum=0.9, weight_decay=0.01,
+                           loss_scale=2.0),
+    lambda ps: nn.SGD(ps, learning_rate=0.1, momentum=0.9, dampening=0.1, nesterov=False),
+    lambda ps: nn.Adam(ps, learning_rate=0.01, weight_decay=0.01, use_nesterov=True),
+    lambda ps: nn.AdamWeightDecay(ps, learning_rate=0.01, weight_decay=0.01)],
+    ids=['momentum', 'sgd', 'adam', 'adamw'])
+def test_blocks_shared_between_cores_give_the_numbers_of_one(monkeypatch, make):
+    """A large segment's blocks run in ranges on several threads, each with its own scratch;
+    three steps give the values of running every block in order on one."""
+    from hookgrad import _threads
+    from hookgrad.nn.optim import optimizer
+
+    def train(threaded):
+        rng = np.random.default_rng(3)
+        ps = [ms.Parameter(rng.standard_normal(s), name=f'p{i}.weight')
+              for i, s in enumerate([(300, 300), (40,), (200, 700), (16, 32, 3, 3)])]
+        ps[2]._data = np.asfortranarray(ps[2]._data)        # split and not C-ordered
+        opt = make(ps)
+        if not threaded:
+            monkeypatch.setattr(optimizer, '_BLOCK_LOCAL_RULES', set())
+        for step in range(3):
+            opt(grads_for(ps, seed=10 + step))
+        monkeypatch.undo()
+        return values(ps), len({id(b.t.base) for s in opt._segments for b in s.blocks})
+
+    ranges = []
+    split = _threads.split
+
+    def counting(fn, n, size):
+        ranges.append(min(n, _threads.workers()) if size >= _threads.SPLIT_MIN else 1)
+        return split(fn, n, size)
+    monkeypatch.setattr(_threads, 'cores', lambda: 2)
+    monkeypatch.setattr(_threads, 'workers', lambda: 2)
+    monkeypatch.setattr(_threads, 'SPLIT_MIN', 1)
+    monkeypatch.setattr(_threads, 'split', counting)
+    threaded, scratch = train(True)
+    assert max(ranges) == 2 and scratch == 2
+    monkeypatch.setattr(_threads, 'cores', lambda: 2)
+    monkeypatch.setattr(_threads, 'workers', lambda: 2)
+    monkeypatch.setattr(_threads, 'SPLIT_MIN', 1)
+    for got, want in zip(threaded, train(False)[0]):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_a_rule_of_its_own_runs_its_blocks_in_order_on_one_thread(monkeypatch):
+    """An optimizer subclass with its own ``_rule`` is never run on several threads."""
+    from hookgrad import _threads
+    seen = []
+
+    class Plain(nn.Momentum):
+        def _rule(self, block, g, t, lr, u):
+            seen.append(block.lo)
+            super()._rule(block, g, t, lr, u)
+    monkeypatch.setattr(_threads, 'SPLIT_MIN', 1)
+    w = param((400, 400), 'w')
+    Plain([w], learning_rate=0.1, momentum=0.9)(grads_for([w]))
+    assert len(seen) > 1 and seen == sorted(seen)
+
+
 def test_float32_and_float64_parameters_form_separate_segments():
     a, b = param((3,), 'a', 0, np.float32), param((3,), 'b', 1, np.float64)
     opt = nn.SGD([a, b], learning_rate=0.5, momentum=0.9)
