@@ -296,26 +296,18 @@ class Optimizer(Cell):
         lrs = self._lr_values()
         scalars = self._begin()
         self._sync_state()
-        decay, scale = self._decay, self.loss_scale
-        threaded = type(self)._rule in _BLOCK_LOCAL_RULES
         for seg in self._segments:
             seg.prepare(grads)
             lr = lrs[seg.slot]
-
-            def blocks(lo, hi, seg=seg, lr=lr):
-                for block in seg.blocks[lo:hi]:
-                    g = block.gather(grads)
-                    if decay is not None and (block.weight_decay or block.centralize
-                                              or scale != 1.0):
-                        self._gradient(block, g, decay, scale)
-                    self._rule(block, g, block.t, lr, scalars)
-                    block.apply()
-            if threaded:                # whole runs of blocks, each with its own scratch
-                runs = seg.scratch_runs
-                _threads.split(lambda lo, hi, runs=runs: blocks(runs[lo], runs[hi]),
-                               len(runs) - 1, 3 * seg.size)
+            runs = seg.scratch_runs
+            if (len(runs) > 2 and 3 * seg.size >= _threads.SPLIT_MIN
+                    and type(self)._rule in _BLOCK_LOCAL_RULES):
+                # whole runs of blocks, each with its own scratch, on free cores
+                _threads.split(lambda lo, hi, seg=seg, lr=lr, runs=runs: self._update(
+                    seg.blocks[runs[lo]:runs[hi]], grads, lr, scalars), len(runs) - 1,
+                    3 * seg.size)
             else:
-                blocks(0, len(seg.blocks))
+                self._update(seg.blocks, grads, lr, scalars)
         self._end(scalars)
         if self.dynamic_lr:
             self.global_step._data += 1
@@ -326,6 +318,16 @@ class Optimizer(Cell):
         raise NotImplementedError(f"{_who(self)}: nn.Optimizer is a base class: use nn.SGD, "
                                   f"nn.Momentum, nn.Adam or nn.AdamWeightDecay, or subclass it "
                                   f"and define construct(gradients)")
+
+    def _update(self, blocks, grads, lr, scalars):
+        """Update the parameters of ``blocks`` in place, one block after another."""
+        decay, scale = self._decay, self.loss_scale
+        for block in blocks:
+            g = block.gather(grads)
+            if decay is not None and (block.weight_decay or block.centralize or scale != 1.0):
+                self._gradient(block, g, decay, scale)
+            self._rule(block, g, block.t, lr, scalars)
+            block.apply()
 
     def _rule(self, block, g, t, lr, scalars):
         """Write the block's update (the amount to subtract) into ``t``; ``g`` may be reused.

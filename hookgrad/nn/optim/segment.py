@@ -61,7 +61,7 @@ class Segment:
     """Parameters sharing dtype, learning-rate slot and weight decay, and their blocks."""
 
     __slots__ = ('index', 'params', 'shapes', 'sizes', 'size', 'dtype', 'slot', 'weight_decay',
-                 'gc_flags', 'split', 'blocks', 'scratch_runs', 'state')
+                 'gc_flags', 'split', 'split_params', 'blocks', 'scratch_runs', 'state')
 
     def __init__(self, index, params, slot, weight_decay, gc_flags, limit=BLOCK):
         self.index = tuple(index)
@@ -79,6 +79,7 @@ class Segment:
         runs = _runs(self.sizes, self.gc_flags, limit)
         self.split = tuple(sorted({self.index[k] for _, _, run in runs
                                    for k, _, _, whole in run if not whole}))
+        self.split_params = tuple(self.params[self.index.index(i)] for i in self.split)
         width = max(hi - lo for lo, hi, _ in runs)
         # one pair of scratch arrays per core, each serving a contiguous run of blocks; threads
         # take whole runs (``scratch_runs``: their first blocks), so no two share one
@@ -122,13 +123,12 @@ class Segment:
         """Make the gradients of split parameters flat (contiguous) for slicing, and their
         values contiguous and writeable, so that all their blocks, on whichever thread, write
         through one array."""
-        for i in self.split:
+        if not self.split:
+            return
+        for i, p in zip(self.split, self.split_params):
             grads[i] = np.ascontiguousarray(grads[i]).reshape(-1)
-        for k, i in enumerate(self.index):
-            if i in self.split:
-                p = self.params[k]
-                if not (p._data.flags.c_contiguous and p._data.flags.writeable):
-                    p._data = np.array(p._data, order='C')
+            if not (p._data.flags.c_contiguous and p._data.flags.writeable):
+                p._data = np.array(p._data, order='C')
 
 
 def _run_of(k, starts):
