@@ -264,8 +264,8 @@ def conv_forward(x, w, stride, padding, dilation, groups):
     the kernel that ran (``kernel_choice``), the padded input (channels-last, or batch-last
     for 'batch_last'; None where Winograd read x as it lies), the weight in the kernel's
     form (im2col's rows, or Winograd's transformed kernels, which the input gradient reads
-    at reordered positions) and the im2col matrix when at most KEEP_COLS_BYTES (None outside
-    im2col; all reused by backward)."""
+    at reordered positions) and the im2col matrix when at most KEEP_COLS_BYTES (for a 1x1
+    strided layer its strided rows; None otherwise; all reused by backward)."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding
@@ -275,8 +275,10 @@ def conv_forward(x, w, stride, padding, dilation, groups):
                         batch_last_input=_bl.stored_batch_last(x))
     if how == 'pointwise':
         xh = _nhwc(x)
-        y = _matmul(_strided_rows(xh, stride, ho, wo), w.reshape(o, c).T)
-        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), how, xh, None, None
+        rows = _strided_rows(xh, stride, ho, wo)        # a copy at stride > 1: kept if small
+        y = _matmul(rows, w.reshape(o, c).T)
+        kept = rows if stride != (1, 1) and rows.nbytes <= KEEP_COLS_BYTES else None
+        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), how, xh, None, kept
     if how == 'winograd':
         xh = _tiled(x, padding, ho, wo)
         u = winograd.kernel_transform(w, TILE)
@@ -323,14 +325,15 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     if gyg is None:
         gyg = _to_groups(gy, groups)
     if how == 'pointwise':
-        rows = _strided_rows(_nhwc(x) if xh is None else xh, stride, ho, wo)
-        return _matmul(gyg[0].T, rows).reshape(w_shape)
+        if cols is None or cols.ndim != 2:              # not the forward's strided rows
+            cols = _strided_rows(_nhwc(x) if xh is None else xh, stride, ho, wo)
+        return _matmul(gyg[0].T, cols).reshape(w_shape)
     if how == 'winograd':
         th, tw = winograd.tiles(ho, wo, TILE)
         if xh is None or xh.shape[1] < th * TILE + 2 or xh.shape[2] < tw * TILE + 2:
             xh = _tiled(x, padding, ho, wo)
         return winograd.filter_grad(gyg[0].reshape(n, ho, wo, o), xh, TILE)
-    if cols is None:
+    if cols is None or cols.ndim != 3:                  # not the forward's im2col matrix
         if xh is None:
             xh = _channels_last(x, *padding)
         if _whole_cols_too_large(x, kh, kw, ho, wo):

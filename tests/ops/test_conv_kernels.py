@@ -143,6 +143,35 @@ def test_input_gradient_reuses_the_forwards_winograd_kernels(monkeypatch, algori
     np.testing.assert_allclose(xt.grad.asnumpy(), again, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize('switch', [None, ('direct', 'fast'), ('fast', 'direct')],
+                         ids=['kept', 'direct-then-fast', 'fast-then-direct'])
+def test_kept_strided_rows_give_the_rebuilt_weight_gradient(monkeypatch, algorithm, switch):
+    """A strided 1x1 layer keeps its strided rows for the weight gradient; rebuilding them, or
+    a backward run by the other kernel than the forward, gives the same numbers."""
+    x, w, gy, kwargs = case_operands(SHAPES[9], np.float64, seed=5)
+    algorithm('fast')
+    want = run(x, w, gy, **kwargs)
+    seen = []
+    forward = conv_kernels.conv_forward
+    monkeypatch.setattr(conv_kernels, 'conv_forward',
+                        lambda *a, **k: seen.append(forward(*a, **k)) or seen[-1])
+    from hookgrad.ops import conv as conv_op
+    monkeypatch.setattr(conv_op, 'conv_forward', conv_kernels.conv_forward)
+    if switch is None:
+        monkeypatch.setattr(conv_kernels, 'KEEP_COLS_BYTES', 0)
+        got = run(x, w, gy, **kwargs)
+    else:
+        algorithm(switch[0])
+        xt, wt = ms.Tensor(x, requires_grad=True), ms.Tensor(w, requires_grad=True)
+        y = ops.conv2d(xt, wt, **kwargs)
+        algorithm(switch[1])
+        y.backward(ms.Tensor(gy))
+        got = (y.asnumpy(), xt.grad.asnumpy(), wt.grad.asnumpy())
+    assert seen and (seen[0][4] is None) == (switch is None)
+    for g, ref in zip(got, want):
+        np.testing.assert_allclose(g, ref, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize('kwargs', [dict(pad_mode='valid'), dict(pad_mode='same'),
                                     dict(pad_mode='pad', padding=(2, 0, 1, 1), dilation=2)])
 def test_input_gradient_of_a_widening_stride_1_convolution(kwargs):
