@@ -11,8 +11,10 @@ rounds so that the load of other processes falls on both alike; PyTorch (CPU, 2 
 the same passes after them when it imports (``torch.nn.grad``). Inputs and gradients are stored
 as the layer before would leave them: channels-last, or, for the narrow layers, batch-last
 where 'auto' runs the batch-last kernels on a batch-last input (as a narrow layer leaves it).
-Medians in ms; 'spread' is the largest (max - min) / median seen over the rows, a measure of
-the machine's noise.
+The gradient passes take what a training step's forward keeps for them (the kernel that ran,
+the padded input, the weight in that kernel's form), so a Winograd input gradient does not
+transform the weight again. Medians in ms; 'spread' is the largest (max - min) / median seen
+over the rows, a measure of the machine's noise.
 
 Run: python benchmarks/conv.py [--rounds N] [--layers resnet|narrow]
 (PyTorch optional: run with its interpreter)
@@ -46,7 +48,9 @@ def stored(a, batch_last):
 
 def hookgrad_passes(batch, cin, cout, size, k, stride, pad, rng, batch_last_input=False):
     """``{algorithm: the three passes of one layer as closures on arrays}``, the arrays stored
-    as the algorithm's own layers would leave them."""
+    as the algorithm's own layers would leave them; the gradients take what the forward keeps
+    for them in a training step (the kernel that ran, the padded input, the weight in that
+    kernel's form, a small im2col matrix)."""
     x = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
     w = rng.standard_normal((cout, cin, k, k)).astype(np.float32) * 0.05
     ho = (size + 2 * pad - k) // stride + 1
@@ -59,9 +63,13 @@ def hookgrad_passes(batch, cin, cout, size, k, stride, pad, rng, batch_last_inpu
                                           (ho, ho), w.dtype,
                                           batch_last_input=batch_last_input) == 'batch_last'
         xs, gys = stored(x, last), stored(gy, last)
-        passes[name] = (lambda xs=xs: conv_kernels.conv_forward(xs, w, **p),
-                        lambda gys=gys: conv_kernels.input_grad(gys, w, (size, size), **p),
-                        lambda xs=xs, gys=gys: conv_kernels.filter_grad(gys, xs, (k, k), **p))
+        _, how, xh, rows, cols = conv_kernels.conv_forward(xs, w, **p)    # what a step keeps
+        passes[name] = (
+            lambda xs=xs: conv_kernels.conv_forward(xs, w, **p),
+            lambda gys=gys, how=how, rows=rows: conv_kernels.input_grad(
+                gys, w, (size, size), how=how, rows=rows, **p),
+            lambda xs=xs, gys=gys, how=how, xh=xh, cols=cols: conv_kernels.filter_grad(
+                gys, xs, (k, k), how=how, xh=xh, cols=cols, **p))
     conv_kernels.ALGORITHM = 'auto'
     return passes
 
