@@ -341,6 +341,7 @@ def _convolve_pieces(xh, u, order, th, tw, images):
         piece = _PieceInput(xh, images, th, tw)
         prod = np.empty((4, images * th * tw * k), y.dtype)
         half = np.empty((2, 4, images * th * tw * k), y.dtype)
+        tiled = np.empty((2, 2, images * th * tw * k), y.dtype)
         for i0 in starts[lo:hi]:
             i1 = min(n, i0 + images)
             piece.load(i0, i1)
@@ -353,10 +354,13 @@ def _convolve_pieces(xh, u, order, th, tw, images):
                     np.matmul(v[i], kernels[4 * i + j], out=pr[i])
                 for p in range(2):
                     _combine(hr[p, j], [(at[p, i], pr[i]) for i in range(4)])
+            # the output by (row, column) of its tiles, each one contiguous, then one copy
+            # into y, where a tile's pixels interleave (runs of K values)
+            by_pixel = tiled[:, :, :t * k].reshape(2, 2, t, k)
+            for col in range(2):
+                _combine(by_pixel[:, col], [(at[col, j], hr[:, j]) for j in range(4)])
             out = y[i0:i1].reshape(r, th, 2, tw, 2, k).transpose(2, 4, 0, 1, 3, 5)
-            h6 = hr.reshape(2, 4, r, th, tw, k)
-            for col in range(2):                    # out[:, col]: (row, image, th, tw, K)
-                _combine(out[:, col], [(at[col, j], h6[:, j]) for j in range(4)])
+            np.copyto(out, by_pixel.reshape(2, 2, r, th, tw, k))
     _split_products(run, len(starts), y.size, 2 * images * th * tw * c * k)
     return y
 
