@@ -379,7 +379,7 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
 
     def run(lo, hi):
         piece = _PieceInput(xh, images, th, tw)
-        half = np.empty((4, images, th, 2 * tw, o), gy.dtype)
+        half = np.empty((4, 2, images, th, tw, o), gy.dtype)   # (i, column parity, ...)
         z = np.empty((4, images * th * tw * o), gy.dtype)
         part = np.empty((o, c), sums[0].dtype)
         for index in range(lo, hi):
@@ -389,11 +389,13 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
                 piece.load(i0, i1)
                 r, t = i1 - i0, (i1 - i0) * th * tw
                 g = gy[i0:i1]
-                for i in range(4):                  # A gy over the tiles' rows
-                    _combine(half[i, :r], [(at[p, i], g[:, p::2]) for p in range(2)])
+                for i in range(4):                  # A gy over the tiles' rows, split by
+                    for q in range(2):              # column parity so that ...
+                        _combine(half[i, q, :r], [(at[p, i], g[:, p::2, q::2])
+                                                  for p in range(2)])
                 zr = z[:, :t * o].reshape(4, r, th, tw, o)
-                for j in range(4):
-                    _combine(zr, [(at[q, j], half[:, :r, :, q::2]) for q in range(2)])
+                for j in range(4):                  # ... the columns' step reads whole runs
+                    _combine(zr, [(at[q, j], half[:, q, :r]) for q in range(2)])
                     v, z2 = piece.column(j), zr.reshape(4, t, o)
                     for i in range(4):
                         if i0 == starts[bounds[index]]:
