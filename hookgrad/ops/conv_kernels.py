@@ -96,15 +96,17 @@ def _im2col(xh, kh, kw, ho, wo, stride, dilation, groups):
 def _pieces(n, ho, wo, row_bytes, weight_bytes):
     """(first image, last + 1, first output row, last + 1) of the pieces ``_by_pieces`` cuts a
     layer's output into: about PIECE_BYTES of im2col matrix each, at least a weight matrix's
-    worth (each piece's GEMM reads all of it), whole images when one fits and whole output rows
-    otherwise, and no larger than an even share of the cores (not of the free ones: the pieces,
-    and so the weight gradient's rounding, must not change with other processes' load)."""
+    worth (each piece's GEMM reads all of it), whole images when one fits (then as many pieces
+    per core, where the images allow) and whole output rows otherwise, and no larger than an
+    even share of the cores (not of the free ones: the pieces, and so the weight gradient's
+    rounding, must not change with other processes' load)."""
     total = n * ho * wo
     rows = max(PIECE_BYTES, weight_bytes) // row_bytes
     rows = max(wo, min(rows, -(-total // _cores())))
-    if rows >= ho * wo:
-        k = rows // (ho * wo)
-        return [(i, min(n, i + k), 0, ho) for i in range(0, n, k)]
+    if rows >= ho * wo:             # whole images, as many pieces per core where they divide
+        count = -(-n // (rows // (ho * wo)))
+        count = min(n, -(-count // _cores()) * _cores())
+        return [(n * i // count, n * (i + 1) // count, 0, ho) for i in range(count)]
     r = rows // wo
     return [(i, i + 1, h, min(ho, h + r)) for i in range(n) for h in range(0, ho, r)]
 

@@ -86,6 +86,19 @@ def test_a_wide_layer_is_cut_into_one_piece_per_core(monkeypatch):
     assert max(rows) * 2304 <= conv_kernels.PIECE_BYTES and len(small) > 32
 
 
+def test_whole_image_pieces_come_as_many_per_core(monkeypatch):
+    """Pieces of whole images are cut so that every core gets as many (3 images a piece would
+    give 11 for 32 images: 12 pieces of 2 or 3 images instead), none larger than before."""
+    monkeypatch.setattr(_threads, '_cores', 2)
+    monkeypatch.setattr(_threads, '_set', lambda n: None)
+    pieces = conv_kernels._pieces(32, 16, 16, row_bytes=2304, weight_bytes=294912)
+    assert len(pieces) == 12 and pieces[0][0] == 0 and pieces[-1][1] == 32
+    assert all(a[1] == b[0] for a, b in zip(pieces, pieces[1:]))
+    assert {i1 - i0 for i0, i1, _, _ in pieces} == {2, 3}
+    assert all((r0, r1) == (0, 16) for _, _, r0, r1 in pieces)
+    assert max(i1 - i0 for i0, i1, _, _ in pieces) * 256 * 2304 <= conv_kernels.PIECE_BYTES
+
+
 def test_weight_gradient_rounding_does_not_follow_the_load(direct, monkeypatch):
     """Float32: the pieces depend on the cores, not on how many are free, so the summed
     weight gradient is the same bit for bit on one worker thread or two."""
