@@ -103,12 +103,17 @@ def _pieces(n, ho, wo, row_bytes, weight_bytes):
     total = n * ho * wo
     rows = max(PIECE_BYTES, weight_bytes) // row_bytes
     rows = max(wo, min(rows, -(-total // _cores())))
-    if rows >= ho * wo:             # whole images, as many pieces per core where they divide
-        count = -(-n // (rows // (ho * wo)))
-        count = min(n, -(-count // _cores()) * _cores())
-        return [(n * i // count, n * (i + 1) // count, 0, ho) for i in range(count)]
+    if rows >= ho * wo:
+        return [(i0, i1, 0, ho) for i0, i1 in _image_ranges(n, -(-n // (rows // (ho * wo))))]
     r = rows // wo
     return [(i, i + 1, h, min(ho, h + r)) for i in range(n) for h in range(0, ho, r)]
+
+
+def _image_ranges(n, count):
+    """At least ``count`` ranges of whole images cutting [0, n), as many per core where the
+    images allow (an odd last piece would leave a core waiting), sizes differing by one."""
+    count = min(n, -(-count // _cores()) * _cores())
+    return [(n * i // count, n * (i + 1) // count) for i in range(count)]
 
 
 def _by_pieces(work, pieces, flops):
@@ -327,7 +332,7 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     if gyg is None:
         gyg = _to_groups(gy, groups)
     if how == 'pointwise':
-        if cols is None or cols.ndim != 2:              # not the forward's strided rows
+        if cols is None:
             cols = _strided_rows(_nhwc(x) if xh is None else xh, stride, ho, wo)
         return _matmul(gyg[0].T, cols).reshape(w_shape)
     if how == 'winograd':
@@ -335,7 +340,7 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
         if xh is None or xh.shape[1] < th * TILE + 2 or xh.shape[2] < tw * TILE + 2:
             xh = _tiled(x, padding, ho, wo)
         return winograd.filter_grad(gyg[0].reshape(n, ho, wo, o), xh, TILE)
-    if cols is None or cols.ndim != 3:                  # not the forward's im2col matrix
+    if cols is None:
         if xh is None:
             xh = _channels_last(x, *padding)
         if _whole_cols_too_large(x, kh, kw, ho, wo):
@@ -434,9 +439,7 @@ def _col2im(gyg, rows, padded, out_hw, kernel, stride, dilation):
     cg = rows.shape[2] // (kh * kw)
     buf = POOL.empty((n, hp, wp, g, cg), np.result_type(gyg, rows))
     gy5 = gyg.reshape(g, n, ho * wo, og)
-    count = -(-n * ho * wo * rows.shape[2] * g * buf.itemsize // PIECE_BYTES)
-    count = min(n, -(-count // _cores()) * _cores())        # an even share per core
-    pieces = [(n * i // count, n * (i + 1) // count) for i in range(count)]
+    pieces = _image_ranges(n, -(-n * ho * wo * rows.shape[2] * g * buf.itemsize // PIECE_BYTES))
 
     def work(_, piece):
         i0, i1 = piece

@@ -24,7 +24,7 @@ from .._threads import cores as _cores
 from .._threads import matmul as _matmul
 from .._threads import split as _split
 from .._threads import split_products as _split_products
-from .conv_layout import POOL
+from .conv_layout import POOL, zero_border
 
 __all__ = ['FLIP_ORDER', 'Padded', 'TRANSFORMS', 'convolve', 'filter_grad',
            'flipped_kernel', 'kernel_transform', 'runs_in_pieces', 'tiles']
@@ -73,16 +73,18 @@ class Padded:
         return (t0, t1), (s0, s1), view
 
     def array(self):
-        """The padded array itself, C-contiguous."""
-        n, height, width, c = self.shape
+        """The padded array itself, C-contiguous (only its padding is zeroed)."""
+        height, width = self.shape[1:3]
         out = POOL.empty(self.shape, self.dtype)
-        out.fill(0)
         h, w = self.a.shape[1:3]
         r0, c0 = max(0, -self.top), max(0, -self.left)
         r1, c1 = min(h, height - self.top), min(w, width - self.left)
-        if r1 > r0 and c1 > c0:
-            out[:, r0 + self.top:r1 + self.top, c0 + self.left:c1 + self.left] = \
-                self.a[:, r0:r1, c0:c1]
+        if r1 <= r0 or c1 <= c0:
+            out.fill(0)
+            return out
+        top, left = r0 + self.top, c0 + self.left
+        zero_border(out, top, height - (r1 + self.top), left, width - (c1 + self.left))
+        out[:, top:r1 + self.top, left:c1 + self.left] = self.a[:, r0:r1, c0:c1]
         return out
 
 
