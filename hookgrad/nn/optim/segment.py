@@ -50,10 +50,8 @@ class Block:
         """Subtract the update held in ``self.t`` from the parameters, in place."""
         for _, p, a, b, whole, out in self.pieces:
             x = p._data
-            if not whole:
-                if not (x.flags.c_contiguous and x.flags.writeable):
-                    p._data = x = np.array(x, order='C')    # a flat view must write through
-                x = x.reshape(-1)[a:b]
+            if not whole:                   # C-contiguous (``Segment.prepare``): a flat view
+                x = x.reshape(-1)[a:b]      # writes through
             np.subtract(x, out, out=x)
 
 
