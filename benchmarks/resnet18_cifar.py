@@ -6,7 +6,9 @@ memory of the process. Each framework runs in its own process (2 threads each), 
 figures are not mixed. hookgrad runs with the OpenBLAS kernels and thread choice it makes, with
 a forward and a backward hook on every cell (PyTorch too: register_forward_hook and
 register_full_backward_hook on every module), with one BLAS thread, with OpenBLAS's own kernels
-(HOOKGRAD_BLAS_CORETYPE=off) and with OpenBLAS's own thread count (HOOKGRAD_BLAS_THREADS=fixed).
+(HOOKGRAD_BLAS_CORETYPE=off), with OpenBLAS's own thread count (HOOKGRAD_BLAS_THREADS=fixed)
+and with NumPy's Winograd transforms instead of the compiled ones (HOOKGRAD_FUSED=0; the same
+without Numba installed).
 Each process also measures its float32 GEMM rate (a 2048^3 product); the step's GFLOP/s (6x the
 forward's multiply-adds, as counted by hookgrad.debug.summary) is compared with the best of them.
 ``--rounds`` repeats the runs interleaved and reports the median; ``--load`` keeps one core busy
@@ -68,7 +70,8 @@ def hookgrad_steps(steps, warmup, profile):
     import hookgrad as ms
     import numpy as np
     net, step = hookgrad_step()
-    info = {'blas': ms.blas_info()}
+    from hookgrad.ops import winograd_fused
+    info = {'blas': dict(ms.blas_info(), compiled_transforms=winograd_fused.kernels() is not None)}
     if _hooked(os.environ.get('BENCH_HOOKS')):
         calls = [0]
 
@@ -214,6 +217,8 @@ def main():
                 dict(path, HOOKGRAD_BLAS_CORETYPE='off')),
                ('hookgrad, threads fixed', sys.executable, 'hookgrad',
                 dict(path, HOOKGRAD_BLAS_THREADS='fixed')),
+               ('hookgrad, NumPy transforms', sys.executable, 'hookgrad',
+                dict(path, HOOKGRAD_FUSED='0')),
                ('pytorch', args.torch_python, 'torch', path),
                ('pytorch, hooks on every module', args.torch_python, 'torch',
                 dict(path, **hooks))]
@@ -254,7 +259,8 @@ def _report_rates(rows):
         return
     for name, base in (('hookgrad, hooks on every cell', 'hookgrad'),
                        ('pytorch, hooks on every module', 'pytorch'),
-                       ('hookgrad', 'hookgrad, 1 BLAS thread')):
+                       ('hookgrad', 'hookgrad, 1 BLAS thread'),
+                       ('hookgrad', 'hookgrad, NumPy transforms')):
         if rows[name] and rows[base]:
             print(f"{name} / {base}: {rows[name]['median_s'] / rows[base]['median_s']:.3f}")
     peak = max(r['info']['sgemm_gflops'] for r in rows.values() if r is not None)

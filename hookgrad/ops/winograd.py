@@ -15,6 +15,9 @@ reordered positions (``FLIP_ORDER``). The weight gradient is the same identity r
 backwards: ``G^T [sum_tiles (A gy A^T) * (B^T d B)] G``, one GEMM per tile position with the
 tiles as the long reduction, and one more GEMM that maps the products back to w's layout.
 
+For F(2x2, 3x3) the transforms run compiled where Numba is installed (``winograd_fused``:
+one pass each, the same additions in the same order, so the same bits as the NumPy ones).
+
 Float32 results differ from the direct path by rounding only: relative 1e-6 (m = 2) and
 about 1e-5 (m = 4, whose transforms carry 4, 5 and 1/24) of the result's scale.
 """
@@ -24,6 +27,7 @@ from .._threads import cores as _cores
 from .._threads import matmul as _matmul
 from .._threads import split as _split
 from .._threads import split_products as _split_products
+from . import winograd_fused
 from .conv_layout import POOL, zero_border
 
 __all__ = ['FLIP_ORDER', 'Padded', 'TRANSFORMS', 'convolve', 'filter_grad',
@@ -71,6 +75,16 @@ class Padded:
         view = self.a[:, y0:y0 + 2 * max(0, t1 - t0 - 1) + 1:2,
                       x0:x0 + 2 * max(0, s1 - s0 - 1) + 1:2][:, :t1 - t0, :s1 - s0]
         return (t0, t1), (s0, s1), view
+
+    def window(self, height, width):
+        """((t0, t1), (s0, s1), view): the rows t0:t1 and columns s0:s1 of the first
+        ``height`` x ``width`` of the padded array that hold values of ``a``, and those values
+        (a view of ``a``, all images)."""
+        h, w = self.a.shape[1:3]
+        t0, s0 = max(0, self.top), max(0, self.left)
+        t1, s1 = max(t0, min(height, self.top + h)), max(s0, min(width, self.left + w))
+        return ((t0, t1), (s0, s1),
+                self.a[:, t0 - self.top:t1 - self.top, s0 - self.left:s1 - self.left])
 
     def array(self):
         """The padded array itself, C-contiguous (only its padding is zeroed)."""
@@ -134,6 +148,15 @@ def _input_transform(xh, m, th, tw):
     bt = TRANSFORMS[m][0]
     a = m + 2
     n, _, wp, c = xh.shape
+    fused = winograd_fused.kernels() if m == 2 else None
+    if fused is not None:
+        v = POOL.empty((4, 4, n, th, tw, c), xh.dtype)
+
+        def columns(lo, hi):
+            for j in range(4):
+                fused.input_column(xh[lo:hi], hi - lo, th, tw, j, v[:, j, lo:hi])
+        _split(columns, n, v.size)
+        return v.reshape(16, n * th * tw, c)
     rows = POOL.empty((a, n, th, wp, c), xh.dtype)
     v = POOL.empty((a, a, n, th, tw, c), xh.dtype)
 
@@ -156,6 +179,11 @@ def _output_transform(prod, n, th, tw, m):
     at = TRANSFORMS[m][2]
     a, o = m + 2, prod.shape[-1]
     prod = prod.reshape(a, a, n, th, tw, o)
+    fused = winograd_fused.kernels() if m == 2 else None
+    if fused is not None:
+        y = POOL.empty((n, 2 * th, 2 * tw, o), prod.dtype)
+        _split(lambda lo, hi: fused.output_tiles(prod, y, lo, hi), n, prod.size)
+        return y.reshape(n, th * m, tw * m, o)
     half = POOL.empty((m, a, n, th, tw, o), prod.dtype)
     y = POOL.empty((n, th, m, tw, m, o), prod.dtype)
 
@@ -265,19 +293,27 @@ class _PieceInput:
     """One thread's scratch for the input transform of a few images of F(2x2, 3x3), done a
     column of tile positions at a time.
 
-    The images are first copied into their four (row, column) parity planes, so that the
-    transforms read and write runs of whole tile rows rather than one pixel's channels, and
-    each step is one NumPy call over all positions of a row or column of B^T. xh may be a
-    ``Padded``: its values are copied from where they lie, and the planes' padding is zeroed
-    once for all pieces."""
+    With the compiled transforms (``winograd_fused``), the images are copied into a padded
+    buffer and each column is one pass over it. Otherwise they are copied into their four
+    (row, column) parity planes, so that the NumPy transforms read and write runs of whole
+    tile rows rather than one pixel's channels, and each step is one NumPy call over all
+    positions of a row or column of B^T. xh may be a ``Padded``: its values are copied from
+    where they lie, and the padding is zeroed once for all pieces."""
 
     def __init__(self, xh, images, th, tw):
         c = xh.shape[3]
         self.xh, self.th, self.tw = xh, th, tw
-        self.planes = np.empty((2, 2, images, th + 1, tw + 1, c), xh.dtype)
-        self.rows = np.empty((4, 2, images, th, tw + 1, c), xh.dtype)
         self.v = np.empty((4, images * th * tw * c), xh.dtype)
         source = xh if isinstance(xh, Padded) else Padded(xh, 0, 0, *xh.shape[1:3])
+        self.fused = winograd_fused.kernels()
+        if self.fused is not None:
+            self.buf = np.empty((images, 2 * th + 2, 2 * tw + 2, c), xh.dtype)
+            self.window = source.window(2 * th + 2, 2 * tw + 2)
+            (t0, t1), (s0, s1), _ = self.window
+            zero_border(self.buf, t0, 2 * th + 2 - t1, s0, 2 * tw + 2 - s1)
+            return
+        self.planes = np.empty((2, 2, images, th + 1, tw + 1, c), xh.dtype)
+        self.rows = np.empty((4, 2, images, th, tw + 1, c), xh.dtype)
         self.spans = [[source.planes_range(pr, pc, th + 1, tw + 1) for pc in range(2)]
                       for pr in range(2)]
         for pr in range(2):                 # the planes' padding, zero for every piece
@@ -290,10 +326,16 @@ class _PieceInput:
                 plane[:, t0:t1, s1:] = 0
 
     def load(self, i0, i1):
-        """Take images i0 to i1: rows[i] = sum_k B^T[i, k] d[k] over the tiles' rows (tile row
-        k of tile row t is row t + k // 2 of plane k % 2)."""
+        """Take images i0 to i1: copy them in (and, for NumPy's transforms, form rows[i] =
+        sum_k B^T[i, k] d[k] over the tiles' rows: tile row k of tile row t is row t + k // 2
+        of plane k % 2)."""
         bt, th = TRANSFORMS[2][0], self.th
         r = self.r = i1 - i0
+        if self.fused is not None:
+            (t0, t1), (s0, s1), values = self.window
+            if t1 > t0 and s1 > s0:
+                np.copyto(self.buf[:r, t0:t1, s0:s1], values[i0:i1])
+            return
         for pr in range(2):
             for pc in range(2):
                 (t0, t1), (s0, s1), values = self.spans[pr][pc]
@@ -306,9 +348,13 @@ class _PieceInput:
     def column(self, j):
         """V at positions (0..3, j): (4, tiles, C) for the images taken."""
         bt, th, tw, r = TRANSFORMS[2][0], self.th, self.tw, self.r
-        c = self.planes.shape[-1]
+        c = self.xh.shape[3]
         v = self.v[:, :r * th * tw * c].reshape(4, r, th, tw, c)
-        _combine(v, [(bt[j, k], self.rows[:, k % 2, :r, :, k // 2:k // 2 + tw]) for k in range(4)])
+        if self.fused is not None:
+            self.fused.input_column(self.buf, r, th, tw, j, v)
+        else:
+            _combine(v, [(bt[j, k], self.rows[:, k % 2, :r, :, k // 2:k // 2 + tw])
+                         for k in range(4)])
         return v.reshape(4, r * th * tw, c)
 
 
@@ -338,12 +384,13 @@ def _convolve_pieces(xh, u, order, th, tw, images):
     kernels = [u[q[p]].T if order is None else u[q[p]] for p in range(16)]
     y = POOL.empty((n, 2 * th, 2 * tw, k), np.result_type(xh, u))
     starts = list(range(0, n, images))
+    fused = winograd_fused.kernels()
 
     def run(lo, hi):
         piece = _PieceInput(xh, images, th, tw)
         prod = np.empty((4, images * th * tw * k), y.dtype)
         half = np.empty((2, 4, images * th * tw * k), y.dtype)
-        tiled = np.empty((2, 2, images * th * tw * k), y.dtype)
+        tiled = None if fused is not None else np.empty((2, 2, images * th * tw * k), y.dtype)
         for i0 in starts[lo:hi]:
             i1 = min(n, i0 + images)
             piece.load(i0, i1)
@@ -354,8 +401,14 @@ def _convolve_pieces(xh, u, order, th, tw, images):
                 v = piece.column(j)
                 for i in range(4):
                     np.matmul(v[i], kernels[4 * i + j], out=pr[i])
+                if fused is not None:
+                    fused.fold_column(pr.reshape(4, -1), half, j)
+                    continue
                 for p in range(2):
                     _combine(hr[p, j], [(at[p, i], pr[i]) for i in range(4)])
+            if fused is not None:
+                fused.write_tiles(half.reshape(2, 4, images, th, tw, k), y, i0, r, th, tw)
+                continue
             # the output by (row, column) of its tiles, each one contiguous, then one copy
             # into y, where a tile's pixels interleave (runs of K values)
             by_pixel = tiled[:, :, :t * k].reshape(2, 2, t, k)
@@ -378,10 +431,11 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
     cores = min(_cores(), len(starts))
     bounds = [len(starts) * i // cores for i in range(cores + 1)]
     sums = [np.empty((16, o, c), np.result_type(gy, xh)) for _ in range(cores)]
+    fused = winograd_fused.kernels()
 
     def run(lo, hi):
         piece = _PieceInput(xh, images, th, tw)
-        half = np.empty((4, 2, images, th, tw, o), gy.dtype)   # (i, column parity, ...)
+        half = None if fused is not None else np.empty((4, 2, images, th, tw, o), gy.dtype)
         z = np.empty((4, images * th * tw * o), gy.dtype)
         part = np.empty((o, c), sums[0].dtype)
         for index in range(lo, hi):
@@ -391,13 +445,17 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
                 piece.load(i0, i1)
                 r, t = i1 - i0, (i1 - i0) * th * tw
                 g = gy[i0:i1]
-                for i in range(4):                  # A gy over the tiles' rows, split by
-                    for q in range(2):              # column parity so that ...
-                        _combine(half[i, q, :r], [(at[p, i], g[:, p::2, q::2])
-                                                  for p in range(2)])
+                if fused is None:
+                    for i in range(4):              # A gy over the tiles' rows, split by
+                        for q in range(2):          # column parity so that ...
+                            _combine(half[i, q, :r], [(at[p, i], g[:, p::2, q::2])
+                                                      for p in range(2)])
                 zr = z[:, :t * o].reshape(4, r, th, tw, o)
                 for j in range(4):                  # ... the columns' step reads whole runs
-                    _combine(zr, [(at[q, j], half[:, q, :r]) for q in range(2)])
+                    if fused is not None:
+                        fused.gradient_column(gy, i0, r, th, tw, j, zr)
+                    else:
+                        _combine(zr, [(at[q, j], half[:, q, :r]) for q in range(2)])
                     v, z2 = piece.column(j), zr.reshape(4, t, o)
                     for i in range(4):
                         if i0 == starts[bounds[index]]:
@@ -419,6 +477,15 @@ def _output_gradient_transform(gy, m, th, tw):
     at = TRANSFORMS[m][2]
     a = m + 2
     n, o = gy.shape[0], gy.shape[3]
+    fused = winograd_fused.kernels() if m == 2 else None
+    if fused is not None:
+        z = POOL.empty((4, 4, n, th, tw, o), gy.dtype)
+
+        def columns(lo, hi):
+            for j in range(4):
+                fused.gradient_column(gy, lo, hi - lo, th, tw, j, z[:, j, lo:hi])
+        _split(columns, n, z.size)
+        return z.reshape(16, n * th * tw, o)
     half = POOL.empty((a, n, th, tw * m, o), gy.dtype)
     z = POOL.empty((a, a, n, th, tw, o), gy.dtype)
 
