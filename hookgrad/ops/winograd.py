@@ -212,9 +212,9 @@ def _flip_order(m):
     return [rows[i] * (m + 2) + rows[j] for i in range(m + 2) for j in range(m + 2)]
 
 
-# Layers whose batch holds at least two pieces per core of about this many (tile, channel)
-# values run ``_convolve_pieces`` (measured at batch 32: 64 and 128 channels; wider layers
-# have too few tiles, and run whole)
+# Layers whose batch holds at least one piece per core of about this many (tile, channel)
+# values run ``_convolve_pieces`` (measured at batch 32: 64 to 256 channels; 512 channels at
+# 4x4 have too few tiles, and run whole)
 PIECE_ELEMENTS = 1 << 16
 
 
@@ -366,9 +366,13 @@ def runs_in_pieces(n, th, tw, c, m):
 
 def _piece_images(n, th, tw, c):
     """Images per piece for ``_convolve_pieces`` and ``_filter_grad_pieces``, or 0 where the
-    batch is better run whole (fewer than two pieces per core)."""
+    batch is better run whole (fewer pieces than cores). The pieces come as many per core
+    where the images allow (an odd last piece would leave a core waiting)."""
     images = max(1, PIECE_ELEMENTS // (th * tw * c))
-    return images if -(-n // images) >= 2 * _cores() else 0
+    pieces = -(-n // images)
+    if pieces < _cores():
+        return 0
+    return -(-n // (-(-pieces // _cores()) * _cores()))
 
 
 def _convolve_pieces(xh, u, order, th, tw, images):

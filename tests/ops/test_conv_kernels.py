@@ -340,3 +340,18 @@ def test_whole_batch_winograd_takes_a_padded_source():
     gy = rng.standard_normal((2, 6, 6, 4))
     np.testing.assert_array_equal(winograd.filter_grad(gy, source, 2),
                                   winograd.filter_grad(gy, source.array(), 2))
+
+
+@pytest.mark.parametrize('n, th, tw, c, images', [
+    (32, 16, 16, 64, 4),        # 8 pieces of 4 images (2^16 values each)
+    (32, 4, 4, 256, 16),        # one piece per core
+    (24, 4, 4, 256, 12),        # 2 pieces of 16 and 8 would leave a core waiting: 12 and 12
+    (30, 16, 16, 64, 4),        # 8 pieces, the last of 2 images
+    (32, 2, 2, 512, 0),         # one piece of 32 images: fewer pieces than cores, run whole
+    (1, 16, 16, 64, 0),
+])
+def test_winograd_pieces_come_as_many_per_core(monkeypatch, n, th, tw, c, images):
+    monkeypatch.setattr(winograd, '_cores', lambda: 2)
+    monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', 1 << 16)
+    assert winograd._piece_images(n, th, tw, c) == images
+    assert winograd.runs_in_pieces(n, th, tw, c, 2) == (images > 0)
