@@ -293,19 +293,19 @@ class _PieceInput:
     """One thread's scratch for the input transform of a few images of F(2x2, 3x3), done a
     column of tile positions at a time.
 
-    With the compiled transforms (``winograd_fused``), the images are copied into a padded
-    buffer and each column is one pass over it. Otherwise they are copied into their four
-    (row, column) parity planes, so that the NumPy transforms read and write runs of whole
-    tile rows rather than one pixel's channels, and each step is one NumPy call over all
-    positions of a row or column of B^T. xh may be a ``Padded``: its values are copied from
-    where they lie, and the padding is zeroed once for all pieces."""
+    With the compiled transforms (``fused``, from ``winograd_fused.kernels()``), the images
+    are copied into a padded buffer and each column is one pass over it. Otherwise (``fused``
+    None) they are copied into their four (row, column) parity planes, so that the NumPy
+    transforms read and write runs of whole tile rows rather than one pixel's channels, and
+    each step is one NumPy call over all positions of a row or column of B^T. xh may be a
+    ``Padded``: its values are copied from where they lie, and the padding is zeroed once for
+    all pieces."""
 
-    def __init__(self, xh, images, th, tw):
+    def __init__(self, xh, images, th, tw, fused):
         c = xh.shape[3]
-        self.xh, self.th, self.tw = xh, th, tw
+        self.xh, self.th, self.tw, self.fused = xh, th, tw, fused
         self.v = np.empty((4, images * th * tw * c), xh.dtype)
         source = xh if isinstance(xh, Padded) else Padded(xh, 0, 0, *xh.shape[1:3])
-        self.fused = winograd_fused.kernels()
         if self.fused is not None:
             self.buf = np.empty((images, 2 * th + 2, 2 * tw + 2, c), xh.dtype)
             self.window = source.window(2 * th + 2, 2 * tw + 2)
@@ -391,7 +391,7 @@ def _convolve_pieces(xh, u, order, th, tw, images):
     fused = winograd_fused.kernels()
 
     def run(lo, hi):
-        piece = _PieceInput(xh, images, th, tw)
+        piece = _PieceInput(xh, images, th, tw, fused)
         prod = np.empty((4, images * th * tw * k), y.dtype)
         half = np.empty((2, 4, images * th * tw * k), y.dtype)
         tiled = None if fused is not None else np.empty((2, 2, images * th * tw * k), y.dtype)
@@ -438,7 +438,7 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
     fused = winograd_fused.kernels()
 
     def run(lo, hi):
-        piece = _PieceInput(xh, images, th, tw)
+        piece = _PieceInput(xh, images, th, tw, fused)
         half = None if fused is not None else np.empty((4, 2, images, th, tw, o), gy.dtype)
         z = np.empty((4, images * th * tw * o), gy.dtype)
         part = np.empty((o, c), sums[0].dtype)

@@ -35,6 +35,15 @@ class Counting:
         return call
 
 
+def compiled(monkeypatch):
+    """The compiled kernels, turned on for the test whatever HOOKGRAD_FUSED says."""
+    monkeypatch.setattr(winograd_fused, 'FUSED', True)
+    monkeypatch.setattr(winograd_fused, '_kernels', None)
+    kernels = winograd_fused.kernels()
+    assert kernels is not None
+    return kernels
+
+
 def passes(source, w, gy, h, wd):
     """(forward, input-gradient kernels' convolution, weight gradient) of Winograd F(2x2, 3x3)
     on source (an array or a ``Padded``)."""
@@ -62,7 +71,7 @@ def test_compiled_transforms_give_numpys_bits(monkeypatch, dtype, pieces, n, h, 
     monkeypatch.setattr(winograd, '_cores', lambda: 1 if pieces else n + 1)
     monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', 2 * th * tw * c)
     assert winograd.runs_in_pieces(n, th, tw, c, 2) == pieces
-    results, counted = {}, Counting(winograd_fused.kernels())
+    results, counted = {}, Counting(compiled(monkeypatch))
     for fused in (True, False):
         monkeypatch.setattr(winograd_fused, 'FUSED', fused)
         monkeypatch.setattr(winograd_fused, '_kernels', counted if fused else None)
@@ -77,15 +86,15 @@ def test_compiled_transforms_give_numpys_bits(monkeypatch, dtype, pieces, n, h, 
 
 
 @needs_numba
-def test_compiled_transforms_give_the_direct_convolution():
+def test_compiled_transforms_give_the_direct_convolution(monkeypatch):
     """The compiled path alone against a convolution summed window by window (float64)."""
+    compiled(monkeypatch)
     rng = np.random.default_rng(4)
     n, h, wd, c, o = 3, 6, 7, 4, 5
     th, tw = winograd.tiles(h, wd, 2)
     xh = np.zeros((n, 2 * th + 2, 2 * tw + 2, c))
     xh[:, :h + 2, :wd + 2] = rng.standard_normal((n, h + 2, wd + 2, c))
     w = rng.standard_normal((o, c, 3, 3))
-    assert winograd_fused.kernels() is not None
     windows = np.lib.stride_tricks.sliding_window_view(xh[:, :h + 2, :wd + 2], (3, 3), (1, 2))
     np.testing.assert_allclose(winograd.convolve(xh, winograd.kernel_transform(w, 2), h, wd, 2),
                                np.einsum('nhwcab,ocab->nhwo', windows, w), atol=1e-12)
