@@ -21,6 +21,7 @@ would run as Python loops), it returns None and ``winograd`` keeps its NumPy tra
 """
 import os
 import threading
+import types
 
 __all__ = ['FUSED', 'kernels']
 
@@ -174,9 +175,6 @@ def _compile():
                                 z0[e], z1[e], z2[e] = ha0 - hb0, ha1 - hb1, ha2 - hb2
                                 z3[e] = -a1[e] + b1[e]
 
-    class Kernels:
-        pass
-    found = Kernels()
-    for fn in (input_column, fold_column, write_tiles, output_tiles, gradient_column):
-        setattr(found, fn.__name__, fn)
-    return found
+    return types.SimpleNamespace(input_column=input_column, fold_column=fold_column,
+                                 write_tiles=write_tiles, output_tiles=output_tiles,
+                                 gradient_column=gradient_column)
