@@ -58,8 +58,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     ready = []
     for r in roots:
         key = r._node if r._node is not None else r
-        if deps[key] == 0 and key not in ready:
-            ready.append(key)
+        if deps[key] == 0 and not any(k is key for k in ready):     # by identity: == on
+            ready.append(key)                                       # Tensors is elementwise
 
     captured = [None] * len(targets) if targets is not None else None
     leaf_updates = []       # (leaf, gradient) applied after the pass
