@@ -178,6 +178,15 @@ def _integer_edge(x):
     return id(x) in integer_leaves.get()
 
 
+def carries_gradient(x):
+    """Whether the Tensor ``x`` can carry a gradient: a floating one, or an integer or bool one
+    that a transform differentiates (MindSpore differentiates integer inputs): on the graph,
+    or an integer leaf the transform marked."""
+    if x._data.dtype.kind == 'f':
+        return True
+    return x.requires_grad and (x._node is not None or _integer_edge(x))
+
+
 def new_node(op):
     """A Node for ``op`` with nothing saved yet (forward may save into it; ``link`` ends it)."""
     node = _new(Node)

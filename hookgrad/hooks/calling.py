@@ -7,7 +7,9 @@ The policy (docs/hooks.md, "What a hook may return"):
   (a single Tensor where one gradient is replaced), each a Tensor of exactly the shape of the
   gradient it replaces and of a floating-point dtype. A replacement of another floating dtype is
   cast to the dtype of the gradient it replaces (the dtype of its tensor), as the backward pass
-  casts every gradient; None is expected where there is no gradient (a non-tensor input).
+  casts every gradient; so is a replacement of an integer gradient (which a transform
+  differentiating integer tensors computes, as MindSpore does), whatever its number dtype.
+  None is expected where there is no gradient (a non-tensor input).
 - A forward pre-hook returns None or new inputs (a non-tuple is one input); a forward hook None
   or new outputs. Both keep the structure construct sees and returns: as many inputs as
   construct accepts, as many outputs as it returned, and a Tensor wherever there was a Tensor.
@@ -55,7 +57,7 @@ def gradient(new, old, name, raw):
         raise ValueError(f"{name} of shape {new.shape}, expected shape {shape}")
     have = new._data.dtype
     want = old.dtype if raw else old._data.dtype
-    if have.kind != 'f':
+    if have.kind != 'f' and want.kind == 'f':
         raise TypeError(f"{name} of dtype {new.dtype}, expected a floating-point gradient "
                         f"({from_numpy(want)})")
     if raw:

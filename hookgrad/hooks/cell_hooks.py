@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import partial
 
 from .._tensor import Tensor
-from ..autograd.function import Node, Op, effect, link
+from ..autograd.function import Node, Op, carries_gradient, effect, link
 from ..autograd.state import grad_enabled as _grad_enabled
 from . import calling
 from .handle import HookStore, check_hook, hook_name
@@ -190,8 +190,10 @@ class _CallRecord:
 
 
 def is_diff_tensor(x):
-    """Whether ``x`` is a floating-point Tensor (one that can carry a gradient)."""
-    return isinstance(x, Tensor) and x._data.dtype.kind == 'f'
+    """Whether ``x`` is a Tensor that can carry a gradient (floating, or an integer tensor a
+    transform differentiates): a user's backward hook decides its gradient whatever its
+    dtype."""
+    return isinstance(x, Tensor) and carries_gradient(x)
 
 
 _FIRST = (0,)
@@ -217,7 +219,7 @@ def _input_boundary(record, args):
 def _output_boundary(record, out):
     if isinstance(out, Tensor):                             # the common case, unrolled
         record.n_outputs = 1
-        if out.requires_grad and out._data.dtype.kind == 'f':
+        if out.requires_grad and carries_gradient(out):
             record.out_positions = _FIRST
             return _boundary(_OUTPUTS, record, (out,))[0]
         record.out_positions = ()

@@ -2,8 +2,9 @@
 
 ``bprop(self, x1, ..., xn, out, dout)`` returns a tuple of n input gradients (SPEC section 6);
 with ``self.internal_params = [...]`` it may return ``(input_grads, {param: grad})``. construct
-runs without recording; the node connects the cell's floating-point tensor inputs (and its
-internal parameters) to its tensor outputs. As in MindSpore, gradients beyond the n are
+runs without recording; the node connects the cell's tensor inputs that carry a gradient
+(floating ones, and integer ones a transform differentiates, whose gradient is ``bprop``'s as
+in MindSpore) and its internal parameters to its tensor outputs. As in MindSpore, gradients beyond the n are
 ignored, a gradient in a shape its input broadcasts to is summed to the input's shape, and
 other dtypes are cast to the input's; anything else fails as a hook return would
 (hookgrad/hooks/calling.py). The node keeps the inputs and outputs it was given, so that a
@@ -13,7 +14,7 @@ recorded, ``bprop`` receives inputs and ``out`` connected to the graph.
 import numpy as np
 
 from .._tensor import Tensor, detached
-from ..autograd.function import Op, effect, link, new_node
+from ..autograd.function import Op, carries_gradient, effect, link, new_node
 from ..autograd.math import array_math, tensor_math
 from ..autograd.state import grad_enabled, restore_grad, switch_grad
 from ..hooks.calling import gradient
@@ -37,9 +38,13 @@ def call(cell, args, kwargs):
 
 def _attach(cell, args, out, wanted, positions, internal):
     """The CellBprop node from ``wanted`` (the differentiable inputs and internal parameters)
-    to construct's floating outputs; returns ``out`` with those outputs on the graph."""
+    to construct's outputs that carry a gradient; returns ``out`` with those outputs on the graph."""
     items = list(out) if isinstance(out, (tuple, list)) else [out]
-    out_positions = [i for i, o in enumerate(items) if is_diff_tensor(o)]
+    # construct ran unrecorded: its integer outputs carry a gradient when an integer input
+    # does (a transform differentiating integer tensors, as MindSpore does)
+    integer = any(t._data.dtype.kind != 'f' and carries_gradient(t) for t in wanted)
+    out_positions = [i for i, o in enumerate(items)
+                     if is_diff_tensor(o) or (integer and isinstance(o, Tensor))]
     if not out_positions:
         return out
     node = new_node(CellBprop)

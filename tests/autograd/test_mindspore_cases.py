@@ -174,3 +174,97 @@ def test_with_grad_cell():
                                         "or a tuple, got str"):
         nn.WithGradCell(net, sens='x')
     assert nn.wrap.TimeDistributed is nn.TimeDistributed
+
+
+# ---------------------------------------------------------------- user backward rules on integers
+class AffineBprop(nn.Cell):
+    def construct(self, x, y):
+        return 2 * x + y
+
+    def bprop(self, x, y, out, dout):
+        return Tensor(5, x.dtype), Tensor(7, x.dtype)
+
+
+def _values(grads):
+    return [(g.dtype, g.asnumpy().tolist()) for g in grads]
+
+
+@pytest.mark.parametrize('dtype', [ms.float32, ms.int32, ms.int64])
+def test_a_custom_bprop_decides_the_gradient_whatever_the_input_dtype(dtype):
+    x, y = Tensor(1, dtype), Tensor(3, dtype)
+    expected = [(dtype, 5), (dtype, 7)]                               # MindSpore 2.10
+    assert _values(ops.GradOperation(get_all=True)(AffineBprop())(x, y)) == expected
+    assert _values(ms.grad(AffineBprop(), grad_position=(0, 1))(x, y)) == expected
+
+
+def test_a_custom_bprop_with_mixed_integer_and_float_inputs():
+    x, y = Tensor(1, ms.int32), Tensor(3.0, ms.float32)
+    grads = ms.grad(AffineBprop(), grad_position=(0, 1))(x, y)
+    assert _values(grads) == [(ms.int32, 5), (ms.float32, 7)]         # MindSpore 2.10
+
+
+def test_a_custom_bprop_of_several_integer_outputs():
+    class Pair(nn.Cell):
+        def construct(self, x, y):
+            return x * y, x + y
+
+        def bprop(self, x, y, out, dout):
+            return dout[0] * 10 + dout[1], dout[1] * 100
+
+    x, y = Tensor([1, 2], ms.int32), Tensor([3, 4], ms.int32)
+    grads = ops.GradOperation(get_all=True)(Pair())(x, y)
+    assert _values(grads) == [(ms.int32, [11, 11]), (ms.int32, [100, 100])]   # MindSpore 2.10
+    grads = ops.GradOperation(get_all=True)(Pair())(x, Tensor([3.0, 4.0], ms.float32))
+    assert _values(grads) == [(ms.int32, [11, 11]), (ms.float32, [100, 100])]
+
+
+def test_custom_vjp_rules_hold_for_integer_inputs():
+    @ops.custom_vjp
+    def scaled(x, y):
+        return x * y
+
+    scaled.defbwd(lambda x, y, out, dout: (dout * 2 * x, dout * 3))
+    x, y = Tensor([1, 2], ms.int32), Tensor([3, 4], ms.int32)
+    grads = ms.grad(scaled, (0, 1))(x, y)
+    assert _values(grads) == [(ms.int32, [2, 4]), (ms.int32, [3, 3])]   # MindSpore 2.10
+
+
+@pytest.mark.parametrize('dtype', [ms.float32, ms.int32])
+def test_cell_backward_hooks_replace_gradients_of_integer_inputs(dtype):
+    class Affine(nn.Cell):
+        def construct(self, x, y):
+            return 2 * x + y
+
+    x, y = Tensor(1, dtype), Tensor(3, dtype)
+    net = Affine()
+    net.register_backward_hook(lambda cell, grad_input, grad_output:
+                               (grad_input[0] * 10, grad_input[1] * 100))
+    assert _values(ms.grad(net, grad_position=(0, 1))(x, y)) == [(dtype, 20), (dtype, 100)]
+    net = Affine()
+    net.register_backward_pre_hook(lambda cell, grad_output: (grad_output[0] * 10,))
+    assert _values(ms.grad(net, grad_position=(0, 1))(x, y)) == [(dtype, 20), (dtype, 10)]
+
+
+# ---------------------------------------------------------------- outputs that are inputs
+def test_gradient_of_a_cell_returning_its_inputs():
+    class Both(nn.Cell):
+        def construct(self, x, y):
+            return x, y
+
+    x, y = Tensor([1.0, 2.0], ms.float32), Tensor([3.0, 4.0], ms.float32)
+    grads = ops.GradOperation(get_all=True)(Both())(x, y)
+    assert _values(grads) == [(ms.float32, [1, 1]), (ms.float32, [1, 1])]   # MindSpore 2.10
+    grads = ops.GradOperation(get_all=True)(Both())(x, x)                    # one tensor, twice
+    assert _values(grads) == [(ms.float32, [2, 2]), (ms.float32, [2, 2])]
+    xi = Tensor([1, 2], ms.int32)
+    assert _values(ops.GradOperation(get_all=True)(Both())(xi, xi)) == \
+        [(ms.int32, [2, 2]), (ms.int32, [2, 2])]
+    value, grads = ms.value_and_grad(lambda a, b: (b, a), grad_position=(0, 1))(x, y)
+    assert _values(grads) == [(ms.float32, [1, 1]), (ms.float32, [1, 1])]
+
+
+def test_outputs_that_are_distinct_inputs_of_equal_value_each_get_their_gradient():
+    # roots are told apart by identity: equal values must not merge two inputs
+    x, y = Tensor([1.0], ms.float32), Tensor([1.0], ms.float32)
+    grads = ms.grad(lambda a, b: (a, b), grad_position=(0, 1))(x, y)
+    assert _values(grads) == [(ms.float32, [1]), (ms.float32, [1])]         # MindSpore 2.10
