@@ -7,10 +7,10 @@ and settings (accepted: hookgrad traces Python, so they change no value), ``reco
 import contextlib
 import numbers
 import os
-import warnings
 
 import numpy as np
 
+from ._frames import warn
 from . import _dtype, _random
 from ._tensor import Tensor
 
@@ -164,8 +164,8 @@ def set_dump(target, enabled=True):
     if not isinstance(target, (Cell, Primitive)):
         raise ValueError(f'The "target" parameter must be an instance of Cell or Primitive, but '
                          f'got an instance of {type(target)}.')
-    warnings.warn("Current device_target is CPU, which is not supported by set_dump. Only "
-                  "Ascend device target is supported currently.", UserWarning, stacklevel=2)
+    warn("Current device_target is CPU, which is not supported by set_dump. Only "
+         "Ascend device target is supported currently.", UserWarning)
 
 
 # ----------------------------------------------------------------- graph compiler settings

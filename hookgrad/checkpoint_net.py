@@ -1,10 +1,8 @@
 """load_param_into_net: copy a checkpoint's entries into a network's parameters (MindSpore's
 name and rules; see docs/checkpoints.md)."""
-import sys
-import warnings
-
 import numpy as np
 
+from ._frames import warn
 from .nn.cell import Cell
 from .nn.parameter import Parameter
 
@@ -138,26 +136,19 @@ def _warn_not_loaded(param_not_load, pairs, parameter_dict, strict_load):
     n = len(param_not_load)
     if not pairs:
         entries = [k for k, v in parameter_dict.items() if isinstance(v, Parameter)]
-        warnings.warn(f"load_param_into_net: nothing was loaded: none of the {n} parameters "
-                      f"of the network ({_some(param_not_load)}) matches one of the "
-                      f"{len(entries)} Parameter entries of parameter_dict "
-                      f"({_some(entries)}); the checkpoint is probably of another network"
-                      + (" (strict_load=False also tries entries named prefix + name)"
-                         if strict_load else ""),
-                      UserWarning, stacklevel=_user_stacklevel())
+        warn(f"load_param_into_net: nothing was loaded: none of the {n} parameters "
+             f"of the network ({_some(param_not_load)}) matches one of the "
+             f"{len(entries)} Parameter entries of parameter_dict "
+             f"({_some(entries)}); the checkpoint is probably of another network"
+             + (" (strict_load=False also tries entries named prefix + name)"
+                if strict_load else ""),
+             UserWarning)
         return
-    warnings.warn(f"For 'load_param_into_net', {n} parameters in the 'net' are not loaded, "
-                  f"because they are not in the 'parameter_dict', please check whether the "
-                  f"network structure is consistent when training and loading checkpoint. "
-                  f"{param_not_load} are not loaded.", UserWarning, stacklevel=_user_stacklevel())
+    warn(f"For 'load_param_into_net', {n} parameters in the 'net' are not loaded, "
+         f"because they are not in the 'parameter_dict', please check whether the "
+         f"network structure is consistent when training and loading checkpoint. "
+         f"{param_not_load} are not loaded.", UserWarning)
 
-
-def _user_stacklevel():
-    """The ``stacklevel`` that points a warning at the first frame outside hookgrad."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get('__name__', '').startswith('hookgrad.'):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _some(names, k=5):

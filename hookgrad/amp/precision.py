@@ -14,9 +14,9 @@
 
 Cells given a precision by the user (``to_float``) before O1 are left as they are.
 """
-import warnings
 import weakref
 
+from .._frames import warn
 from .. import _dtype
 from .. import nn as _nn
 from .. import ops
@@ -213,9 +213,9 @@ def auto_mixed_precision(network, amp_level='O0', dtype=_dtype.float16):
     _check_dtype(dtype)
     previous = network.__dict__.get('_amp_level')
     if previous in ('O1', 'O2', 'O3', 'auto'):
-        warnings.warn(f"The network's auto mixed-precision level is adjusted from {previous} to "
-                      f"{amp_level}, and repeated calls to mixed-precision interfaces can cause "
-                      f"performance degradation.", stacklevel=2)
+        warn(f"The network's auto mixed-precision level is adjusted from {previous} to "
+             f"{amp_level}, and repeated calls to mixed-precision interfaces can cause "
+             f"performance degradation.")
     if amp_level == 'O1':
         _white_list_pass(network, dtype, AMP_WHITE_LIST, False)
     elif amp_level == 'O2':
@@ -241,7 +241,7 @@ def _list_check(custom_list, list_name):
     if list_name == 'black_list':
         for elem in AMP_BLACK_LIST:
             if elem not in custom_list:
-                warnings.warn(f"{elem} is removed from internal black list.", stacklevel=3)
+                warn(f"{elem} is removed from internal black list.")
 
 
 def custom_mixed_precision(network, *, white_list=None, black_list=None,

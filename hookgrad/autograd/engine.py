@@ -7,6 +7,7 @@ after the whole pass succeeded: an exception (from a hook, say) leaves nothing h
 import numpy as np
 
 from . import function as _function, observer as _observer
+from .._fperrors import fp_notes_enter, fp_notes_exit, fp_report
 from .._tensor import Tensor
 from .function import Node
 from .math import array_math, tensor_math
@@ -40,6 +41,15 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         retain_graph: keep saved values so backward can run again through this graph.
         create_graph: record the backward computation, for higher-order gradients.
     """
+    notes, fp_token = fp_notes_enter()      # NumPy's warnings, reported per step
+    try:
+        return _backward(roots, root_grads, targets, retain_graph, create_graph, notes)
+    finally:
+        fp_notes_exit(notes, fp_token)
+
+
+def _backward(roots, root_grads, targets, retain_graph, create_graph, notes):
+    """``run_backward`` while ``notes`` collects NumPy's floating-point errors."""
     create_graph = bool(create_graph)
     if create_graph:
         retain_graph = True
@@ -81,6 +91,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                 if g is not None:
                     _leaf_gradient(key, g, targets, capture, captured, leaf_updates,
                                    create_graph, Tensor)
+                    if notes.flags:
+                        fp_report(notes, "a hook of a leaf tensor", None)
                 continue
             node = key
             processed.append(node)
@@ -90,6 +102,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                 gys = g if node.n_out > 1 else [g]
                 if node.hooks is not None:
                     _run_output_hooks(node, gys, create_graph, retained, Tensor)
+                    if notes.flags:
+                        fp_report(notes, f"a hook of an output of '{node.op.name}'", node.source)
                 if capture is not None and node in capture:
                     for idx, i in capture[node]:
                         captured[i] = gys[idx]
@@ -104,6 +118,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
                         gxs = (gxs,)
                     if len(gxs) != len(edges):
                         _count_error(node, gxs)
+                if notes.flags:
+                    report_fp(notes, node)
                 if log is not None:     # and the shapes of the gradients, for the plan
                     log.shapes[id(node)] = [None if g is None else g.shape for g in gxs]
                 shapes = node.reduce_to
@@ -151,6 +167,8 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
         for t, g in retained + leaf_updates:
             _accumulate_grad(t, g, Tensor, shared)
+        if notes.flags:
+            fp_report(notes, "adding gradients into .grad", None)
         recorder = _function.observing and _state().recorder
         if recorder:
             recorder.grads_written([t for t, _ in retained + leaf_updates])
@@ -184,9 +202,20 @@ def _note_failure(e, node):
     where = ''
     if node.source is not None:
         where = f", created at {node.source[0]}:{node.source[1]}"
+    e.add_note(f"(raised in {_step(node, where)})")
+
+
+def report_fp(notes, node):
+    """Warn of the floating-point errors noted while ``node``'s backward step ran."""
+    fp_report(notes, _step(node), node.source)
+
+
+def _step(node, where=''):
+    """How reports name a node's backward step: ``"the backward of 'Div'"``, then ``where``,
+    then the cell that created the node when that was recorded."""
     if node.cell is not None:
         where += f" in Cell '{_observer.frame_path(node.cell)}'"
-    e.add_note(f"(raised in the backward of '{node.op.name}'{where})")
+    return f"the backward of '{node.op.name}'{where}"
 
 
 def _count_error(node, gxs):

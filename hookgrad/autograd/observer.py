@@ -21,11 +21,11 @@ pays one test of the thread's state.
 
 hookgrad.debug.nan_guard and hookgrad.debug.profile are built on this module.
 """
-import os
 import sys
 import threading
 import time
 
+from .._frames import user_line
 from .function import NO_CTX, _record
 from . import function as _function
 from .state import current as _state, grad_enabled as _grad_enabled, update as _update
@@ -57,10 +57,10 @@ class OpCall:
     """
 
     __slots__ = ('op', 'phase', 'inputs', 'outputs', 'params', 'node', 'rule', 'start',
-                 'seconds', '_frame', '_source', 'tensors', 'returns_tuple')
+                 'seconds', '_frame', '_source', '_origin', 'tensors', 'returns_tuple')
 
     def __init__(self, op, phase, inputs, outputs, params, node, rule, start, seconds, frame,
-                 source, tensors=(), returns_tuple=False):
+                 source, tensors=(), returns_tuple=False, origin=None):
         self.op = op
         self.phase = phase
         self.inputs = inputs
@@ -72,6 +72,7 @@ class OpCall:
         self.seconds = seconds
         self._frame = frame
         self._source = source
+        self._origin = origin       # the op's dispatch frame, until its source is found
         self.tensors = tensors
         self.returns_tuple = returns_tuple
 
@@ -106,9 +107,12 @@ class OpCall:
         """``(file, line)`` of the user code that ran the op (for a backward rule: that created
         its node, when an observer with ``record_source`` was on then); None if unknown.
         In ``on_forward`` it is known at once when an observer with ``record_source`` is on;
-        otherwise it is found on first use, so read it inside the callback."""
+        otherwise it is found on first use inside the callback (once the callbacks returned,
+        an unread source is None: the op's Python frames are gone)."""
         if self._source is False:
-            self._source = user_frame()
+            origin = self._origin
+            self._source = None if origin is None else user_line(origin)
+            self._origin = None
         return self._source
 
     def __repr__(self):
@@ -203,14 +207,18 @@ def dispatch(op, xs, params):
         node = None
     seconds = _clock() - t0
     outs = out if type(out) is tuple else (out,)
-    source = False              # found when first read
     if s.sources:
-        source = node.source if node is not None else user_frame()
+        source, origin = node.source if node is not None else user_line(), None
+    else:
+        source, origin = False, sys._getframe()     # found from here when first read
     call = OpCall(op, 'backward' if s.backward else 'forward', tuple(x._data for x in xs),
                   tuple(t._data for t in outs), params, node, s.rule, t0, seconds, s.cell, source,
-                  xs, type(out) is tuple)
-    for observer in s.observers:
-        observer.on_forward(call)
+                  xs, type(out) is tuple, origin)
+    try:
+        for observer in s.observers:
+            observer.on_forward(call)
+    finally:
+        call._origin = None         # an OpCall kept by an observer must not keep the frames
     return out
 
 
@@ -221,7 +229,7 @@ def stamp(node):
     if s.observers:
         node.cell = s.cell
         if s.sources:
-            node.source = user_frame()
+            node.source = user_line()
 
 
 def run_rule(node, gys, create_graph, call_backward):
@@ -295,27 +303,3 @@ def _child_name(parent, cell):
         if child is cell:
             return name
     return type(cell).__name__      # called without being registered in the parent
-
-
-# ------------------------------------------------------------------------ source lines
-# frames in these files are the framework running an op; the first frame outside is the source
-_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_INTERNAL = tuple(os.path.join(_PKG, p) for p in (
-    'autograd' + os.sep, 'ops' + os.sep, 'hooks' + os.sep, 'debug' + os.sep, 'jit' + os.sep,
-    '_tensor.py',
-    '_tensor_methods.py', os.path.join('nn', 'cell.py'), os.path.join('nn', 'bprop.py')))
-_internal = {}
-
-
-def user_frame():
-    """``(file, line)`` of the innermost frame outside hookgrad's op machinery, or None."""
-    f = sys._getframe(1)
-    while f is not None:
-        name = f.f_code.co_filename
-        skip = _internal.get(name)
-        if skip is None:
-            skip = _internal[name] = name.startswith(_INTERNAL)
-        if not skip:
-            return name, f.f_lineno
-        f = f.f_back
-    return None

@@ -12,11 +12,11 @@ tensors on the tape.
 import fnmatch
 import math
 import re
-import warnings
 import weakref
 
 import numpy as np
 
+from .._frames import warn
 from .._tensor import Tensor
 from ..nn.cell import Cell
 from .stats_report import CELL_KINDS, STATS, CALLS, PARAM_STATS, StatsHistory
@@ -415,9 +415,9 @@ def _collected(handles, net_name):
     for handle in handles:
         handle.remove()
     handles.clear()
-    warnings.warn(f"StatsRecorder on {net_name} was garbage-collected while open; its hooks "
-                  f"were removed. Use 'with StatsRecorder(net) as rec:' or call rec.close()",
-                  ResourceWarning, stacklevel=2)
+    warn(f"StatsRecorder on {net_name} was garbage-collected while open; its hooks "
+         f"were removed. Use 'with StatsRecorder(net) as rec:' or call rec.close()",
+         ResourceWarning)
 
 
 # --------------------------------------------------------------------------- selection

@@ -8,10 +8,10 @@ import fnmatch
 import json
 import math
 import os
-import warnings
 
 import numpy as np
 
+from .._frames import warn
 from .stats_report import CALLS, CELL_KINDS, PARAM_STATS, STATS, StatsHistory
 
 FORMAT = 'hookgrad.debug.stats'
@@ -292,8 +292,8 @@ def write_tensorboard(history, logdir, stats=None):
         writer.close()
     if skipped:
         tag, step = skipped[0]
-        warnings.warn(f"StatsHistory.to_tensorboard: left out {len(skipped)} NaN or Inf "
-                      f"value(s), which TensorBoard cannot draw (the first: {tag} at step "
-                      f"{step}); to_json and to_csv keep them", RuntimeWarning, stacklevel=3)
+        warn(f"StatsHistory.to_tensorboard: left out {len(skipped)} NaN or Inf "
+             f"value(s), which TensorBoard cannot draw (the first: {tag} at step "
+             f"{step}); to_json and to_csv keep them", RuntimeWarning)
     new = sorted(f for f in set(os.listdir(logdir)) - before if 'tfevents' in f)
     return os.path.join(logdir, new[-1]) if new else logdir

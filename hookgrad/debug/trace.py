@@ -24,11 +24,11 @@ import difflib
 import fnmatch
 import functools
 import os
-import warnings
 import weakref
 
 import numpy as np
 
+from .._frames import warn
 from .._tensor import Tensor, detached
 from ..nn.cell import Cell
 from .summary import _tensors
@@ -356,12 +356,12 @@ class _Budget:
                 calls.pop(0)
             if not self.warned:
                 self.warned = True
-                warnings.warn(
+                warn(
                     f"trace: over max_records={self.max_records} calls or max_bytes="
                     f"{self.max_bytes} bytes of captures; dropping the oldest calls (the first: "
                     f"Cell '{record.name}'), keeping the latest. Pass trace(net, max_records="
                     f"..., max_bytes=...) with larger values (None: no limit) to keep more",
-                    ResourceWarning, stacklevel=2)
+                    ResourceWarning)
 
 
 class _Slot:

@@ -12,6 +12,7 @@ import weakref
 from collections import namedtuple
 from functools import partial
 
+from .._frames import warn
 from .._tensor import Tensor
 from ..autograd.function import Node, Op, carries_gradient, effect, link
 from ..autograd.state import grad_enabled as _grad_enabled
@@ -164,7 +165,6 @@ def _forward_hook(entry, cell, args, kwargs, out):
 
 
 def _always_call_hooks(cell, hooks, args, kwargs):
-    import warnings
     for entry in hooks.forward.snapshot():
         if entry.always_call:
             try:
@@ -173,8 +173,8 @@ def _always_call_hooks(cell, hooks, args, kwargs):
                 else:
                     entry.fn(cell, args, None)
             except Exception as e:      # the original exception is the one to report
-                warnings.warn(f"{calling.who('forward hook', entry.fn, cell)} raised {e!r} "
-                              f"while handling an exception from construct")
+                warn(f"{calling.who('forward hook', entry.fn, cell)} raised {e!r} "
+                     f"while handling an exception from construct")
 
 
 class _CallRecord:

@@ -15,7 +15,9 @@ import collections
 
 import numpy as np
 
-from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
+from .._fperrors import fp_notes_enter, fp_notes_exit, fp_report
+from ..autograd.engine import (_accumulate_grad, _call_backward, _count_error, _note_failure,
+                               report_fp)
 from ..autograd.function import NO_CTX, Node, _edge
 from ..autograd.math import array_math
 from ..autograd.state import grad, grad_enabled
@@ -75,7 +77,8 @@ _HELPERS = dict(
     _asarray=_asarray, _mismatch=_mismatch, _no_grad=_no_grad, _as_grads=_as_grads,
     _sum_to=array_math.sum_to, _reduce=np.add.reduce, _run_tensor_hooks=run_tensor_hooks,
     _accumulate_grad=_accumulate_grad, _call_backward=_call_backward, _count_error=_count_error,
-    _note_failure=_note_failure, STALE=STALE, _members=cell_members)
+    _note_failure=_note_failure, STALE=STALE, _members=cell_members, _fp_enter=fp_notes_enter,
+    _fp_exit=fp_notes_exit, _fp_report=fp_report, _report_fp=report_fp)
 
 
 class Emitter:

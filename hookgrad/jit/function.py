@@ -2,10 +2,10 @@
 import collections
 import functools
 import threading
-import warnings
 
 import numpy as np
 
+from .._frames import warn
 from ..autograd import function as _function
 from ..autograd.state import current as _state, depth as _depth, grad_enabled
 from ..hooks import cell_hooks
@@ -119,7 +119,7 @@ class JitFunction:
             raise JitError(message + " (fullgraph=True)")
         if not self._warned:
             self._warned = True
-            warnings.warn(message, stacklevel=4)
+            warn(message)
 
     def _why_new(self, key):
         """What differs from the closest signature seen before."""

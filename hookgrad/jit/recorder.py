@@ -13,8 +13,9 @@ recorder notes the first such read and the function runs eagerly for that signat
 """
 import numpy as np
 
+from .._frames import user_line
 from ..autograd.engine import run_backward
-from ..autograd.observer import OpObserver, user_frame
+from ..autograd.observer import OpObserver
 from ..autograd.function import _edge
 from ..autograd.state import current as _state, grad_enabled, update as _update
 from .._tensor import Tensor
@@ -67,7 +68,7 @@ class Recorder(OpObserver):
     def fail(self, why):
         """Note the first reason the call cannot be replayed (where user code did it)."""
         if self.failure is None:
-            self.failure = (why, user_frame())
+            self.failure = (why, user_line())
 
     # ----------------------------------------------------------------- slots
     def _slot(self, array, constant):

@@ -10,10 +10,10 @@ hookgrad does not have raises an error saying so.
 import numbers
 from collections import OrderedDict
 import re
-import warnings
 
 import numpy as np
 
+from .._frames import warn
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import effect
@@ -279,9 +279,9 @@ class CellFlags:
         """``construct(*cast_inputs, **kwargs)`` with this cell's hooks (deprecated in
         MindSpore, which warns; MindSpore 2.10 passes the tuple and the dict to construct as
         two arguments, so the documented call fails there)."""
-        warnings.warn(f"The 'run_construct' function of '{type(self).__name__}' will be removed "
-                      f"in a future version. Calling this function is not recommended.",
-                      DeprecationWarning, stacklevel=2)
+        warn(f"The 'run_construct' function of '{type(self).__name__}' will be removed "
+             f"in a future version. Calling this function is not recommended.",
+             DeprecationWarning)
         if not isinstance(cast_inputs, tuple):
             cast_inputs = (cast_inputs,)
         return self._eager_call(*cast_inputs, **(kwargs or {}))

@@ -14,6 +14,7 @@ parent cell read inside a child, and a float32 constant made inside ``construct`
 """
 import enum
 
+from .._frames import warn
 from .. import _dtype
 from .._tensor import Tensor
 
@@ -104,9 +105,8 @@ class CellPrecision:
 
     def cast_inputs(self, inputs, dst_type):
         """Deprecated in MindSpore, where it does nothing and returns None; so here."""
-        import warnings
-        warnings.warn("'cast_inputs' will be deprecated in future versions.",
-                      DeprecationWarning, stacklevel=2)
+        warn("'cast_inputs' will be deprecated in future versions.",
+             DeprecationWarning)
 
 
 # --------------------------------------------------------------------------- the call

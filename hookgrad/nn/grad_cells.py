@@ -1,7 +1,6 @@
 """``nn.Jvp`` and ``nn.Vjp``: MindSpore's Cell forms of the Jacobian-vector and vector-Jacobian
 products (deprecated there since 1.9 in favour of ``ops.jvp`` / ``ops.vjp``, still public)."""
-import warnings
-
+from .._frames import warn
 from .._tensor import detached
 from ..autograd.capture import capture, prepare, run, start, tensor_leaves
 from ..autograd.forward_mode import Linearization, check_tangents, tensor_list
@@ -11,8 +10,8 @@ __all__ = ['Jvp', 'Vjp']
 
 
 def _deprecated(name, substitute):
-    warnings.warn(f"'{name}' is deprecated from version 1.9 and will be removed in a future "
-                  f"version, use '{substitute}' instead.", DeprecationWarning, stacklevel=3)
+    warn(f"'{name}' is deprecated from version 1.9 and will be removed in a future "
+         f"version, use '{substitute}' instead.", DeprecationWarning)
 
 
 class Jvp(Cell):

@@ -10,7 +10,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor
-from ._fperrors import fp_call
+from .._fperrors import fp_call
 from .arithmetic import cast
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)

@@ -11,10 +11,10 @@ import contextlib
 import math
 import numbers
 import time
-import warnings
 
 import numpy as np
 
+from .._frames import warn
 from .._tensor import Tensor
 
 __all__ = ['Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback', 'History',
@@ -517,8 +517,8 @@ def monitored_value(cb_params, monitor, who):
         value = (cb_params.get('eval_results') or {}).get(monitor)
     if value is None:
         available = ['loss'] + sorted(cb_params.get('eval_results') or {})
-        warnings.warn(f"{who}: the monitored value '{monitor}' is not available this epoch; "
-                      f"available: {available}", stacklevel=3)
+        warn(f"{who}: the monitored value '{monitor}' is not available this epoch; "
+             f"available: {available}")
         return None
     value = np.asarray(value)
     if value.shape != ():

@@ -9,8 +9,8 @@ MindSpore (docs/amp.md); the parameter names stay the same there too.
 """
 import numbers
 import sys
-import warnings
 
+from .._frames import warn
 from ..autograd.functional import value_and_grad
 from ..context import GRAPH_MODE, get_context
 from ..autograd.grad_mode import no_grad
@@ -461,8 +461,8 @@ class Model:
             raise TypeError(f"Model.predict: config must be a dict or None, got "
                             f"{type(config).__name__}")
         if backend == 'lite':
-            warnings.warn("Model.predict: MindSpore Lite is not available in hookgrad; running "
-                          "the network itself", RuntimeWarning, stacklevel=2)
+            warn("Model.predict: MindSpore Lite is not available in hookgrad; running "
+                 "the network itself", RuntimeWarning)
         self._network.set_train(False)
         with no_grad():
             return self._network(*predict_data)

@@ -7,8 +7,8 @@ batch. Everything is composed of differentiable ops, so gradients, hooks and op 
 through the layers unchanged.
 """
 import math
-import warnings
 
+from ..._frames import warn
 from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
@@ -45,8 +45,8 @@ class _RNNBase(Cell):
             raise ValueError(f"nn.{name}: dropout must be in [0, 1), the probability of zeroing "
                              f"an element, got {dropout}")
         if dropout > 0 and num_layers == 1:
-            warnings.warn(f"nn.{name}: dropout applies between stacked layers, so it does "
-                          f"nothing with num_layers=1 (got dropout={dropout})", stacklevel=3)
+            warn(f"nn.{name}: dropout applies between stacked layers, so it does "
+                 f"nothing with num_layers=1 (got dropout={dropout})")
         self.mode = mode
         self.input_size = input_size
         self.hidden_size = hidden_size

@@ -4,11 +4,10 @@ Every loss cell derives from ``LossBase``, which checks ``reduction`` and offers
 ``get_loss(x, weights)``, the weighted reduction MindSpore's losses share.
 """
 import numbers
-import sys
-import warnings
 
 import numpy as np
 
+from ..._frames import warn
 from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
@@ -294,18 +293,11 @@ def _warn_broadcast(cell, logits, labels):
     except ValueError:
         return                      # the op raises its own error
     hint = (f" (e.g. labels.reshape{logits.shape})" if labels.size == logits.size else "")
-    warnings.warn(f"nn.{type(cell).__name__} '{cell.path()}': labels of shape {labels.shape} "
-                  f"are broadcast against logits of shape {logits.shape} to {shape}, which is "
-                  f"likely to give a wrong loss; give them the same shape{hint}",
-                  UserWarning, stacklevel=_user_stacklevel())
+    warn(f"nn.{type(cell).__name__} '{cell.path()}': labels of shape {labels.shape} "
+         f"are broadcast against logits of shape {logits.shape} to {shape}, which is "
+         f"likely to give a wrong loss; give them the same shape{hint}",
+         UserWarning)
 
-
-def _user_stacklevel():
-    """The ``stacklevel`` that points a warning at the first frame outside hookgrad."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get('__name__', '').startswith('hookgrad.'):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 class BCEWithLogitsLoss(LossBase):
