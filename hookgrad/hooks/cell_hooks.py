@@ -193,7 +193,7 @@ def is_diff_tensor(x):
     """Whether ``x`` is a Tensor that can carry a gradient (floating, or an integer tensor a
     transform differentiates): a user's backward hook decides its gradient whatever its
     dtype."""
-    return isinstance(x, Tensor) and carries_gradient(x)
+    return isinstance(x, Tensor) and (x._data.dtype.kind == 'f' or carries_gradient(x))
 
 
 _FIRST = (0,)
@@ -219,7 +219,7 @@ def _input_boundary(record, args):
 def _output_boundary(record, out):
     if isinstance(out, Tensor):                             # the common case, unrolled
         record.n_outputs = 1
-        if out.requires_grad and carries_gradient(out):
+        if out.requires_grad and (out._data.dtype.kind == 'f' or carries_gradient(out)):
             record.out_positions = _FIRST
             return _boundary(_OUTPUTS, record, (out,))[0]
         record.out_positions = ()
