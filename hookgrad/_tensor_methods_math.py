@@ -81,10 +81,8 @@ class MathMethods:
                                     else float(other)))
 
     def copysign(self, other):
-        """``|self|`` with the sign of ``other`` (its sign bit: -0.0 counts as negative)."""
-        x = self if self._data.dtype.kind == 'f' else _ops.cast(self, _dtype.float32)
-        neg = _ops.signbit(other) if hasattr(other, '_data') else math.copysign(1, other) < 0
-        return _ops.where(neg, _ops.neg(_ops.abs(x)), _ops.abs(x))
+        """``|self|`` with the sign of ``other``: negative where ``other < 0``."""
+        return _ops.copysign(self, other)
 
     def fmax(self, other):
         """Elementwise maximum that ignores NaN (NaN only where both are NaN)."""

@@ -132,12 +132,12 @@ class TruncatedRemainder(Op):
 
 
 class SignBit(Op):
-    """y = whether the sign bit of x is set (True for -0.0 too); no gradient."""
+    """y = x < 0 (MindSpore's definition: -0.0 and NaN give False); no gradient."""
     differentiable = False
 
     @staticmethod
     def forward(ctx, x):
-        return np.signbit(x)
+        return x < 0
 
 
 class IsClose(Op):
@@ -427,7 +427,7 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
 
 
 def signbit(input):
-    """Bool: whether the sign bit of each element is set (negative numbers and -0.0)."""
+    """Bool: whether each element is less than 0 (MindSpore's rule: -0.0 gives False)."""
     return SignBit.apply(as_tensor(input))
 
 

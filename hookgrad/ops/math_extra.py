@@ -84,10 +84,11 @@ def heaviside(input, values):
 
 
 def copysign(x, other):
-    """``|x|`` with the sign of ``other`` (-0.0 counts as negative)."""
+    """``|x|`` with the sign of ``other``: negative where ``other < 0`` (MindSpore's rule, so
+    -0.0 counts as positive)."""
     t = _floating(x)
     o = other._data if isinstance(other, Tensor) else np.asarray(other)
-    negative = Tensor._wrap(np.signbit(o))
+    negative = Tensor._wrap(o < 0)
     a = _unary.abs(t)
     return _index.where(negative, _arith.neg(a), a)
 

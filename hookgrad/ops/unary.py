@@ -254,11 +254,14 @@ class Reciprocal(Op):
 
 
 class Sign(Op):
-    """y = sign(x) in {-1, 0, 1}; piecewise constant, so no gradient flows."""
+    """y = sign(x) in {-1, 0, 1}; piecewise constant, so no gradient flows. NaN gives 0 below
+    Float64 and stays NaN in Float64, as MindSpore documents."""
     differentiable = False
 
     @staticmethod
     def forward(ctx, x):
+        if x.dtype == np.float32 or x.dtype == np.float16:
+            return np.where(x == x, np.sign(x), 0)
         return np.sign(x)
 
 
@@ -352,7 +355,7 @@ def tanh(input):
 
 
 def sign(input):
-    """Element-wise sign: -1, 0 or 1 (NaN stays NaN); no gradient flows through it.
+    """Element-wise sign: -1, 0 or 1 (NaN: 0, and NaN in Float64); no gradient flows through it.
 
     Raises:
         TypeError: for a Bool tensor.
