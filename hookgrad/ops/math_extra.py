@@ -125,11 +125,13 @@ def float_power(input, exponent):
 
 
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
-    """The sum over ``axis`` (all axes for None) with NaN counted as 0."""
+    """The sum over ``axis`` (all axes for None) with NaN counted as 0; as MindSpore's, an
+    integer input sums in its own dtype, Bool in Int64, and ``dtype`` converts the result."""
     x = as_tensor(input, 'input')
     if x._data.dtype.kind == 'f':
         x = _index.where(_cmp.isnan(x), 0.0, x)
-    y = _red.reduce_sum(x, () if axis is None else axis, keepdims)
+    own = x.dtype if x._data.dtype.kind in 'iu' else None
+    y = _red.sum(x, () if axis is None else axis, keepdims, dtype=own)
     return y if dtype is None else _arith.cast(y, dtype)
 
 

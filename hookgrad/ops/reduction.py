@@ -13,6 +13,7 @@ from ._base import as_tensor, normalize_axis
 from .arithmetic import cast
 
 _INT64 = np.dtype(np.int64)
+_INT32 = np.dtype(np.int32)
 
 
 def _axes(x, axis, name):
@@ -109,6 +110,17 @@ class ReduceMean(Op):
     def backward(ctx, gy):
         n = _count(ctx.shape, ctx.axis)
         return ctx.m.broadcast_to(_unreduce(ctx, gy) / n, ctx.shape)
+
+
+class IntegerMean(Op):
+    """y = mean of an integer x over ``axis`` in x's dtype, as MindSpore's ReduceMean: the sum
+    taken in that dtype (wrapping as it does), divided, truncated toward zero; no gradient."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x, axis, keepdims):
+        total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+        return np.asarray(np.trunc(total / _count(x.shape, axis))).astype(x.dtype)
 
 
 class ReduceProd(Op):
@@ -244,12 +256,13 @@ class Argmax(Op):
 
 
 class Argmin(Op):
-    """Int64 index of the minimum over one axis (of the flattened input when axis is None)."""
+    """Index of the minimum over one axis (of the flattened input when axis is None), Int64
+    unless ``dtype`` says otherwise."""
     differentiable = False
 
     @staticmethod
-    def forward(ctx, x, axis, keepdims):
-        return np.asarray(x.argmin(axis=axis, keepdims=keepdims)).astype(_INT64, copy=False)
+    def forward(ctx, x, axis, keepdims, dtype=_INT64):
+        return np.asarray(x.argmin(axis=axis, keepdims=keepdims)).astype(dtype, copy=False)
 
 
 class CumSum(Op):
@@ -257,9 +270,9 @@ class CumSum(Op):
     @staticmethod
     def forward(ctx, x, axis):
         ctx.axis = axis
-        dtype = _INT64 if x.dtype.kind in 'biu' else None
+        dtype = _INT64 if x.dtype.kind == 'b' else x.dtype
         if axis is None:                # a 0-d input: its own running sum
-            return x.astype(dtype or x.dtype)
+            return x.astype(dtype)
         return np.cumsum(x, axis, dtype=dtype)
 
     @staticmethod
@@ -353,9 +366,15 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def mean(input, axis=None, keep_dims=False):
-    """Mean over ``axis`` (None or () for all axes); integer inputs give Float32."""
+    """Mean over ``axis`` (None or () for all axes).
+
+    An integer input keeps its dtype, as in MindSpore: the sum in that dtype divided and
+    truncated toward zero (``mean([1, 2]) == 1``); Bool gives Float32.
+    """
     x = as_tensor(input)
     axes = _axes(x, axis, 'mean')
+    if x._data.dtype.kind in 'iu':
+        return IntegerMean.apply(x, axis=axes, keepdims=bool(keep_dims))
     return ReduceMean.apply(_floating(x), axis=axes, keepdims=bool(keep_dims))
 
 
@@ -439,11 +458,11 @@ def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
     return _extreme_values(ReduceMin, input, axis, keepdims, initial, where, 'amin', 'minimum')
 
 
-def _arg(op, input, axis, keepdims, name):
+def _arg(op, input, axis, keepdims, name, **params):
     x = as_tensor(input)
     axis = _one_axis(x, axis, name)
     _check_nonempty(name, x, axis)
-    return op.apply(x, axis=axis, keepdims=bool(keepdims))
+    return op.apply(x, axis=axis, keepdims=bool(keepdims), **params)
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -452,8 +471,9 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def argmin(input, axis=None, keepdims=False):
-    """Int64 index of the minimum over ``axis`` (None: index into the flattened input)."""
-    return _arg(Argmin, input, axis, keepdims, 'argmin')
+    """Int32 index of the minimum over ``axis`` (None: index into the flattened input), as
+    MindSpore's (argmax gives Int64)."""
+    return _arg(Argmin, input, axis, keepdims, 'argmin', dtype=_INT32)
 
 
 def reduce_sum(x, axis=(), keep_dims=False):
@@ -482,11 +502,12 @@ def reduce_prod(x, axis=(), keep_dims=False):
 
 
 def cumsum(x, axis, dtype=None):
-    """Running sum along ``axis``; integer and Bool inputs give Int64, ``dtype`` converts first.
+    """Running sum along ``axis``; integer inputs keep their dtype (as MindSpore's), Bool gives
+    Int64; ``dtype`` converts first.
 
     >>> import hookgrad as ms
-    >>> ms.ops.cumsum(ms.Tensor([1, 2, 3]), 0)
-    Tensor(shape=[3], dtype=Int64, value= [1, 3, 6])
+    >>> ms.ops.cumsum(ms.Tensor([1, 2, 3], ms.int32), 0)
+    Tensor(shape=[3], dtype=Int32, value= [1, 3, 6])
     """
     x = as_tensor(x, 'x')
     if axis is None or isinstance(axis, (tuple, list)):

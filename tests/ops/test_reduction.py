@@ -135,7 +135,20 @@ ALL_ANY = [
 CUMSUM_AXES = [(s, a) for s in SHAPES for a in range(-len(s), len(s))]
 CUMSUM = [_cumsum(shape, axis)
           for shape, axis in CUMSUM_AXES + [c for c in CUMSUM_DOUBLE if c not in CUMSUM_AXES]]
-CASES = REDUCTIONS + WITH_INDEX + ARG + ALL_ANY + CUMSUM
+
+
+def integers(rng, shape):
+    """Int32 values in [-5, 4]: an integer mean keeps the dtype, truncated toward zero."""
+    return rng.integers(-5, 5, size=shape).astype(np.int32)
+
+
+def truncated_mean(a, axis, keep):
+    return np.trunc(np.mean(a, axis=np_axis(axis), keepdims=keep)).astype(a.dtype)
+
+
+INTEGER_MEAN = _rows('IntegerMean', 'integer_mean', ops.mean, truncated_mean, integers, AXES,
+                     grad=False, rtol=0, atol=0)
+CASES = REDUCTIONS + WITH_INDEX + ARG + ALL_ANY + CUMSUM + INTEGER_MEAN
 
 
 globals().update(row_tests(CASES))
@@ -166,7 +179,8 @@ def test_argmax_argmin(case, shapes):
     a, = case.arrays(shapes, seed=2)
     x = ms.Tensor(a, requires_grad=True)
     y = case.fn(x)
-    assert y.dtype == ms.int64 and not y.requires_grad and y.grad_fn is None
+    want = ms.int32 if case.label.startswith('argmin') else ms.int64     # MindSpore's dtypes
+    assert y.dtype == want and not y.requires_grad and y.grad_fn is None
     np.testing.assert_array_equal(y.asnumpy(), case.ref(a))
 
 
@@ -185,7 +199,7 @@ def test_cumsum_forward(case, shapes, dtype):
     a, = case.arrays(shapes, dtype, seed=4)
     y = case.fn(ms.Tensor(a))
     np.testing.assert_array_equal(y.asnumpy(), case.ref(a))
-    assert y._data.dtype == (np.int64 if dtype in (np.int32, np.int64) else dtype)
+    assert y._data.dtype == dtype
 
 
 # ----------------------------------------------------------------------------- 0-d inputs
@@ -264,12 +278,20 @@ def test_sum_dtype_converts_first():
     np.testing.assert_array_equal(x.grad.asnumpy(), [1.0, 1.0])
 
 
-def test_integer_mean_var_std_give_float32():
+def test_integer_var_std_give_float32():
     x = ms.Tensor([[1, 2], [3, 5]])
-    for fn, ref_fn in ((ops.mean, np.mean), (ops.var, np.var), (ops.std, np.std)):
+    for fn, ref_fn in ((ops.var, np.var), (ops.std, np.std)):
         y = fn(x, 0)
         assert y.dtype == ms.float32
         np.testing.assert_allclose(y.asnumpy(), ref_fn(x.asnumpy(), axis=0), rtol=1e-6)
+
+
+def test_integer_mean_keeps_the_dtype_as_mindspore():
+    """MindSpore 2.10: the sum in the input's dtype (uint8 wraps), truncated toward zero."""
+    y = ops.mean(ms.Tensor(np.array([[1, 2], [3, -6]], np.int32)), 0)
+    assert y.dtype == ms.int32 and y.tolist() == [2, -2]
+    y = ops.mean(ms.Tensor(np.array([3, 0, 7, 1, 255, 5], np.uint8)))
+    assert y.dtype == ms.uint8 and y.item() == 2          # (271 % 256) // 6
 
 
 def test_max_gradient_goes_to_the_index_on_ties():
