@@ -50,15 +50,15 @@ class RunningExtreme(Op):
 
 
 class MedianIndex(Op):
-    """Int64 position of the lower median along ``axis`` (its first occurrence), keeping the
-    axis as size 1."""
+    """Int64 position of the lower median along ``axis``, keeping the axis as size 1: among
+    equal values, the one a stable sort puts in the middle (MindSpore's CPU choice)."""
     differentiable = False
 
     @staticmethod
     def forward(ctx, x, axis):
         k = (x.shape[axis] - 1) // 2
-        value = np.take(np.partition(x, k, axis), [k], axis)
-        return np.argmax(x == value, axis=axis, keepdims=True).astype(_I64)
+        order = np.argsort(x, axis, kind='stable')
+        return np.take(order, [k], axis).astype(_I64)
 
 
 class InsertionIndex(Op):
@@ -171,7 +171,8 @@ def topk(input, k, dim=None, largest=True, sorted=True):
 
 def median(input, axis=-1, keepdims=False):
     """``(values, indices)`` of the lower median along ``axis`` (for an even count, the
-    smaller of the middle two); the index is its first occurrence, Int64."""
+    smaller of the middle two); the index, Int64, is the one a stable sort puts in the middle
+    among equal values."""
     from .shaping import squeeze
     x = _as_1d(as_tensor(input))
     ax = _axis(axis, x, 'median')
