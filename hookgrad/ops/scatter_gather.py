@@ -21,12 +21,13 @@ from .unary import reciprocal
 
 # ------------------------------------------------------------------------------ primitives
 class GatherElements(Op):
-    """y = np.take_along_axis(x, index, axis); the gradient is added back at the indices."""
+    """y = x picked at ``index`` along ``axis`` (elsewhere by position, so the index may be
+    smaller than x off the axis); the gradient is added back at the indices."""
     @staticmethod
     def forward(ctx, x, index, axis):
         if ctx.recording:
             ctx.in_shape, ctx.axis, ctx.index = x.shape, axis, index
-        return np.take_along_axis(x, index, axis)
+        return x[_along(index, axis)]
 
     @staticmethod
     def backward(ctx, gy):
