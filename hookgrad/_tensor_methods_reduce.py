@@ -342,10 +342,11 @@ def _lgamma(x):
                       _ops.add(tail, _HALF_LOG_2PI))
     shift = _ops.sum(_ops.log(_ops.stack([_ops.add(z, k) for k in range(_SHIFT)])), 0)
     lg = _ops.sub(series, shift)
-    xr = _ops.where(small, x, 0.25)                             # away from poles when unused
+    pole = _ops.logical_and(small, _ops.eq(x, _ops.floor(x)))     # 0, -1, -2...: +inf
+    xr = _ops.where(_ops.logical_and(small, _ops.logical_not(pole)), x, 0.25)   # off the poles
     reflected = _ops.sub(_ops.sub(math.log(math.pi), _ops.log(_ops.abs(
         _ops.sin(_ops.mul(xr, math.pi))))), lg)
-    return _ops.where(small, reflected, lg)
+    return _ops.where(pole, math.inf, _ops.where(small, reflected, lg))
 
 
 def _digamma(x):
