@@ -39,9 +39,9 @@ class ReduceMethods:
         """``(values, indices)`` of the minima over ``axis``."""
         return _ops.min(self, axis, keep_dims)
 
-    def nansum(self, axis=None, keepdims=False, *, dtype=None):
-        """Sum over ``axis`` treating NaN as 0."""
-        return _ops.sum(_nan_zeroed(self), axis, keepdims, dtype=dtype)
+    def nansum(self, axis=None, keepdims=False, *, dtype=None, dim=None, keepdim=False):
+        """Sum over ``axis`` treating NaN as 0 (``ops.nansum``)."""
+        return _ops.nansum(self, axis if dim is None else dim, keepdims or keepdim, dtype=dtype)
 
     def nanmean(self, axis=None, keepdims=False, *, dtype=None):
         """Mean over ``axis`` of the elements that are not NaN."""
@@ -49,9 +49,9 @@ class ReduceMethods:
         count = _ops.sum(_ops.cast(_ops.logical_not(_ops.isnan(x)), x.dtype), axis, keepdims)
         return _ops.div(_ops.sum(_nan_zeroed(x), axis, keepdims), count)
 
-    def median(self, axis=-1, keepdims=False):
-        """``(values, indices)`` of the medians over ``axis``."""
-        return _ops.median(self, axis, keepdims)
+    def median(self, axis=-1, keepdims=False, *, dim=None, keepdim=False):
+        """``(values, indices)`` of the medians over ``axis`` (``dim``)."""
+        return _ops.median(self, axis if dim is None else dim, keepdims or keepdim)
 
     def nanmedian(self, axis=-1, keepdims=False):
         """``(values, indices)`` of the medians over ``axis`` of the elements that are not NaN

@@ -419,7 +419,10 @@ def test_tensor_methods_call_the_reductions():
     np.testing.assert_allclose(x.sum(1, keepdims=True).asnumpy(), a.sum(1, keepdims=True))
     np.testing.assert_allclose(x.mean(0).asnumpy(), a.mean(0))
     np.testing.assert_allclose(x.prod(-1).asnumpy(), a.prod(-1))
-    np.testing.assert_allclose(x.max(1).asnumpy(), a.max(1))
+    np.testing.assert_allclose(x.max(axis=1).asnumpy(), a.max(1))
+    values, index = x.max(1)        # MindSpore's max(dim): a (values, indices) pair
+    np.testing.assert_allclose(values.asnumpy(), a.max(1))
+    np.testing.assert_array_equal(index.asnumpy(), a.argmax(1))
     np.testing.assert_array_equal(x.max(1, return_indices=True)[1].asnumpy(), a.argmax(1))
     np.testing.assert_allclose(x.min().asnumpy(), a.min())
     np.testing.assert_array_equal(x.argmin(0).asnumpy(), a.argmin(0))
