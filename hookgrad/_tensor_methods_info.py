@@ -46,9 +46,9 @@ class InfoMethods:
         return tuple(int(s) for s in self._data.strides)
 
     def stride(self, dim=None):
-        """Elements to step in each dimension, or in dimension ``dim`` only."""
+        """Elements to step in each dimension (a list, as MindSpore's), or in dimension ``dim``."""
         item = self._data.dtype.itemsize
-        steps = tuple(int(s) // item for s in self._data.strides)
+        steps = [int(s) // item for s in self._data.strides]
         if dim is None:
             return steps
         if not -len(steps) <= dim < len(steps) or not len(steps):

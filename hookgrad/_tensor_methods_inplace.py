@@ -11,7 +11,7 @@ import numpy as np
 from . import _dtype
 from .autograd import function as _function
 from ._tensor_methods_info import _replace_data
-from ._tensor_methods_shape import _constant, _embed_along
+from ._tensor_methods_shape import _constant, _embed_along, _scattered
 
 _ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
 
@@ -135,17 +135,11 @@ class InplaceMethods:
         positions = np.asarray(index).reshape(-1).tolist()
         return _inplace(self, _embed_along(self, tensor, dim, positions), 'index_copy_')
 
-    def scatter_(self, dim, index, src, *, reduce=None):
-        """Write (``reduce`` None), add (``'add'``) or multiply (``'multiply'``) ``src`` at
-        ``index`` along ``dim``; returns self."""
-        modes = {None: 'none', 'add': 'add', 'multiply': 'mul'}
-        if reduce not in modes:
-            raise ValueError(f"Tensor.scatter_: reduce must be None, 'add' or 'multiply', got "
-                             f"{reduce!r}")
-        if not hasattr(src, '_data'):
-            src = _ops.full_like(index, src, dtype=self.dtype)
-        y = _ops.tensor_scatter_elements(self, index, _ops.cast(src, self.dtype), dim,
-                                         modes[reduce])
+    def scatter_(self, dim, index, src=None, *, reduce=None, value=None):
+        """Write (``reduce`` None), add (``'add'``) or multiply (``'multiply'``) ``src`` (a
+        Tensor, or a number given as ``src`` or ``value``) at ``index`` along ``dim``; returns
+        self."""
+        y = _scattered(self, dim, index, value if src is None else src, reduce, 'scatter_')
         return _inplace(self, y, 'scatter_')
 
     def scatter_add_(self, dim, index, src):

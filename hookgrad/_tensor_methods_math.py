@@ -28,8 +28,8 @@ class MathMethods:
     def fmod(self, other):
         return _ops.fmod(self, other)
 
-    def remainder(self, other):
-        return _ops.remainder(self, other)
+    def remainder(self, other=None, *, divisor=None):
+        return _ops.remainder(self, divisor if other is None else other)
 
     def multiply(self, value):
         return _ops.mul(self, value)
@@ -237,8 +237,8 @@ class MathMethods:
     greater = gt
     greater_equal = ge
 
-    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return _ops.isclose(self, other, rtol, atol, equal_nan)
+    def isclose(self, other=None, rtol=1e-05, atol=1e-08, equal_nan=False, *, x2=None):
+        return _ops.isclose(self, x2 if other is None else other, rtol, atol, equal_nan)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         """Whether every element is close to ``other`` (a Python bool)."""

@@ -99,8 +99,10 @@ class ShapeMethods:
         return _ops.flip(self, axis)
 
     # ----------------------------------------------------------------- splitting
-    def split(self, split_size, dim=0, *, axis=None):
+    def split(self, split_size=None, dim=0, *, axis=None, split_size_or_sections=None):
         """Pieces of ``split_size`` along ``dim`` (an int), or of the sizes in a list."""
+        if split_size is None:
+            split_size = split_size_or_sections
         return _ops.split(self, split_size, _pick_axis(dim, axis, 0))
 
     def chunk(self, chunks, dim=0, *, axis=None):
@@ -125,9 +127,11 @@ class ShapeMethods:
         return _ops.narrow(self, dim, start, length)
 
     # ----------------------------------------------------------------- selection
-    def select(self, dim, index):
+    def select(self, dim=None, index=None, *, condition=None, y=None):
         """The slice at ``index`` along ``dim``; ``select(condition, y)`` (a Tensor first) is
         ``where(condition, self, y)``."""
+        if condition is not None:
+            return _ops.select(condition, self, y)
         if _is_tensor(dim):
             return _ops.select(dim, self, index)
         if not -self.ndim <= dim < max(self.ndim, 1):
@@ -139,21 +143,24 @@ class ShapeMethods:
         key = (slice(None),) * (dim % self.ndim) + (index,)
         return _ops.getitem(self, key)
 
-    def take(self, indices, axis=None, mode='clip'):
-        """Elements at ``indices`` along ``axis`` (of the flattened tensor when None); indices out
-        of range are clipped (``mode='clip'``), wrapped (``'wrap'``) or rejected (``'raise'``)."""
+    def take(self, indices=None, axis=None, mode='clip', *, index=None):
+        """Elements at ``indices`` along ``axis`` (of the flattened tensor when None). Indices out
+        of range are clipped into [-n, n-1] (``mode='clip'``, negative ones counting from the
+        end, as MindSpore's), wrapped (``'wrap'``) or rejected (``'raise'``)."""
+        if indices is None:
+            indices = index
         if mode not in ('clip', 'wrap', 'raise'):
             raise ValueError(f"Tensor.take: mode must be 'clip', 'wrap' or 'raise', got {mode!r}")
         if mode != 'raise':
             n = self.size if axis is None else self.shape[axis]
             idx = indices if _is_tensor(indices) else _constant(np.asarray(indices, np.int64))
-            idx = _ops.clamp(idx, 0, n - 1) if mode == 'clip' else _ops.remainder(idx, n)
+            idx = _ops.clamp(idx, -n, n - 1) if mode == 'clip' else _ops.remainder(idx, n)
             indices = idx
         return _ops.take(self, indices, axis)
 
-    def where(self, condition, y):
-        """``self`` where ``condition`` holds, else ``y``."""
-        return _ops.where(condition, self, y)
+    def where(self, condition, y=None, *, other=None):
+        """``self`` where ``condition`` holds, else ``y`` (``other``)."""
+        return _ops.where(condition, self, other if y is None else y)
 
     def masked_select(self, mask):
         return _ops.masked_select(self, mask)
@@ -188,7 +195,8 @@ class ShapeMethods:
         return _ops.topk(self, k, -1, True, sorted)
 
     def searchsorted(self, v, side='left', sorter=None):
-        return _ops.searchsorted(self, v, side=side, sorter=sorter)
+        """Int32 insertion positions of ``v`` in this sorted tensor (``ops.searchsorted``)."""
+        return _ops.searchsorted(self, v, side=side, sorter=sorter, out_int32=True)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         """The distinct values (ascending when ``sorted``), with the index of each element's value
@@ -212,13 +220,21 @@ class ShapeMethods:
         return _ops.unique_consecutive(self, return_inverse, return_counts, dim)
 
     # ----------------------------------------------------------------- scatters
-    def scatter(self, axis, index, src):
-        """A copy with ``src`` written at ``index`` along ``axis``."""
-        return _ops.scatter(self, axis, index, src)
+    def scatter(self, dim=None, index=None, src=None, reduce=None, *, axis=None, value=None):
+        """A copy with ``src`` (a Tensor, or a number for every position) written at ``index``
+        along ``dim``; ``reduce`` 'add' or 'multiply' combines it with the values there (as
+        ``scatter_``)."""
+        dim = axis if dim is None else dim
+        src = value if src is None else src
+        if reduce is None and _is_tensor(src):
+            return _ops.scatter(self, dim, index, src)
+        return _scattered(self, dim, index, src, reduce, 'scatter')
 
-    def scatter_add(self, dim, index=None, src=None):
+    def scatter_add(self, dim=None, index=None, src=None, *, indices=None, updates=None):
         """A copy with ``src`` added at ``index`` along ``dim``; ``scatter_add(indices, updates)``
         (two Tensors) adds ``updates`` at the N-d ``indices`` (``ops.tensor_scatter_add``)."""
+        if indices is not None:
+            return _ops.tensor_scatter_add(self, indices, updates)
         if src is None and _is_tensor(dim):
             return _ops.tensor_scatter_add(self, dim, index)
         return _ops.tensor_scatter_elements(self, index, src, dim, 'add')
@@ -238,10 +254,12 @@ class ShapeMethods:
     def scatter_min(self, indices, updates):
         return _ops.tensor_scatter_min(self, indices, updates)
 
-    def index_add(self, dim, index, source=None, *args, alpha=1, **kwargs):
+    def index_add(self, dim=None, index=None, source=None, *args, alpha=1, **kwargs):
         """A copy with ``alpha * source`` added at ``index`` along ``dim``. The older
-        ``index_add(indices, y, axis)`` (a Tensor first) is ``ops.index_add``, which as in
-        MindSpore also writes the sum into this tensor."""
+        ``index_add(indices, y, axis)`` (a Tensor first, or those keywords) is
+        ``ops.index_add``, which as in MindSpore also writes the sum into this tensor."""
+        if 'indices' in kwargs:
+            return _ops.index_add(self, kwargs['indices'], kwargs.get('y'), kwargs.get('axis'))
         if _is_tensor(dim):
             axis = source if source is not None else kwargs.get('axis')
             return _ops.index_add(self, dim, index, axis)
@@ -285,6 +303,20 @@ class ShapeMethods:
         """A copy with the slice ``start:end:step`` along ``axis`` replaced by ``src``."""
         positions = list(range(*slice(start, end, step).indices(self.shape[axis])))
         return _embed_along(self, src, axis, positions)
+
+
+def _scattered(x, dim, index, src, reduce, name):
+    """``x`` with ``src`` (a Tensor or a number) written (``reduce`` None), added ('add') or
+    multiplied in ('multiply') at ``index`` along ``dim``. As MindSpore documents, where an
+    index repeats under 'multiply' the result is not defined (here: the last one)."""
+    if reduce not in (None, 'add', 'multiply'):
+        raise ValueError(f"Tensor.{name}: reduce must be None, 'add' or 'multiply', got "
+                         f"{reduce!r}")
+    src = _ops.cast(src, x.dtype) if _is_tensor(src) else _ops.full_like(index, src, dtype=x.dtype)
+    if reduce == 'multiply':
+        factor = _ops.tensor_scatter_elements(_ops.ones_like(x), index, src, dim, 'none')
+        return _ops.mul(x, factor)
+    return _ops.tensor_scatter_elements(x, index, src, dim, 'none' if reduce is None else 'add')
 
 
 def _embed_along(x, src, axis, positions):
