@@ -308,16 +308,18 @@ def compare(got, want, where, shape_only=False):
         np.testing.assert_array_equal(actual, values, err_msg=where)
 
 
-CASES = [(c['method'], c['expr'], c['result']) for c in RECORD['cases']]
+# Compared: every recorded call but those NOT_COMPARED names and those MindSpore 2.10 refuses
+# with nothing documented in their place (hookgrad may accept them).
+CASES = [(c['method'], c['expr'], want) for c in RECORD['cases'] if c['expr'] not in NOT_COMPARED
+         for want in [expected(c['method'], c['expr'], c['result'])] if 'error' not in want]
+
+
+def test_most_recorded_calls_are_compared():
+    assert len(CASES) > 0.9 * len(RECORD['cases'])
 
 
 @pytest.mark.parametrize('method,expr,want', CASES, ids=[c[1] for c in CASES])
 def test_matches_mindspore(method, expr, want):
-    if expr in NOT_COMPARED:
-        pytest.skip(NOT_COMPARED[expr])
-    want = expected(method, expr, want)
-    if 'error' in want:
-        pytest.skip(f"MindSpore 2.10 raises {want['error'][:100]}")
     compare(run(expr), want, expr, method in RECORD['random'])
 
 
