@@ -10,13 +10,14 @@ ignored and the warning is re-issued at the first frame outside hookgrad. The ha
 one context-variable set and reset.
 
 Backward: a backward pass runs between ``fp_notes_enter`` and ``fp_notes_exit``, with the
-categories NumPy would warn about switched to a callback that only notes them (``FPNotes``), so
-every rule computes what it would have computed, in place or not. After each step the backward
-loop hands what was noted to ``fp_report``, which warns once per category, naming the step
-(the op whose backward ran): at the forward line that created its node when that is known,
-else at the user's line that ran the backward pass. A pass costs one context-variable set and
-reset, and each step one attribute test.
+categories NumPy would warn about switched to a callback (``FPNotes``) that does not raise, so
+every rule computes what it would have computed, in place or not. On the rare call that meets an
+error, the callback asks the backward loop which step was running (from the Python frames) and
+warns once per category, naming that step: at the forward line that created its node when that
+is known, else at the user's line. A pass costs one context-variable set and reset; its steps
+cost nothing.
 """
+import sys
 import threading
 import warnings
 
@@ -101,18 +102,21 @@ def fp_rewarn(name, fn, args, flag):
 
 # --------------------------------------------------------------------------- backward passes
 class FPNotes:
-    """A thread's noting callback: ``flags`` holds NumPy's bits of the errors noted since
-    ``fp_report`` last read them."""
+    """A thread's error callback for backward passes: it finds the step that met an error with
+    ``locate(frame)`` (the backward loop's, given to ``fp_notes_enter``) and warns there."""
 
-    __slots__ = ('flags', 'mask', 'derived')
+    __slots__ = ('mask', 'locate', 'derived')
 
     def __init__(self):
-        self.flags = 0
         self.mask = 0           # the bits of the categories that warn, in the running pass
+        self.locate = None
         self.derived = {}       # the caller's error state -> (noting state, mask)
 
     def __call__(self, kind, flag):
-        self.flags |= flag
+        flag &= self.mask
+        if flag:
+            what, source = self.locate(sys._getframe(1))
+            fp_report(flag, what, source)
 
 
 _threads = threading.local()
@@ -141,10 +145,10 @@ def _noting_modes(notes):
 
 
 if _state is not None:
-    def fp_notes_enter():
-        """Note, rather than warn, this thread's floating-point errors from here on; returns
-        ``(notes, token)``: test ``notes.flags`` after each step, and pass both to
-        ``fp_notes_exit``."""
+    def fp_notes_enter(locate):
+        """Have this thread's floating-point errors reported by the step that met them, from
+        here on: ``locate(frame)`` gives ``(what, source)`` for the Python frame that ran the
+        NumPy call (see ``fp_report``). Returns the token ``fp_notes_exit`` takes."""
         notes = _notes()
         current = _state.get()
         found = notes.derived.get(current)
@@ -153,38 +157,36 @@ if _state is not None:
             found = (current if modes is None else _make_extobj(call=notes, **modes), mask)
             if len(notes.derived) < 64:
                 notes.derived[current] = found
-        token = (_state.set(found[0]), notes.flags, notes.mask)
-        notes.flags, notes.mask = 0, found[1]
-        return notes, token
+        token = (_state.set(found[0]), notes.mask)
+        notes.mask, notes.locate = found[1], locate
+        return token
 
-    def fp_notes_exit(notes, token):
-        """Restore the error state and notes ``fp_notes_enter`` found."""
-        state, notes.flags, notes.mask = token
+    def fp_notes_exit(token):
+        """Restore the error state ``fp_notes_enter`` found."""
+        state, _notes().mask = token
         _state.reset(state)
 else:
-    def fp_notes_enter():
+    def fp_notes_enter(locate):
         notes = _notes()
         modes, mask = _noting_modes(notes)
         state = None
         if modes is not None:
             state = np.errstate(call=notes, **modes)
             state.__enter__()
-        token = (state, notes.flags, notes.mask)
-        notes.flags, notes.mask = 0, mask
-        return notes, token
+        token = (state, notes.mask)
+        notes.mask, notes.locate = mask, locate
+        return token
 
-    def fp_notes_exit(notes, token):
-        state, notes.flags, notes.mask = token
+    def fp_notes_exit(token):
+        state, _notes().mask = token
         if state is not None:
             state.__exit__(None, None, None)
 
 
-def fp_report(notes, what, source):
-    """Warn of the errors ``notes`` holds, one warning per category: ``what`` names the step
-    (``"the backward of 'Div'"``), ``source`` is ``(file, line)`` of the forward line that
-    created its node, or None when unknown."""
-    flag = notes.flags & notes.mask
-    notes.flags = 0
+def fp_report(flag, what, source):
+    """Warn of the errors in NumPy's ``flag`` bits, one warning per category: ``what`` names
+    the step (``"the backward of 'Div'"``), ``source`` is ``(file, line)`` of the forward line
+    that created its node, or None when unknown (the warning then names the user's line)."""
     for bit, category, words in _KINDS:
         if flag & bit:
             message = f"{what}: {words} encountered"

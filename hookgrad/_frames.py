@@ -16,7 +16,7 @@ import warnings
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _NETWORKS = tuple(_PACKAGE + d + os.sep for d in ('vision',))
-_GENERATED = '<jit program'         # the file name of graph-mode replay code (jit/codegen.py)
+GENERATED = '<jit program'         # the file name of graph-mode replay code (jit/codegen.py)
 _internal = {}                      # file name -> whether its frames are hookgrad's
 
 
@@ -26,7 +26,7 @@ def is_internal(frame):
     inside = _internal.get(name)
     if inside is None:
         inside = _internal[name] = (name.startswith(_PACKAGE) and
-                                    not name.startswith(_NETWORKS)) or name.startswith(_GENERATED)
+                                    not name.startswith(_NETWORKS)) or name.startswith(GENERATED)
     return inside and frame.f_globals.get('__name__') != '__main__'
 
 

@@ -7,7 +7,8 @@ after the whole pass succeeded: an exception (from a hook, say) leaves nothing h
 import numpy as np
 
 from . import function as _function, observer as _observer
-from .._fperrors import fp_notes_enter, fp_notes_exit, fp_report
+from .._fperrors import fp_notes_enter, fp_notes_exit
+from .._frames import GENERATED, is_internal
 from .._tensor import Tensor
 from .function import Node
 from .math import array_math, tensor_math
@@ -41,15 +42,15 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         retain_graph: keep saved values so backward can run again through this graph.
         create_graph: record the backward computation, for higher-order gradients.
     """
-    notes, fp_token = fp_notes_enter()      # NumPy's warnings, reported per step
+    fp_token = fp_notes_enter(locate_step)     # NumPy's warnings name the step that met them
     try:
-        return _backward(roots, root_grads, targets, retain_graph, create_graph, notes)
+        return _backward(roots, root_grads, targets, retain_graph, create_graph)
     finally:
-        fp_notes_exit(notes, fp_token)
+        fp_notes_exit(fp_token)
 
 
-def _backward(roots, root_grads, targets, retain_graph, create_graph, notes):
-    """``run_backward`` while ``notes`` collects NumPy's floating-point errors."""
+def _backward(roots, root_grads, targets, retain_graph, create_graph):
+    """``run_backward``'s work. ``key``, the step running, is read by ``locate_step``."""
     create_graph = bool(create_graph)
     if create_graph:
         retain_graph = True
@@ -91,8 +92,6 @@ def _backward(roots, root_grads, targets, retain_graph, create_graph, notes):
                 if g is not None:
                     _leaf_gradient(key, g, targets, capture, captured, leaf_updates,
                                    create_graph, Tensor)
-                    if notes.flags:
-                        fp_report(notes, "a hook of a leaf tensor", None)
                 continue
             node = key
             processed.append(node)
@@ -102,8 +101,6 @@ def _backward(roots, root_grads, targets, retain_graph, create_graph, notes):
                 gys = g if node.n_out > 1 else [g]
                 if node.hooks is not None:
                     _run_output_hooks(node, gys, create_graph, retained, Tensor)
-                    if notes.flags:
-                        fp_report(notes, f"a hook of an output of '{node.op.name}'", node.source)
                 if capture is not None and node in capture:
                     for idx, i in capture[node]:
                         captured[i] = gys[idx]
@@ -118,8 +115,6 @@ def _backward(roots, root_grads, targets, retain_graph, create_graph, notes):
                         gxs = (gxs,)
                     if len(gxs) != len(edges):
                         _count_error(node, gxs)
-                if notes.flags:
-                    report_fp(notes, node)
                 if log is not None:     # and the shapes of the gradients, for the plan
                     log.shapes[id(node)] = [None if g is None else g.shape for g in gxs]
                 shapes = node.reduce_to
@@ -163,12 +158,11 @@ def _backward(roots, root_grads, targets, retain_graph, create_graph, notes):
         if observed:
             _update(**previous)
 
+    key = None                  # no step runs now (for locate_step)
     if retained or leaf_updates:
         shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
         for t, g in retained + leaf_updates:
             _accumulate_grad(t, g, Tensor, shared)
-        if notes.flags:
-            fp_report(notes, "adding gradients into .grad", None)
         recorder = _function.observing and _state().recorder
         if recorder:
             recorder.grads_written([t for t, _ in retained + leaf_updates])
@@ -205,17 +199,37 @@ def _note_failure(e, node):
     e.add_note(f"(raised in {_step(node, where)})")
 
 
-def report_fp(notes, node):
-    """Warn of the floating-point errors noted while ``node``'s backward step ran."""
-    fp_report(notes, _step(node), node.source)
-
-
 def _step(node, where=''):
     """How reports name a node's backward step: ``"the backward of 'Div'"``, then ``where``,
     then the cell that created the node when that was recorded."""
     if node.cell is not None:
         where += f" in Cell '{_observer.frame_path(node.cell)}'"
     return f"the backward of '{node.op.name}'{where}"
+
+
+def locate_step(frame):
+    """``(what, source)`` naming the backward step that runs the Python ``frame``, for a
+    floating-point warning: the current node of the innermost backward loop (or graph-mode
+    replay of one) and the forward line that created it, or the user's code that a hook runs."""
+    f = frame
+    while f is not None:
+        code = f.f_code
+        if code is _LOOP:
+            return _describe(f.f_locals.get('key'))
+        if code.co_filename.startswith(GENERATED):
+            return _describe(f.f_locals.get('cur'))
+        if not is_internal(f):
+            return "a hook run by the backward pass", (code.co_filename, f.f_lineno)
+        f = f.f_back
+    return "the backward pass", None
+
+
+def _describe(key):
+    if type(key) is Node:
+        return _step(key), key.source
+    if isinstance(key, Tensor):
+        return "a hook of a leaf tensor", None
+    return "the backward pass", None
 
 
 def _count_error(node, gxs):
@@ -351,3 +365,6 @@ def _accumulate_grad(t, g, Tensor, shared):
     if g._data.dtype != want:
         g = g.astype(want)
     t._grad = g if old is None else old + g
+
+
+_LOOP = _backward.__code__

@@ -90,7 +90,7 @@ class BackwardPlan:
             em.line(f'{b[s]} = roots_grads[{k}] if {b[s]} is None else {b[s]} + roots_grads[{k}]')
         if self.n_targets is not None:
             em.line(f'cap = [None] * {self.n_targets}')
-        em.line('cur = None; btoken = _grad.set(False); notes, fptoken = _fp_enter()')
+        em.line('cur = None; btoken = _grad.set(False); fptoken = _fp_enter(_locate_step)')
         em.line('try:')
         em.indent += 1
         local = dict(updates)
@@ -104,7 +104,7 @@ class BackwardPlan:
         em.line('    if cur is not None: _note_failure(exc, cur)')
         em.line('    raise')
         em.line('finally:')
-        em.line('    _grad.reset(btoken); _fp_exit(notes, fptoken)')
+        em.line('    _grad.reset(btoken); _fp_exit(fptoken)')
         if updates:         # .grad is written once the whole pass succeeded, in the loop's order
             em.line(f"if {' or '.join(f'{u} is not None' for _, u in updates)}:")
             em.line('    shared = {id(g) for g in roots_grads}')
@@ -141,7 +141,6 @@ def _rule(em, b, k, op, n_in, bufs, routes, shapes, first, traced):
         em.indent += 1
         em.line(f"gxs = _call_backward({n}, [{', '.join(b[x] for x in bufs)}], False); "
                 f"{' = '.join(b[x] for x in bufs)} = None")
-    em.line(f'if notes.flags: _report_fp(notes, {n})')
     if routes and shapes is None:
         em.line(f'rt = {n}.reduce_to')
     for (i, target), new in zip(routes, first):
@@ -178,7 +177,6 @@ def _leaf(em, b, leaf, updates, slot, buf, positions, accumulate):
     g = b[buf]
     em.line(f'if {g} is not None and {leaf}._hooks: '
             f'cur = None; {g} = _run_tensor_hooks({leaf}._hooks, {g}, False)')
-    em.line('if notes.flags: _fp_report(notes, "a hook of a leaf tensor", None)')
     if accumulate:
         em.line(f'{updates[slot]} = {g}')
     for i in positions:

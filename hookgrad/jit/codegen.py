@@ -15,9 +15,10 @@ import collections
 
 import numpy as np
 
-from .._fperrors import fp_notes_enter, fp_notes_exit, fp_report
+from .._fperrors import fp_notes_enter, fp_notes_exit
+from .._frames import GENERATED
 from ..autograd.engine import (_accumulate_grad, _call_backward, _count_error, _note_failure,
-                               report_fp)
+                               locate_step)
 from ..autograd.function import NO_CTX, Node, _edge
 from ..autograd.math import array_math
 from ..autograd.state import grad, grad_enabled
@@ -78,7 +79,7 @@ _HELPERS = dict(
     _sum_to=array_math.sum_to, _reduce=np.add.reduce, _run_tensor_hooks=run_tensor_hooks,
     _accumulate_grad=_accumulate_grad, _call_backward=_call_backward, _count_error=_count_error,
     _note_failure=_note_failure, STALE=STALE, _members=cell_members, _fp_enter=fp_notes_enter,
-    _fp_exit=fp_notes_exit, _fp_report=fp_report, _report_fp=report_fp)
+    _fp_exit=fp_notes_exit, _locate_step=locate_step)
 
 
 class Emitter:
@@ -190,7 +191,7 @@ def compile_program(program):
         em.line('finally:')
         em.line('    _grad.reset(token)')
     source = 'def replay(flat):\n' + '\n'.join(em.lines) + '\n'
-    code = compile(source, f'<jit program {id(program):#x}>', 'exec')
+    code = compile(source, f'{GENERATED} {id(program):#x}>', 'exec')
     exec(code, em.namespace)
     return em.namespace['replay'], source
 

@@ -236,6 +236,25 @@ def test_a_backward_pass_inside_a_hook_reports_its_own_steps():
     assert len(messages) == 1 and messages[0].startswith("the backward of 'Sqrt'")
 
 
+def test_a_floating_point_warning_in_a_hooks_own_code_is_at_the_hooks_line():
+    x = ms.Tensor([1.0, 2.0], requires_grad=True)
+
+    def hook(grad):
+        ops.log(ms.Tensor([-1.0])); hook.op_line = here()        # noqa: E702
+        np.log(np.array([-1.0])); hook.numpy_line = here()       # noqa: E702
+
+    def run():
+        y = x * 2.0
+        y.register_hook(hook)
+        y.sum().backward()
+
+    assert _caught(run) == [
+        (RuntimeWarning, __file__, hook.op_line[1],
+         "a hook run by the backward pass: invalid value encountered"),
+        (RuntimeWarning, __file__, hook.numpy_line[1],
+         "a hook run by the backward pass: invalid value encountered")]
+
+
 # --------------------------------------------------------------------------- hookgrad's warnings
 def test_hookgrads_warnings_name_the_users_line_through_its_own_layers():
     net = nn.WithLossCell(nn.Dense(3, 1), nn.MSELoss())
