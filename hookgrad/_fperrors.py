@@ -10,15 +10,14 @@ ignored and the warning is re-issued at the first frame outside hookgrad. The ha
 one context-variable set and reset.
 
 Backward: a backward pass runs between ``fp_notes_enter`` and ``fp_notes_exit``, with the
-categories NumPy would warn about switched to a callback (``FPNotes``) that does not raise, so
-every rule computes what it would have computed, in place or not. On the rare call that meets an
-error, the callback asks the backward loop which step was running (from the Python frames) and
-warns once per category, naming that step: at the forward line that created its node when that
-is known, else at the user's line. A pass costs one context-variable set and reset; its steps
+categories NumPy would warn about switched to a callback that does not raise, so every rule
+computes what it would have computed, in place or not. On the rare call that meets an error,
+the callback asks the backward loop which step was running (from the Python frames) and warns
+once per category, naming that step: at the forward line that created its node when that is
+known, else at the user's line. A pass costs one context-variable set and reset; its steps
 cost nothing.
 """
 import sys
-import threading
 import warnings
 
 import numpy as np
@@ -101,84 +100,60 @@ def fp_rewarn(name, fn, args, flag):
 
 
 # --------------------------------------------------------------------------- backward passes
-class FPNotes:
-    """A thread's error callback for backward passes: it finds the step that met an error with
-    ``locate(frame)`` (the backward loop's, given to ``fp_notes_enter``) and warns there."""
-
-    __slots__ = ('mask', 'locate', 'derived')
-
-    def __init__(self):
-        self.mask = 0           # the bits of the categories that warn, in the running pass
-        self.locate = None
-        self.derived = {}       # the caller's error state -> (noting state, mask)
-
-    def __call__(self, kind, flag):
-        flag &= self.mask
-        if flag:
-            what, source = self.locate(sys._getframe(1))
-            fp_report(flag, what, source)
+_locate = None      # the backward loop's locate_step (set_locator), found when an error is met
 
 
-_threads = threading.local()
+def set_locator(locate):
+    """Give the function that names the step running a Python frame: ``locate(frame)`` ->
+    ``(what, source)`` (the backward loop's, which lives above this module)."""
+    global _locate
+    _locate = locate
 
 
-def _notes():
-    notes = getattr(_threads, 'notes', None)
-    if notes is None:
-        notes = _threads.notes = FPNotes()
-    return notes
-
-
-def _noting_modes(notes):
-    """``(modes, mask)``: the error modes of a noting state (None: keep the caller's) and the
-    bits of the categories ``notes`` reports. A pass inside a pass keeps the outer one's state;
-    a caller's own callback is kept, with nothing noted."""
+def _noted(kind, flag):
+    """The error callback of backward passes: warn, naming the step that met the error."""
     modes = np.geterr()
-    if 'call' in modes.values():
-        if np.geterrcall() is not notes:
-            return None, 0
-        return None, sum(bit for bit, category, _ in _KINDS if modes[category] == 'call')
-    mask = sum(bit for bit, category, _ in _KINDS if modes[category] == 'warn')
-    if not mask:
-        return None, 0
-    return {k: ('call' if v == 'warn' else v) for k, v in modes.items()}, mask
+    flag &= sum(bit for bit, category, _ in _KINDS if modes[category] == 'call')
+    if flag:
+        what, source = _locate(sys._getframe(1))
+        fp_report(flag, what, source)
+
+
+def _noting_modes():
+    """The error modes of a backward pass: those that warn call ``_noted`` instead; None to
+    keep the caller's (nothing warns, a pass inside a pass, or a callback of the caller's)."""
+    modes = np.geterr()
+    if 'call' in modes.values() or 'warn' not in modes.values():
+        return None
+    return {k: ('call' if v == 'warn' else v) for k, v in modes.items()}
+
+
+_noting = {}        # the caller's error state -> the backward pass's
 
 
 if _state is not None:
-    def fp_notes_enter(locate):
-        """Have this thread's floating-point errors reported by the step that met them, from
-        here on: ``locate(frame)`` gives ``(what, source)`` for the Python frame that ran the
-        NumPy call (see ``fp_report``). Returns the token ``fp_notes_exit`` takes."""
-        notes = _notes()
+    def fp_notes_enter():
+        """Have NumPy's floating-point errors reported by the backward step that met them,
+        in this context from here on; returns the token ``fp_notes_exit`` takes."""
         current = _state.get()
-        found = notes.derived.get(current)
-        if found is None:
-            modes, mask = _noting_modes(notes)
-            found = (current if modes is None else _make_extobj(call=notes, **modes), mask)
-            if len(notes.derived) < 64:
-                notes.derived[current] = found
-        token = (_state.set(found[0]), notes.mask)
-        notes.mask, notes.locate = found[1], locate
-        return token
+        state = _noting.get(current)
+        if state is None:
+            modes = _noting_modes()
+            state = current if modes is None else _make_extobj(call=_noted, **modes)
+            if len(_noting) < 64:
+                _noting[current] = state
+        return _state.set(state)
 
-    def fp_notes_exit(token):
-        """Restore the error state ``fp_notes_enter`` found."""
-        state, _notes().mask = token
-        _state.reset(state)
+    fp_notes_exit = _state.reset
 else:
-    def fp_notes_enter(locate):
-        notes = _notes()
-        modes, mask = _noting_modes(notes)
-        state = None
-        if modes is not None:
-            state = np.errstate(call=notes, **modes)
+    def fp_notes_enter():
+        modes = _noting_modes()
+        state = None if modes is None else np.errstate(call=_noted, **modes)
+        if state is not None:
             state.__enter__()
-        token = (state, notes.mask)
-        notes.mask, notes.locate = mask, locate
-        return token
+        return state
 
-    def fp_notes_exit(token):
-        state, _notes().mask = token
+    def fp_notes_exit(state):
         if state is not None:
             state.__exit__(None, None, None)
 

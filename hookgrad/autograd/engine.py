@@ -7,7 +7,7 @@ after the whole pass succeeded: an exception (from a hook, say) leaves nothing h
 import numpy as np
 
 from . import function as _function, observer as _observer
-from .._fperrors import fp_notes_enter, fp_notes_exit
+from .._fperrors import fp_notes_enter, fp_notes_exit, set_locator
 from .._frames import GENERATED, is_internal
 from .._tensor import Tensor
 from .function import Node
@@ -42,7 +42,7 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
         retain_graph: keep saved values so backward can run again through this graph.
         create_graph: record the backward computation, for higher-order gradients.
     """
-    fp_token = fp_notes_enter(locate_step)     # NumPy's warnings name the step that met them
+    fp_token = fp_notes_enter()     # NumPy's warnings name the step that met them (locate_step)
     try:
         return _backward(roots, root_grads, targets, retain_graph, create_graph)
     finally:
@@ -69,8 +69,12 @@ def _backward(roots, root_grads, targets, retain_graph, create_graph):
     ready = []
     for r in roots:
         key = r._node if r._node is not None else r
-        if deps[key] == 0 and not any(k is key for k in ready):     # by identity: == on
-            ready.append(key)                                       # Tensors is elementwise
+        if deps[key] == 0:
+            for k in ready:
+                if k is key:        # by identity: == on Tensors is elementwise
+                    break
+            else:
+                ready.append(key)
 
     captured = [None] * len(targets) if targets is not None else None
     leaf_updates = []       # (leaf, gradient) applied after the pass
@@ -368,3 +372,4 @@ def _accumulate_grad(t, g, Tensor, shared):
 
 
 _LOOP = _backward.__code__
+set_locator(locate_step)

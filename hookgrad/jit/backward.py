@@ -90,7 +90,7 @@ class BackwardPlan:
             em.line(f'{b[s]} = roots_grads[{k}] if {b[s]} is None else {b[s]} + roots_grads[{k}]')
         if self.n_targets is not None:
             em.line(f'cap = [None] * {self.n_targets}')
-        em.line('cur = None; btoken = _grad.set(False); fptoken = _fp_enter(_locate_step)')
+        em.line('cur = None; btoken = _grad.set(False); fptoken = _fp_enter()')
         em.line('try:')
         em.indent += 1
         local = dict(updates)

@@ -17,8 +17,7 @@ import numpy as np
 
 from .._fperrors import fp_notes_enter, fp_notes_exit
 from .._frames import GENERATED
-from ..autograd.engine import (_accumulate_grad, _call_backward, _count_error, _note_failure,
-                               locate_step)
+from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
 from ..autograd.function import NO_CTX, Node, _edge
 from ..autograd.math import array_math
 from ..autograd.state import grad, grad_enabled
@@ -79,7 +78,7 @@ _HELPERS = dict(
     _sum_to=array_math.sum_to, _reduce=np.add.reduce, _run_tensor_hooks=run_tensor_hooks,
     _accumulate_grad=_accumulate_grad, _call_backward=_call_backward, _count_error=_count_error,
     _note_failure=_note_failure, STALE=STALE, _members=cell_members, _fp_enter=fp_notes_enter,
-    _fp_exit=fp_notes_exit, _locate_step=locate_step)
+    _fp_exit=fp_notes_exit)
 
 
 class Emitter:
