@@ -44,137 +44,132 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
     """
     fp_token = fp_notes_enter()     # NumPy's warnings name the step that met them (locate_step)
     try:
-        return _backward(roots, root_grads, targets, retain_graph, create_graph)
+        create_graph = bool(create_graph)
+        if create_graph:
+            retain_graph = True
+        deps, capture = _count_dependencies(roots, targets)
+        buf = {}
+        for r, g in zip(roots, root_grads):
+            node = r._node
+            if node is not None and node.n_out > 1:
+                slots = buf.setdefault(node, [None] * node.n_out)
+                old = slots[r._index]
+                slots[r._index] = g if old is None else old + g
+            else:
+                key = node if node is not None else r
+                old = buf.get(key)
+                buf[key] = g if old is None else old + g
+        ready = []
+        for r in roots:
+            key = r._node if r._node is not None else r
+            if deps[key] == 0:
+                for k in ready:
+                    if k is key:        # by identity: == on Tensors is elementwise
+                        break
+                else:
+                    ready.append(key)
+
+        captured = [None] * len(targets) if targets is not None else None
+        leaf_updates = []       # (leaf, gradient) applied after the pass
+        retained = []           # (tensor, gradient) applied after the pass
+        processed = []
+        observed = _function.observing and bool(_state().observers)
+        log = _function.observing and _state().recorder     # a graph-mode trace keeps the order
+        log = log.engine_log() if log else None
+        if observed:                # observers also learn that a backward pass is running
+            previous = _update(backward=True)
+        recording = _grad.set(create_graph)
+        try:
+            while ready:
+                key = ready.pop()
+                if log is not None:
+                    log.append(key)
+                if type(key) is not Node:
+                    g = buf.pop(key, None)
+                    if g is not None:
+                        _leaf_gradient(key, g, targets, capture, captured, leaf_updates,
+                                       create_graph, Tensor)
+                    continue
+                node = key
+                processed.append(node)
+                g = buf.pop(node, None)
+                edges = node.next
+                if g is not None:
+                    gys = g if node.n_out > 1 else [g]
+                    if node.hooks is not None:
+                        _run_output_hooks(node, gys, create_graph, retained, Tensor)
+                    if capture is not None and node in capture:
+                        for idx, i in capture[node]:
+                            captured[i] = gys[idx]
+                        continue        # a captured argument is where differentiation stops
+                    if observed:
+                        gxs = _observer.run_rule(node, gys, create_graph, _call_backward)
+                    elif create_graph or node.n_out > 1:
+                        gxs = _call_backward(node, gys, create_graph)
+                    else:
+                        gxs = node.op.array_rule(node, gys[0])
+                        if type(gxs) is not tuple:
+                            gxs = (gxs,)
+                        if len(gxs) != len(edges):
+                            _count_error(node, gxs)
+                    if log is not None:     # and the shapes of the gradients, for the plan
+                        log.shapes[id(node)] = [None if g is None else g.shape for g in gxs]
+                    shapes = node.reduce_to
+                    i = 0
+                    for e in edges:
+                        if e is not None:
+                            gx = gxs[i]
+                            target = e[0]
+                            if gx is not None:
+                                if shapes is not None and gx.shape != shapes[i]:
+                                    m = tensor_math if create_graph else array_math
+                                    gx = m.sum_to(gx, shapes[i])
+                                if type(target) is Node and target.n_out > 1:
+                                    slots = buf.get(target)
+                                    if slots is None:
+                                        slots = buf[target] = [None] * target.n_out
+                                    old = slots[e[1]]
+                                    slots[e[1]] = gx if old is None else old + gx
+                                else:
+                                    old = buf.get(target)
+                                    buf[target] = gx if old is None else old + gx
+                            d = deps[target] - 1
+                            deps[target] = d
+                            if d == 0:
+                                ready.append(target)
+                        i += 1
+                else:
+                    for e in edges:
+                        if e is not None:
+                            target = e[0]
+                            d = deps[target] - 1
+                            deps[target] = d
+                            if d == 0:
+                                ready.append(target)
+        except Exception as e:
+            if type(key) is Node:
+                _note_failure(e, key)
+            raise
+        finally:
+            _grad.reset(recording)
+            if observed:
+                _update(**previous)
+
+        key = None                  # no step runs now (for locate_step)
+        if retained or leaf_updates:
+            shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
+            for t, g in retained + leaf_updates:
+                _accumulate_grad(t, g, Tensor, shared)
+            recorder = _function.observing and _state().recorder
+            if recorder:
+                recorder.grads_written([t for t, _ in retained + leaf_updates])
+        if not retain_graph:
+            for node in processed:
+                node.saved = None
+                node.ids = None
+        return captured
     finally:
         fp_notes_exit(fp_token)
-
-
-def _backward(roots, root_grads, targets, retain_graph, create_graph):
-    """``run_backward``'s work. ``key``, the step running, is read by ``locate_step``."""
-    create_graph = bool(create_graph)
-    if create_graph:
-        retain_graph = True
-    deps, capture = _count_dependencies(roots, targets)
-    buf = {}
-    for r, g in zip(roots, root_grads):
-        node = r._node
-        if node is not None and node.n_out > 1:
-            slots = buf.setdefault(node, [None] * node.n_out)
-            old = slots[r._index]
-            slots[r._index] = g if old is None else old + g
-        else:
-            key = node if node is not None else r
-            old = buf.get(key)
-            buf[key] = g if old is None else old + g
-    ready = []
-    for r in roots:
-        key = r._node if r._node is not None else r
-        if deps[key] == 0:
-            for k in ready:
-                if k is key:        # by identity: == on Tensors is elementwise
-                    break
-            else:
-                ready.append(key)
-
-    captured = [None] * len(targets) if targets is not None else None
-    leaf_updates = []       # (leaf, gradient) applied after the pass
-    retained = []           # (tensor, gradient) applied after the pass
-    processed = []
-    observed = _function.observing and bool(_state().observers)
-    log = _function.observing and _state().recorder     # a graph-mode trace keeps the order
-    log = log.engine_log() if log else None
-    if observed:                # observers also learn that a backward pass is running
-        previous = _update(backward=True)
-    recording = _grad.set(create_graph)
-    try:
-        while ready:
-            key = ready.pop()
-            if log is not None:
-                log.append(key)
-            if type(key) is not Node:
-                g = buf.pop(key, None)
-                if g is not None:
-                    _leaf_gradient(key, g, targets, capture, captured, leaf_updates,
-                                   create_graph, Tensor)
-                continue
-            node = key
-            processed.append(node)
-            g = buf.pop(node, None)
-            edges = node.next
-            if g is not None:
-                gys = g if node.n_out > 1 else [g]
-                if node.hooks is not None:
-                    _run_output_hooks(node, gys, create_graph, retained, Tensor)
-                if capture is not None and node in capture:
-                    for idx, i in capture[node]:
-                        captured[i] = gys[idx]
-                    continue        # a captured argument is where differentiation stops
-                if observed:
-                    gxs = _observer.run_rule(node, gys, create_graph, _call_backward)
-                elif create_graph or node.n_out > 1:
-                    gxs = _call_backward(node, gys, create_graph)
-                else:
-                    gxs = node.op.array_rule(node, gys[0])
-                    if type(gxs) is not tuple:
-                        gxs = (gxs,)
-                    if len(gxs) != len(edges):
-                        _count_error(node, gxs)
-                if log is not None:     # and the shapes of the gradients, for the plan
-                    log.shapes[id(node)] = [None if g is None else g.shape for g in gxs]
-                shapes = node.reduce_to
-                i = 0
-                for e in edges:
-                    if e is not None:
-                        gx = gxs[i]
-                        target = e[0]
-                        if gx is not None:
-                            if shapes is not None and gx.shape != shapes[i]:
-                                m = tensor_math if create_graph else array_math
-                                gx = m.sum_to(gx, shapes[i])
-                            if type(target) is Node and target.n_out > 1:
-                                slots = buf.get(target)
-                                if slots is None:
-                                    slots = buf[target] = [None] * target.n_out
-                                old = slots[e[1]]
-                                slots[e[1]] = gx if old is None else old + gx
-                            else:
-                                old = buf.get(target)
-                                buf[target] = gx if old is None else old + gx
-                        d = deps[target] - 1
-                        deps[target] = d
-                        if d == 0:
-                            ready.append(target)
-                    i += 1
-            else:
-                for e in edges:
-                    if e is not None:
-                        target = e[0]
-                        d = deps[target] - 1
-                        deps[target] = d
-                        if d == 0:
-                            ready.append(target)
-    except Exception as e:
-        if type(key) is Node:
-            _note_failure(e, key)
-        raise
-    finally:
-        _grad.reset(recording)
-        if observed:
-            _update(**previous)
-
-    key = None                  # no step runs now (for locate_step)
-    if retained or leaf_updates:
-        shared = {id(g) for g in root_grads}     # arrays a .grad must not alias
-        for t, g in retained + leaf_updates:
-            _accumulate_grad(t, g, Tensor, shared)
-        recorder = _function.observing and _state().recorder
-        if recorder:
-            recorder.grads_written([t for t, _ in retained + leaf_updates])
-    if not retain_graph:
-        for node in processed:
-            node.saved = None
-            node.ids = None
-    return captured
 
 
 def _leaf_gradient(leaf, g, targets, capture, captured, leaf_updates, create_graph, Tensor):
@@ -371,5 +366,5 @@ def _accumulate_grad(t, g, Tensor, shared):
     t._grad = g if old is None else old + g
 
 
-_LOOP = _backward.__code__
+_LOOP = run_backward.__code__    # its local ``key`` is the step running
 set_locator(locate_step)
