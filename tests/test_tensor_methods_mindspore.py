@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
+from tests.recorded import assert_tensor_matches
 
 with open(os.path.join(os.path.dirname(__file__), 'tensor_methods_ms210.json')) as f:
     RECORD = json.load(f)
@@ -291,21 +292,7 @@ def compare(got, want, where, shape_only=False):
         np.testing.assert_allclose(got.astype(np.float64), np.asarray(want['values']),
                                    rtol=RTOL, atol=ATOL, equal_nan=True, err_msg=where)
         return
-    assert isinstance(got, ms.Tensor), f"{where}: got {type(got).__name__} {got!r}, " \
-                                       f"MindSpore gives a Tensor"
-    assert str(got.dtype) == want['dtype'], f"{where}: dtype {got.dtype}, MindSpore gives " \
-                                            f"{want['dtype']}"
-    assert list(got.shape) == want['shape'], f"{where}: shape {tuple(got.shape)}, MindSpore " \
-                                             f"gives {tuple(want['shape'])}"
-    if shape_only:
-        return
-    values = np.asarray(want['values'], np.float64).reshape(want['shape'])
-    actual = got.asnumpy().astype(np.float64)
-    if got.asnumpy().dtype.kind == 'f':
-        np.testing.assert_allclose(actual, values, rtol=RTOL, atol=ATOL, equal_nan=True,
-                                   err_msg=where)
-    else:
-        np.testing.assert_array_equal(actual, values, err_msg=where)
+    assert_tensor_matches(got, want, where, RTOL, ATOL, shape_only)
 
 
 # Compared: every recorded call but those NOT_COMPARED names and those MindSpore 2.10 refuses

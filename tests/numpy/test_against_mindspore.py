@@ -3,12 +3,12 @@ written by make_mindspore_values.py with MindSpore 2.10)."""
 import json
 import os
 
-import numpy as np
 import pytest
 
 import hookgrad as ms
 import hookgrad.numpy as mnp
 from tests.numpy.calls import CALLS, arrays
+from tests.recorded import assert_tensor_matches
 
 with open(os.path.join(os.path.dirname(__file__), 'mindspore_values.json')) as f:
     EXPECTED = json.load(f)
@@ -37,18 +37,7 @@ def compare(got, want, where):
         assert got == want['python'] or str(got) == want['python'], \
             f"{where}: {got!r}, MindSpore gives {want['python']!r}"
         return
-    assert isinstance(got, ms.Tensor), f"{where}: got {type(got).__name__}, expected a Tensor"
-    assert str(got.dtype) == want['dtype'], f"{where}: dtype {got.dtype}, MindSpore " \
-                                            f"gives {want['dtype']}"
-    assert list(got.shape) == want['shape'], f"{where}: shape {got.shape}, MindSpore " \
-                                             f"gives {tuple(want['shape'])}"
-    expected = np.asarray(want['values'], np.float64).reshape(want['shape'])
-    actual = got.asnumpy().astype(np.float64)
-    if got.asnumpy().dtype.kind == 'f':
-        np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True,
-                                   err_msg=where)
-    else:
-        np.testing.assert_array_equal(actual, expected, err_msg=where)
+    assert_tensor_matches(got, want, where, RTOL, ATOL)
 
 
 def test_every_call_has_a_mindspore_value():
