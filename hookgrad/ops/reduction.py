@@ -373,9 +373,12 @@ def mean(input, axis=None, keep_dims=False):
     """
     x = as_tensor(input)
     axes = _axes(x, axis, 'mean')
-    if x._data.dtype.kind in 'iu':
+    kind = x._data.dtype.kind
+    if kind == 'f':
+        return ReduceMean.apply(x, axis=axes, keepdims=bool(keep_dims))
+    if kind in 'iu':
         return IntegerMean.apply(x, axis=axes, keepdims=bool(keep_dims))
-    return ReduceMean.apply(_floating(x), axis=axes, keepdims=bool(keep_dims))
+    return ReduceMean.apply(cast(x, np.float32), axis=axes, keepdims=bool(keep_dims))
 
 
 def prod(input, axis=None, keep_dims=False):
