@@ -25,7 +25,7 @@ import time
 
 import hookgrad  # noqa: F401,I001  (first: it sets OpenBLAS's kernels and thread wait)
 import numpy as np
-from hookgrad.ops import conv_kernels
+from hookgrad.kernels import conv as conv_kernels
 
 # batch, then (in channels, out channels, input size, kernel, stride, padding) per layer
 LAYERS = {

@@ -70,7 +70,7 @@ def hookgrad_steps(steps, warmup, profile):
     import hookgrad as ms
     import numpy as np
     net, step = hookgrad_step()
-    from hookgrad.ops import winograd_fused
+    from hookgrad.kernels import winograd_fused
     info = {'blas': dict(ms.blas_info(), compiled_transforms=winograd_fused.kernels() is not None)}
     if _hooked(os.environ.get('BENCH_HOOKS')):
         calls = [0]

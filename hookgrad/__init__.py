@@ -3,8 +3,8 @@
 Its public names follow MindSpore 2.x (PyNative and graph mode), so ``import hookgrad as ms`` runs
 MindSpore code; ``hookgrad run script.py`` runs a script that imports ``mindspore`` unchanged.
 """
-from ._blas import blas_info      # first: it must run before NumPy loads
-from . import _malloc             # noqa: F401  (malloc's thresholds, set at import)
+from .kernels.blas import blas_info      # first: it must run before NumPy loads
+from .kernels import malloc as _malloc  # noqa: F401  (malloc's thresholds, set at import)
 from ._dtype import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      half, single, double, int_, float_)
 from ._tensor import Tensor

@@ -2,7 +2,7 @@
 import subprocess
 import sys
 
-from hookgrad import _blas
+from hookgrad.kernels import blas as _blas
 
 AVX512 = frozenset({'fma', 'avx2', 'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'})
 

@@ -1,4 +1,4 @@
-"""malloc's thresholds set at import (``hookgrad/_malloc.py``)."""
+"""malloc's thresholds set at import (``hookgrad/kernels/malloc.py``)."""
 import json
 import platform
 import subprocess
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from hookgrad import _malloc
+from hookgrad.kernels import malloc as _malloc
 
 
 def test_default_keeps_blocks_under_32_mib_and_256_mib_of_free_heap():

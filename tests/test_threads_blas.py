@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import _blas, _threads, ops
+from hookgrad import ops
+from hookgrad.kernels import blas as _blas
+from hookgrad.kernels import threads as _threads
 from hookgrad.testing import check_grad
 
 
@@ -214,7 +216,8 @@ def test_winograd_and_im2col_give_the_same_numbers_split_or_not(controlled, monk
                                                                 algorithm):
     """Passes and products shared between threads give the numbers of one thread (the first
     shape runs Winograd one image at a time with 'fast')."""
-    from hookgrad.ops import conv_kernels, winograd
+    from hookgrad.kernels import conv as conv_kernels
+    from hookgrad.kernels import winograd
     monkeypatch.setattr(conv_kernels, 'ALGORITHM', algorithm)
     monkeypatch.setattr(winograd, 'PIECE_ELEMENTS', 1)
     rng = np.random.default_rng(5)

@@ -7,7 +7,7 @@ after the whole pass succeeded: an exception (from a hook, say) leaves nothing h
 import numpy as np
 
 from . import function as _function, observer as _observer
-from .._fperrors import fp_notes_enter, fp_notes_exit, set_locator
+from ..kernels.fp_errors import fp_notes_enter, fp_notes_exit, set_locator
 from .._frames import GENERATED, is_internal
 from .._tensor import Tensor
 from .function import Node

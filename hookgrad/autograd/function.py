@@ -22,7 +22,7 @@ Every op registers itself in ``OPS`` by name, so a tracer can replay ops without
 """
 from operator import attrgetter
 
-from .._backend import asarray as _asarray, ndarray as _ndarray, xp
+from ..kernels.backend import asarray as _asarray, ndarray as _ndarray, xp
 from .math import array_math
 from .state import current as _state, grad_enabled as _grad_enabled, integer_leaves
 

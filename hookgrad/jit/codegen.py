@@ -15,7 +15,7 @@ import collections
 
 import numpy as np
 
-from .._fperrors import fp_notes_enter, fp_notes_exit
+from ..kernels.fp_errors import fp_notes_enter, fp_notes_exit
 from .._frames import GENERATED
 from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
 from ..autograd.function import NO_CTX, Node, _edge

@@ -8,11 +8,12 @@ import math
 
 import numpy as np
 
-from .. import _threads
+from ..kernels import threads as _threads
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor, normalize_axis
-from .unary import _floating, erf_array
+from ..kernels.erf import erf_array
+from .unary import _floating
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)

@@ -5,7 +5,7 @@ from .._dtype import to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ._base import as_tensor, binary, broadcast_error, dtype_arg, operands as _operands
-from .._fperrors import FPTripped, fp_call, fp_enter, fp_exit, fp_rewarn
+from ..kernels.fp_errors import FPTripped, fp_call, fp_enter, fp_exit, fp_rewarn
 
 
 class Add(Op):

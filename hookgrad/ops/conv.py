@@ -12,9 +12,9 @@ import numbers
 
 from ..autograd.function import Op
 from ._base import as_tensor
-from .conv_kernels import (_to_groups, conv_forward, filter_grad, grad_operand,  # noqa: F401
+from ..kernels.conv import (_to_groups, conv_forward, filter_grad, grad_operand,  # noqa: F401
                            input_grad, out_length)
-from .conv_layout import POOL, BufferPool  # noqa: F401  (hookgrad.ops.conv's names)
+from ..kernels.conv_layout import POOL, BufferPool  # noqa: F401  (hookgrad.ops.conv's names)
 from .primitives import Primitive
 from .shaping import reshape
 

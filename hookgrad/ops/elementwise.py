@@ -14,7 +14,7 @@ from .._dtype import from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor, binary, broadcast_error, operands
-from .._fperrors import fp_call
+from ..kernels.fp_errors import fp_call
 from .arithmetic import add, cast, div, floor_divide, mul, remainder, sub
 from .comparison import equal, gt, logical_and, logical_not
 from .indexing import where

@@ -1,7 +1,7 @@
 """Matrix products: matmul (NumPy semantics), bmm and mm."""
 import numpy as np
 
-from .. import _threads
+from ..kernels import threads as _threads
 from ..autograd.function import Op, apply2
 from ..autograd.math import array_math
 from .._dtype import promote

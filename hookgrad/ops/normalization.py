@@ -20,7 +20,7 @@ import numbers
 
 import numpy as np
 
-from .. import _threads
+from ..kernels import threads as _threads
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import cast

@@ -12,6 +12,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels.pooling import (alike, crop, first_maximum, like, offset_slice, padded,
+                               padded_shape, pool_out_length, window_scatter, window_sum)
 from ._base import as_tensor
 from .conv import as_ints, _is_int
 from .linalg import matmul
@@ -19,79 +21,6 @@ from .reduction import mean
 from .shaping import reshape, transpose
 
 __all__ = ['max_pool2d', 'avg_pool2d', 'adaptive_avg_pool2d']
-
-
-# ------------------------------------------------------------------------------ geometry
-def pool_out_length(size, kernel, stride, before, after, dilation, ceil_mode):
-    """Number of windows; with ceil_mode a last partial window counts if it starts inside the
-    input or its leading padding."""
-    span = size + before + after - dilation * (kernel - 1) - 1
-    out = (-(-span // stride) if ceil_mode else span // stride) + 1
-    if ceil_mode and (out - 1) * stride >= size + before:
-        out -= 1
-    return out
-
-
-def _padded(x, p, fill):
-    """x padded with ``fill`` by p['padding'] (top, bottom, left, right), widened at the
-    bottom/right so that every window fits (ceil mode)."""
-    n, c, hp, wp = _padded_shape(x.shape, p)
-    h, w = x.shape[2:]
-    if (hp, wp) == (h, w):
-        return x
-    pt, _, pl, _ = p['padding']
-    xp = _alike((n, c, hp, wp), x)
-    xp.fill(fill)
-    xp[:, :, pt:pt + h, pl:pl + w] = x
-    return xp
-
-
-def _memory_order(x):
-    """x's axes from the outermost in memory to the innermost (ties keep their order)."""
-    return sorted(range(x.ndim), key=lambda a: -x.strides[a])
-
-
-def _alike(shape, x, dtype=None):
-    """An uninitialised array of ``shape`` (x's rank) whose axes lie in memory in the order
-    of x's (channels-last, batch-last, ...), so that element-wise passes between them (and
-    the layers around them) read both in one order."""
-    dtype = x.dtype if dtype is None else dtype
-    order = _memory_order(x)
-    if order == list(range(x.ndim)):
-        return np.empty(shape, dtype)
-    stored = np.empty([shape[a] for a in order], dtype)
-    return stored.transpose(np.argsort(order))
-
-
-def _like(a, x):
-    """a (x's shape) copied into x's memory order unless it is densely stored so already."""
-    if a.transpose(_memory_order(x)).flags.c_contiguous:
-        return a
-    out = _alike(a.shape, x, a.dtype)
-    np.copyto(out, a)
-    return out
-
-
-def _offset_slice(i, j, p):
-    """The (rows, cols) slice of the padded plane seen by kernel offset (i, j) at every output."""
-    (ho, wo), (sh, sw), (dh, dw) = p['out_size'], p['stride'], p['dilation']
-    return (slice(None), slice(None), slice(i * dh, i * dh + (ho - 1) * sh + 1, sh),
-            slice(j * dw, j * dw + (wo - 1) * sw + 1, sw))
-
-
-def _padded_shape(shape, p):
-    n, c, h, w = shape
-    pt, pb, pl, pr = p['padding']
-    (kh, kw), (ho, wo), (sh, sw), (dh, dw) = p['kernel_size'], p['out_size'], p['stride'], \
-        p['dilation']
-    return (n, c, max(h + pt + pb, (ho - 1) * sh + dh * (kh - 1) + 1),
-            max(w + pl + pr, (wo - 1) * sw + dw * (kw - 1) + 1))
-
-
-def _crop(shape, p):
-    pt, _, pl, _ = p['padding']
-    h, w = shape[2:]
-    return (slice(None), slice(None), slice(pt, pt + h), slice(pl, pl + w))
 
 
 # ------------------------------------------------------------------------------ ops
@@ -104,15 +33,15 @@ class MaxPool2D(Op):
         p = {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
              'dilation': dilation, 'out_size': out_size}
         fill = -np.inf if x.dtype.kind == 'f' else np.iinfo(x.dtype).min
-        xp = _padded(x, p, fill)
+        xp = padded(x, p, fill)
         kh, kw = kernel_size
-        views = [xp[_offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
+        views = [xp[offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
         y = np.copy(views[0])                       # keeps x's layout
         for v in views[1:]:
             np.maximum(y, v, out=y)
         need_k = ctx.recording or return_indices
         if need_k:
-            k = _first_maximum(views, y)
+            k = first_maximum(views, y)
         if ctx.recording:
             ctx.save(k)
             ctx.p, ctx.in_shape, ctx.like = p, x.shape, xp
@@ -135,7 +64,7 @@ class MaxPool2D(Op):
         key = (np.arange(n)[:, None, None, None], np.arange(c)[:, None, None],
                np.arange(ho)[:, None] * p['stride'][0] + (k // kw) * p['dilation'][0],
                np.arange(wo) * p['stride'][1] + (k % kw) * p['dilation'][1])
-        return ctx.m.getitem(ctx.m.unindex(gy, _padded_shape(shape, p), key), _crop(shape, p))
+        return ctx.m.getitem(ctx.m.unindex(gy, padded_shape(shape, p), key), crop(shape, p))
 
     @staticmethod
     def backward_arrays(ctx, gy, gindices=None):
@@ -144,8 +73,8 @@ class MaxPool2D(Op):
         (k,) = ctx.saved
         p, shape = ctx.p, ctx.in_shape
         kh, kw = p['kernel_size']
-        gx = _alike(_padded_shape(shape, p), ctx.like, gy.dtype)
-        gy = _like(gy, k)
+        gx = alike(padded_shape(shape, p), ctx.like, gy.dtype)
+        gy = like(gy, k)
         ho, wo = p['out_size']
         tiles = p['stride'] == p['kernel_size'] and p['dilation'] == (1, 1) and \
             gx.shape[2:] == (ho * kh, wo * kw)
@@ -153,57 +82,13 @@ class MaxPool2D(Op):
             gx.fill(0)
         at = np.empty_like(k, dtype=np.bool_)
         for t in range(kh * kw):
-            target = gx[_offset_slice(t // kw, t % kw, p)]
+            target = gx[offset_slice(t // kw, t % kw, p)]
             np.equal(k, t, out=at)
             if tiles:
                 np.multiply(gy, at, out=target)
             else:
                 target += gy * at
-        return gx[_crop(shape, p)]
-
-
-def _first_maximum(views, y):
-    """Per output, the first kernel offset whose value equals the window's maximum y (the
-    first NaN where y is NaN), as small integers in y's layout.
-
-    Branch-free: walking the offsets backwards, k -= (k - t) * (view_t == y) moves k to t where
-    offset t holds the maximum; a masked copy (``np.copyto(where=)``) would be several times
-    slower on the random masks of real activations."""
-    kk = len(views)
-    small = kk < 256
-    k = np.empty_like(y, dtype=np.uint8 if small else np.intp)
-    k.fill(kk - 1)
-    eq = np.empty_like(y, dtype=np.bool_)
-    step = np.empty_like(k)
-    hit = eq.view(np.uint8) if small else eq
-    for t in range(kk - 2, -1, -1):
-        np.equal(views[t], y, out=eq)
-        np.subtract(k, t, out=step)
-        np.multiply(step, hit, out=step)
-        np.subtract(k, step, out=k)
-    if y.dtype.kind == 'f':
-        nan = np.isnan(y)
-        if nan.any():
-            for t in range(kk - 1, -1, -1):
-                np.copyto(k, t, where=nan & np.isnan(views[t]))
-    return k
-
-
-def _window_sum(x, p):
-    xp = _padded(x, p, 0)
-    kh, kw = p['kernel_size']
-    y = xp[_offset_slice(0, 0, p)].copy()
-    for t in range(1, kh * kw):
-        y += xp[_offset_slice(t // kw, t % kw, p)]
-    return y
-
-
-def _window_scatter(g, shape, p):
-    gx = np.zeros(_padded_shape(shape, p), g.dtype)
-    kh, kw = p['kernel_size']
-    for t in range(kh * kw):
-        gx[_offset_slice(t // kw, t % kw, p)] += g
-    return gx[_crop(shape, p)]
+        return gx[crop(shape, p)]
 
 
 class AvgPool2D(Op):
@@ -214,7 +99,7 @@ class AvgPool2D(Op):
         p = _avg_params(kernel_size, stride, padding, out_size, divisor)
         if ctx.recording:
             ctx.p, ctx.in_shape = p, x.shape
-        y = _window_sum(x, p)
+        y = window_sum(x, p)
         y /= divisor
         return y
 
@@ -224,7 +109,7 @@ class AvgPool2D(Op):
 
     @staticmethod
     def backward_arrays(ctx, gy):
-        return _window_scatter(gy / ctx.p['divisor'], ctx.in_shape, ctx.p)
+        return window_scatter(gy / ctx.p['divisor'], ctx.in_shape, ctx.p)
 
 
 class AvgPool2DGrad(Op):
@@ -234,7 +119,7 @@ class AvgPool2DGrad(Op):
         p = _avg_params(kernel_size, stride, padding, out_size, divisor)
         if ctx.recording:
             ctx.p = p
-        return _window_scatter(gy / divisor, gy.shape[:2] + tuple(input_size), p)
+        return window_scatter(gy / divisor, gy.shape[:2] + tuple(input_size), p)
 
     @staticmethod
     def backward(ctx, ggx):
@@ -242,7 +127,7 @@ class AvgPool2DGrad(Op):
 
     @staticmethod
     def backward_arrays(ctx, ggx):
-        y = _window_sum(ggx, ctx.p)
+        y = window_sum(ggx, ctx.p)
         y /= ctx.p['divisor']
         return y
 

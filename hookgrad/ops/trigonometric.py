@@ -7,7 +7,7 @@ import numpy as np
 
 from ..autograd.function import Op, apply1
 from ._base import binary, operands
-from .._fperrors import fp_call
+from ..kernels.fp_errors import fp_call
 from .unary import _floating
 
 

@@ -10,7 +10,8 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.ops import conv_batchlast, conv_kernels
+from hookgrad.kernels import conv_batchlast
+from hookgrad.kernels import conv as conv_kernels
 from hookgrad.testing import check_grad
 
 

@@ -11,7 +11,8 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.ops import conv_kernels, winograd
+from hookgrad.kernels import conv as conv_kernels
+from hookgrad.kernels import winograd
 from hookgrad.testing import check_grad
 
 RTOL32 = 1e-5

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import _threads, ops
-from hookgrad.ops import conv_kernels
+from hookgrad import ops
+from hookgrad.kernels import threads as _threads
+from hookgrad.kernels import conv as conv_kernels
 from hookgrad.testing import check_grad
 
 # (batch, in channels, out channels, (H, W), kernel, conv2d keywords)

@@ -8,7 +8,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.math import array_math
-from hookgrad.ops.unary import erf_array
+from hookgrad.kernels.erf import erf_array
 from hookgrad.testing.cases import Case
 from tests.ops.rows import row_tests
 

@@ -13,7 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from hookgrad.ops import winograd, winograd_fused
+from hookgrad.kernels import winograd
+from hookgrad.kernels import winograd_fused
 
 needs_numba = pytest.mark.skipif(importlib.util.find_spec('numba') is None,
                                  reason='Numba (the hookgrad[fast] extra) is not installed')
@@ -132,7 +133,7 @@ def test_no_kernels_when_numbas_jit_is_disabled(monkeypatch):
 
 @pytest.mark.parametrize('value, fused', [('0', False), ('off', False), ('1', True)])
 def test_environment_variable_turns_them_off(value, fused):
-    code = 'from hookgrad.ops import winograd_fused as f; print(f.FUSED)'
+    code = 'from hookgrad.kernels import winograd_fused as f; print(f.FUSED)'
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          env=dict(os.environ, HOOKGRAD_FUSED=value), check=True)
     assert out.stdout.strip() == str(fused)

@@ -26,7 +26,7 @@ import numbers
 
 import numpy as np
 
-from ... import _threads
+from ...kernels import threads as _threads
 from ..._tensor import Tensor
 from ...autograd.function import effect
 from ..cell import Cell

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ... import _threads
+from ...kernels import threads as _threads
 
 BLOCK = 1 << 16     # values per block: gradient, scratch and state slices stay within L2
 

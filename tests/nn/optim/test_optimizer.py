@@ -378,7 +378,7 @@ def test_large_parameters_are_split_into_blocks():
 def test_blocks_shared_between_cores_give_the_numbers_of_one(monkeypatch, make):
     """A large segment's blocks run in ranges on several threads, each with its own scratch;
     three steps give the values of running every block in order on one."""
-    from hookgrad import _threads
+    from hookgrad.kernels import threads as _threads
     from hookgrad.nn.optim import optimizer
 
     def train(threaded):
@@ -415,7 +415,7 @@ def test_blocks_shared_between_cores_give_the_numbers_of_one(monkeypatch, make):
 
 def test_a_rule_of_its_own_runs_its_blocks_in_order_on_one_thread(monkeypatch):
     """An optimizer subclass with its own ``_rule`` is never run on several threads."""
-    from hookgrad import _threads
+    from hookgrad.kernels import threads as _threads
     seen = []
 
     class Plain(nn.Momentum):

@@ -23,10 +23,10 @@ about 1e-5 (m = 4, whose transforms carry 4, 5 and 1/24) of the result's scale.
 """
 import numpy as np
 
-from .._threads import cores as _cores
-from .._threads import matmul as _matmul
-from .._threads import split as _split
-from .._threads import split_products as _split_products
+from .threads import cores as _cores
+from .threads import matmul as _matmul
+from .threads import split as _split
+from .threads import split_products as _split_products
 from . import winograd_fused
 from .conv_layout import POOL, zero_border
 

@@ -19,8 +19,8 @@ Results are the same sums as the im2col path in another order (float32 rounding 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .._threads import matmul as _matmul
-from .._threads import split as _split
+from .threads import matmul as _matmul
+from .threads import split as _split
 from .conv_layout import POOL
 
 # Widest layer (input and output channels) run batch-last; wider ones read long enough runs

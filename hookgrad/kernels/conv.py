@@ -32,11 +32,11 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import conv_batchlast as _bl
 from . import winograd
-from .._threads import SPLIT_MIN as _SPLIT_MIN
-from .._threads import cores as _cores
-from .._threads import matmul as _matmul
-from .._threads import split as _split
-from .._threads import split_products as _split_products
+from .threads import SPLIT_MIN as _SPLIT_MIN
+from .threads import cores as _cores
+from .threads import matmul as _matmul
+from .threads import split as _split
+from .threads import split_products as _split_products
 from .conv_layout import POOL
 from .conv_layout import channels_last as _channels_last
 from .conv_layout import copy_channels_last as _copy_channels_last

@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from ._frames import user_stacklevel, warn, warn_at
+from .._frames import user_stacklevel, warn, warn_at
 
 
 class FPTripped(Exception):

@@ -93,13 +93,14 @@ THREAD_TIMEOUT = quiet_threads()
 def blas_info():
     """What hookgrad chose for OpenBLAS and the C allocator in this process: the core type
     (``openblas_coretype``, ``reason``), the thread choice (``threads_*``,
-    ``others_busy_cores``; hookgrad/_threads.py) and malloc's thresholds (``malloc``,
-    ``malloc_reason``; hookgrad/_malloc.py).
+    ``others_busy_cores``; hookgrad/kernels/threads.py) and malloc's thresholds (``malloc``,
+    ``malloc_reason``; hookgrad/kernels/malloc.py).
 
     >>> import hookgrad as ms
     >>> sorted(ms.blas_info())[:4]
     ['malloc', 'malloc_reason', 'openblas_coretype', 'others_busy_cores']
     """
-    from . import _malloc, _threads
+    from . import malloc as _malloc
+    from . import threads as _threads
     return dict(CHOICE, thread_timeout=os.environ.get('OPENBLAS_THREAD_TIMEOUT'),
                 **_threads.info(), **_malloc.CHOICE)
