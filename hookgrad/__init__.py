@@ -8,6 +8,7 @@ from .kernels import malloc as _malloc  # noqa: F401  (malloc's thresholds, set 
 from ._dtype import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      half, single, double, int_, float_)
 from ._tensor import Tensor
+from . import ops                 # which binds Tensor's operators and methods to the ops
 from . import context
 from .context import (set_context, get_context, PYNATIVE_MODE, GRAPH_MODE, ParallelMode,
                       set_auto_parallel_context, get_auto_parallel_context,
@@ -16,7 +17,6 @@ from .context import (set_context, get_context, PYNATIVE_MODE, GRAPH_MODE, Paral
 from .autograd.grad_mode import no_grad, enable_grad, is_grad_enabled, _no_grad  # noqa: F401
 from .autograd.functional import grad, value_and_grad, vjp
 from .jit import jit, ms_function, jit_class, JitConfig, mutable, constexpr
-from . import ops
 from . import _dtype as dtype
 from . import nn
 from .hooks.handle import RemovableHandle

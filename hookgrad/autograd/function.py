@@ -27,7 +27,7 @@ from .math import array_math
 from .state import current as _state, grad_enabled as _grad_enabled, integer_leaves
 
 OPS = {}
-_Tensor = None      # set by hookgrad._tensor once Tensor exists (breaks the import cycle)
+_Tensor = None      # set by hookgrad._tensor.tensor once Tensor exists (breaks the import cycle)
 observing = 0       # op observers on in any thread (autograd/observer.py counts them): while 0,
                     # dispatch and Cell.__call__ skip reading the thread's observers
 

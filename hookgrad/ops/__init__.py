@@ -106,3 +106,7 @@ from . import composite, functional, operations  # noqa: E402
 composite._export_composite()
 from ..compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.ops')
+
+import sys as _sys  # noqa: E402
+from .._tensor import bind_ops as _bind_ops  # noqa: E402
+_bind_ops(_sys.modules[__name__])           # Tensor's operators and methods run these ops

@@ -65,8 +65,8 @@ METHODS = _methods()
 def test_the_methods_checked_here_cover_the_tensor_methods_in_every_module():
     modules = {getattr(ms.Tensor, name).__module__ for name, _ in METHODS}
     assert len(METHODS) > 150
-    assert {'hookgrad._tensor', 'hookgrad._tensor_methods', 'hookgrad._tensor_methods_math',
-            'hookgrad._tensor_methods_reduce', 'hookgrad._tensor_methods_shape'} <= modules
+    assert {'hookgrad._tensor.tensor', 'hookgrad._tensor.methods', 'hookgrad._tensor.elementwise',
+            'hookgrad._tensor.reductions', 'hookgrad._tensor.shaping'} <= modules
 
 
 @pytest.mark.parametrize('record_source', [True, False], ids=['recorded', 'read-in-callback'])

@@ -3,34 +3,24 @@
 Where MindSpore keeps a NumPy-style and a PyTorch-style overload under one name
 (``max(axis, keepdims)`` and ``max(dim, keepdim)``, ``transpose(*axes)`` and
 ``transpose(dim0, dim1)``), the method tells them apart by its arguments, as MindSpore does.
-The rest of MindSpore's Tensor methods live by topic in the ``_tensor_methods_*`` mixins that
+The rest of MindSpore's Tensor methods live by topic in the mixins of this package that
 TensorMethods combines.
 """
 import numpy as np
 
-from . import (_dtype, _tensor_methods_info, _tensor_methods_inplace, _tensor_methods_math,
-               _tensor_methods_reduce, _tensor_methods_shape)
-from ._tensor_methods_info import InfoMethods
-from ._tensor_methods_inplace import InplaceMethods
-from ._tensor_methods_math import MathMethods
-from ._tensor_methods_reduce import ReduceMethods
-from ._tensor_methods_shape import ShapeMethods
+from .. import _dtype
+from .info import InfoMethods
+from .inplace import InplaceMethods
+from .elementwise import MathMethods
+from .reductions import ReduceMethods
+from .shaping import ShapeMethods
 
-_ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
+_ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 def _is_int(value):
     """A Python or NumPy int, not a bool: what MindSpore's PyTorch-style overloads take."""
     return type(value) is int or isinstance(value, np.integer)
-
-
-def bind_ops(ops):
-    """Give every method module ``hookgrad.ops`` (which imports Tensor, so it comes last)."""
-    global _ops
-    _ops = ops
-    for module in (_tensor_methods_info, _tensor_methods_inplace, _tensor_methods_math,
-                   _tensor_methods_reduce, _tensor_methods_shape):
-        module._ops = ops
 
 
 def _extreme(x, largest, dim, keepdim, axis, keepdims, initial, where, return_indices):

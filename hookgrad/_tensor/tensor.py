@@ -3,11 +3,11 @@ import weakref
 
 import numpy as np
 
-from . import _dtype
-from ._format import tensor_repr
-from .autograd import function as _function
-from ._tensor_methods import TensorMethods
-from .hooks.handle import HookStore, check_hook
+from .. import _dtype
+from .format import tensor_repr
+from ..autograd import function as _function
+from .methods import TensorMethods
+from ..hooks.handle import HookStore, check_hook
 
 _new = object.__new__
 _ndarray = np.ndarray
@@ -57,7 +57,7 @@ class Tensor(TensorMethods):
         # unset optional slots read as None (fresh tensors store only the hot ones)
         if name in ('_grad', '_hooks'):
             return None
-        from .compat.names import member_error
+        from ..compat.names import member_error
         kind = 'Tensor' if type(self) is Tensor else type(self).__name__
         raise member_error(kind if kind in ('Tensor', 'Parameter') else 'Tensor', self, name)
 
@@ -259,7 +259,7 @@ class Tensor(TensorMethods):
             retain_graph: keep the graph so that backward can run through it again.
             create_graph: record the backward pass, for higher-order gradients.
         """
-        from .autograd.engine import run_backward
+        from ..autograd.engine import run_backward
         if not self.requires_grad:
             raise RuntimeError("backward: this tensor does not require grad and has no graph; "
                                "create leaves with requires_grad=True or use ms.grad")
@@ -478,7 +478,7 @@ def _from_shape(shape, dtype, init, tensor):
         return np.zeros(tuple(0 if d is None else d for d in dims), _dtype.to_numpy(dtype))
     if init is None:
         return np.zeros(dims, _dtype.to_numpy(dtype))
-    from .common.initializer import initializer
+    from ..common.initializer import initializer
     return initializer(init, dims, dtype)._data
 
 
@@ -551,7 +551,7 @@ class _OutputHookRef:
 
 
 def _output_hooks(t):
-    from .autograd.engine import OutputHooks
+    from ..autograd.engine import OutputHooks
     node = t._node
     if node.hooks is None:
         node.hooks = {}
@@ -563,8 +563,5 @@ def _output_hooks(t):
 
 _function._Tensor = Tensor
 
-from . import ops as _ops  # noqa: E402  (ops import Tensor; Tensor methods call ops)
-from . import _tensor_methods  # noqa: E402
-from .ops import arithmetic as _arith  # noqa: E402
-from .ops._base import binary as _binary  # noqa: E402
-_tensor_methods.bind_ops(_ops)
+# bound by hookgrad.ops once it has imported (hookgrad/_tensor/__init__.py, bind_ops)
+_ops = _arith = _binary = None

@@ -8,12 +8,12 @@ graph (a non-leaf, or a constant combined with a value that requires grad, with 
 """
 import numpy as np
 
-from . import _dtype
-from .autograd import function as _function
-from ._tensor_methods_info import _replace_data
-from ._tensor_methods_shape import _constant, _embed_along, _scattered
+from .. import _dtype
+from ..autograd import function as _function
+from .info import _replace_data
+from .shaping import _constant, _embed_along, _scattered
 
-_ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
+_ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 def _inplace(x, y, name):

@@ -5,9 +5,9 @@ Each is a call into ``hookgrad.ops``; the few functions hookgrad.ops lacks (``si
 """
 import math
 
-from . import _dtype
+from .. import _dtype
 
-_ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
+_ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 class MathMethods:

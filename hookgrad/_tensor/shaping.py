@@ -6,10 +6,10 @@ the method tells them apart by its arguments, as MindSpore does.
 """
 import numpy as np
 
-from . import _dtype
-from ._tensor_methods_info import _size_arg
+from .. import _dtype
+from .info import _size_arg
 
-_ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
+_ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 def _is_tensor(value):
@@ -17,7 +17,7 @@ def _is_tensor(value):
 
 
 def _constant(array):
-    from ._tensor import Tensor
+    from .tensor import Tensor
     return Tensor._wrap(array)
 
 

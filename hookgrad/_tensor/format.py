@@ -15,7 +15,7 @@ The rules are those of MindSpore 2.10's C++ printer:
 """
 import numpy as np
 
-from ._dtype import from_numpy
+from .._dtype import from_numpy
 
 EDGE = 3                # elements shown at each end of a shortened dimension
 ROW_LIMIT = 6           # longer rows (and outer dimensions) are shortened

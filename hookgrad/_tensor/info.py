@@ -1,11 +1,11 @@
 """Tensor's layout, type and creation methods (``dim``, ``stride``, ``int``, ``new_zeros``...)."""
 import numpy as np
 
-from . import _dtype
-from .autograd import function as _function
+from .. import _dtype
+from ..autograd import function as _function
 
 
-_ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
+_ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 def _size_arg(size, name):
@@ -77,7 +77,7 @@ class InfoMethods:
 
     @data.setter
     def data(self, value):
-        from ._tensor import Tensor
+        from .tensor import Tensor
         if not isinstance(value, Tensor):
             raise TypeError(f"Tensor.data: the new value must be a Tensor, got "
                             f"{type(value).__name__}")
@@ -85,7 +85,7 @@ class InfoMethods:
 
     def value(self):
         """A tensor holding a copy of the values, cut from the graph."""
-        from ._tensor import Tensor
+        from .tensor import Tensor
         _function.value_read(self)
         return Tensor._wrap(np.array(self._data))
 
@@ -221,7 +221,7 @@ class InfoMethods:
     @staticmethod
     def from_numpy(array):
         """A tensor sharing memory with the NumPy array ``array``."""
-        from ._tensor import Tensor
+        from .tensor import Tensor
         if not isinstance(array, np.ndarray):
             raise TypeError(f"Tensor.from_numpy: array must be a numpy.ndarray, got "
                             f"{type(array).__name__}")

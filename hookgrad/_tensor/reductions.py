@@ -6,9 +6,9 @@ through all the differentiable ones.
 """
 import math
 
-from . import _dtype
+from .. import _dtype
 
-_ops = None     # bound to hookgrad.ops by _tensor.py once ops exist
+_ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 class ReduceMethods:
