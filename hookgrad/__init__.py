@@ -33,7 +33,7 @@ from .train import *  # noqa: F401,F403  (Model, callbacks, metrics: at the top 
 __version__ = '0.1.0'
 
 from .autograd.transforms import *  # noqa: E402,F401,F403  (jvp, vmap, ...)
-from ._extras import *  # noqa: E402,F401,F403  (tensor, export, load, ...)
+from ._toplevel import *  # noqa: E402,F401,F403  (tensor, export, load, ...)
 from . import numpy  # noqa: E402  (mindspore.numpy)
 from . import amp  # noqa: E402  (mindspore.amp)
 

@@ -4,16 +4,17 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import _extras, _random
+from hookgrad import _random
+from hookgrad import _toplevel
 from hookgrad.context import get_context, set_context
 
 
 @pytest.fixture(autouse=True)
 def keep_global_state():
-    saved = _random._seed, _random._generator, _extras._device_set
+    saved = _random._seed, _random._generator, _toplevel._device_set
     target, device_id = get_context('device_target'), get_context('device_id')
     yield
-    _random._seed, _random._generator, _extras._device_set = saved
+    _random._seed, _random._generator, _toplevel._device_set = saved
     set_context(device_target=target, device_id=device_id)
 
 
@@ -141,7 +142,7 @@ def test_set_device_and_get_current_device():
 def test_set_device_errors(args, error, msg):
     with pytest.raises(error, match=msg):
         ms.set_device(*args)
-    assert _extras._device_set is None
+    assert _toplevel._device_set is None
 
 
 def test_top_level_names_are_mindspores():

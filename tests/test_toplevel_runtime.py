@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import _extras_runtime, _random, nn
+from hookgrad import _random, nn
+from hookgrad import _runtime
 from hookgrad.context import get_context, set_context
 
 # MindSpore 2.10's ms.memory_summary() on the CPU
@@ -34,10 +35,10 @@ SUMMARY = """\
 
 @pytest.fixture(autouse=True)
 def keep_global_state():
-    saved = _random._seed, _random._generator, _extras_runtime._affinity_set
+    saved = _random._seed, _random._generator, _runtime._affinity_set
     deterministic = get_context('deterministic')
     yield
-    _random._seed, _random._generator, _extras_runtime._affinity_set = saved
+    _random._seed, _random._generator, _runtime._affinity_set = saved
     set_context(deterministic=deterministic)
 
 
@@ -95,7 +96,7 @@ def test_set_dump_warns_on_cpu():
 
 def test_set_recursion_limit():
     ms.set_recursion_limit(2000)
-    assert _extras_runtime._recursion_limit == 2000
+    assert _runtime._recursion_limit == 2000
     ms.set_recursion_limit()
     with pytest.raises(ValueError, match="The input value must be int and must > 0, but got "
                                          "'0' with type 'int'."):

@@ -309,7 +309,7 @@ class CellFlags:
 
     def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
         """Not available: hookgrad's ops keep the tensors their backward needs themselves."""
-        from .._extras_runtime import saved_tensors_error
+        from .._runtime import saved_tensors_error
         raise saved_tensors_error(f"Cell '{self.path()}'.register_saved_tensors_hooks")
 
 

@@ -125,7 +125,7 @@ class OnRequestExit(Callback):
         if not self.save_ckpt:
             return
         cb_params = run_context.original_args()
-        from ..checkpoint import load_checkpoint
+        from ..checkpoint.files import load_checkpoint
         for name in (self.eval_name, self.train_name):
             if os.path.isfile(f'{name}.ckpt'):
                 load_checkpoint(f'{name}.ckpt', net=cb_params.eval_network)
@@ -142,7 +142,7 @@ class OnRequestExit(Callback):
 
     @staticmethod
     def _save(name, params):
-        from ..checkpoint import save_checkpoint
+        from ..checkpoint.files import save_checkpoint
         os.makedirs(os.path.dirname(name), exist_ok=True)
         save_checkpoint(params, name)
 
@@ -187,7 +187,7 @@ class BackupAndRestore(Callback):
     def on_train_epoch_end(self, run_context):
         cb_params = run_context.original_args()
         if cb_params.cur_epoch_num % self.save_freq == 0:
-            from ..checkpoint import save_checkpoint
+            from ..checkpoint.files import save_checkpoint
             save_checkpoint(_trained_parameters(cb_params), self.backup_file)
 
     def on_train_end(self, run_context):

@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from .._tensor import Tensor
-from ..checkpoint import _safetensors, load_checkpoint, save_checkpoint
+from ..checkpoint.files import _safetensors, load_checkpoint, save_checkpoint
 
 __all__ = ['ckpt_to_safetensors', 'safetensors_to_ckpt', 'load_checkpoint_async',
            'async_ckpt_thread_status']

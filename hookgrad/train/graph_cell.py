@@ -9,7 +9,7 @@ import os
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import OPS
-from ..checkpoint import _crc32, _library_call, _safetensors
+from ..checkpoint.files import _crc32, _library_call, _safetensors
 from ..nn.cell import Cell
 from ..nn.parameter import Parameter
 

@@ -19,7 +19,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import OPS
 from ..autograd.grad_mode import no_grad
-from ..checkpoint import (_crc32, _RESERVED, _safetensors, _write_atomic)
+from ..checkpoint.files import (_crc32, _RESERVED, _safetensors, _write_atomic)
 from ..nn.cell import Cell
 from ..nn.parameter import Parameter
 from ..ops.indexing import KeyInput

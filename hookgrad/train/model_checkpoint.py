@@ -291,7 +291,7 @@ class ModelCheckpoint(Callback):
         return False
 
     def _save(self, cb_params, force):
-        from ..checkpoint import writes_checkpoints
+        from ..checkpoint.files import writes_checkpoints
         if cb_params.cur_step_num == self._last_triggered_step or \
                 not self._due(cb_params, force) or not writes_checkpoints():
             return      # (in data parallel, rank 0 alone writes and keeps the files)

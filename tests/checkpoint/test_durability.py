@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import checkpoint_file
+from hookgrad.checkpoint import durable as checkpoint_file
 
 from .nets import assert_same, fresh_outer, values
 
@@ -19,7 +19,7 @@ _SLOW_SAVE = textwrap.dedent("""
     import sys, time
     import numpy as np
     import hookgrad as ms
-    from hookgrad import checkpoint_file
+    from hookgrad.checkpoint import durable as checkpoint_file
 
     def half_then_hang(f, payload):
         f.write(payload[:len(payload) // 2])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import checkpoint as ckpt
+from hookgrad.checkpoint import files as ckpt
 from hookgrad import nn
 
 from .nets import P, nameless

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
-from hookgrad import checkpoint_file as ckpt_file
+from hookgrad.checkpoint import durable as ckpt_file
 from hookgrad import nn
 
 from .nets import NAMES, assert_same, fresh_outer, values

@@ -1,9 +1,8 @@
-"""Checkpoints: save_checkpoint, load_checkpoint and load_param_into_net (MindSpore's names).
+"""save_checkpoint and load_checkpoint (MindSpore's names): the checkpoint file format.
 
 Files are safetensors files (a format whose loading runs no code) named ``*.ckpt``; the hookgrad
 dtype, shape, ``requires_grad`` flag and a CRC32 of every entry travel in the safetensors
-metadata, with a CRC32 of the metadata itself. Writing and the checksums live in
-checkpoint_file.py, ``load_param_into_net`` in checkpoint_net.py.
+metadata, with a CRC32 of the metadata itself. Writing and the checksums live in durable.py.
 They are not MindSpore's protobuf checkpoints: see docs/checkpoints.md. ``safetensors`` is a
 dependency of hookgrad, imported on first use.
 """
@@ -12,14 +11,14 @@ import json
 import numbers
 import os
 
-from . import _dtype
-from ._tensor import Tensor
-from .checkpoint_file import crc32 as _crc32, metadata_crc32, write_atomic as _write_atomic
-from .checkpoint_net import check_bool as _check_bool, load_param_into_net
-from .nn.cell import Cell
-from .nn.parameter import Parameter
+from .. import _dtype
+from .._tensor import Tensor
+from .durable import crc32 as _crc32, metadata_crc32, write_atomic as _write_atomic
+from .network import check_bool as _check_bool, load_param_into_net
+from ..nn.cell import Cell
+from ..nn.parameter import Parameter
 
-__all__ = ['save_checkpoint', 'load_checkpoint', 'load_param_into_net']
+__all__ = ['save_checkpoint', 'load_checkpoint']
 
 FORMAT = 'hookgrad.checkpoint'
 VERSION = '2'           # 2: shapes in the records and a CRC32 of the metadata ('crc32')
@@ -107,7 +106,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 def writes_checkpoints():
     """Whether this process writes checkpoints: all but ranks other than 0 in data-parallel
     mode with several processes."""
-    from .nn.wrap.grad_reducer import data_parallel_world
+    from ..nn.wrap.grad_reducer import data_parallel_world
     world = data_parallel_world()
     return world is None or world.rank == 0
 

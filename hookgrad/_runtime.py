@@ -393,7 +393,7 @@ class Generator:
 
     def get_state(self):
         """The state, a UInt8 Tensor that ``set_state`` restores."""
-        from ._extras import _STATE_BYTES
+        from ._toplevel import _STATE_BYTES
         state = self._generator().bit_generator.state
         inner = state['state']
         raw = (inner['state'].to_bytes(16, 'little') + inner['inc'].to_bytes(16, 'little')
@@ -408,7 +408,7 @@ class Generator:
         Raises:
             TypeError: ``state`` is not a UInt8 Tensor of ``get_state``'s shape.
         """
-        from ._extras import _STATE_BYTES
+        from ._toplevel import _STATE_BYTES
         if not isinstance(state, Tensor) or state.dtype != _dtype.uint8 \
                 or state.shape != (_STATE_BYTES + 8,):
             raise TypeError(f"Generator.set_state: state must be a UInt8 Tensor of shape "
@@ -439,7 +439,7 @@ class _DefaultGenerator(Generator):
     def manual_seed(self, seed):
         if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
             raise TypeError("Seed must be an integer.")
-        from ._extras import manual_seed
+        from ._toplevel import manual_seed
         manual_seed(int(seed))
         return self
 

@@ -6,7 +6,7 @@ Every name in ``__all__`` is a top-level ``hookgrad`` (``mindspore``) name: tens
 ``initial_seed``, ``get_rng_state``, ``set_rng_state``, over hookgrad's one generator),
 ``run_check``, ``set_device`` / ``get_current_device``, ``export`` / ``load``, and the metrics
 and callbacks MindSpore also exports at the top level. The runtime names (memory statistics,
-``synchronize``, ``Generator``, ``frombuffer``, ``recompute``...) are in _extras_runtime.py.
+``synchronize``, ``Generator``, ``frombuffer``, ``recompute``...) are in _runtime.py.
 
 MindSpore's ``ms.int``, ``ms.float`` and ``ms.bool`` (Int32, Float32, Bool) come from this
 module's ``__getattr__``, so the builtins keep their meaning here.
@@ -28,8 +28,8 @@ from .train import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Metric, Precision, Reca
                     get_metric_fn, rearrange_inputs)
 from .train.graph_export import export
 from .train.graph_cell import load
-from ._extras_runtime import __all__ as _runtime_names
-from ._extras_runtime import *  # noqa: F401,F403
+from ._runtime import __all__ as _runtime_names
+from ._runtime import *  # noqa: F401,F403
 
 __all__ = [
     # tensors
@@ -56,7 +56,7 @@ __all__ = [
 def __getattr__(name):
     if name in ('bool', 'int', 'float'):
         return getattr(_dtype, name)
-    raise AttributeError(f"module 'hookgrad._extras' has no attribute '{name}'")
+    raise AttributeError(f"module 'hookgrad._toplevel' has no attribute '{name}'")
 
 
 # ----------------------------------------------------------------- tensors

@@ -2,9 +2,9 @@
 name and rules; see docs/checkpoints.md)."""
 import numpy as np
 
-from ._frames import warn
-from .nn.cell import Cell
-from .nn.parameter import Parameter
+from .._frames import warn
+from ..nn.cell import Cell
+from ..nn.parameter import Parameter
 
 __all__ = ['load_param_into_net']
 
