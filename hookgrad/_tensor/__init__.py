@@ -16,8 +16,7 @@ from .tensor import Tensor, declared_shape, detached, _set_grad, _to_array  # no
 
 def bind_ops(ops):
     """Give Tensor's operators and methods ``hookgrad.ops`` (called by it, last)."""
-    from ..ops import _base, arithmetic     # the modules ``ops`` is made of: imported already
     for module in (tensor, methods, info, inplace, elementwise, reductions, shaping):
         module._ops = ops
-    tensor._arith = arithmetic
-    tensor._binary = _base.binary
+    tensor._arith = ops.arithmetic          # the operators' op classes and their dispatch
+    tensor._binary = ops._base.binary

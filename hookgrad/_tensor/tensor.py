@@ -35,6 +35,7 @@ class Tensor(TensorMethods):
     __slots__ = ('_data', '_node', '_index', 'requires_grad', '_grad', '_hooks', '__weakref__')
     __array_priority__ = 1000
     __array_ufunc__ = None      # NumPy defers to Tensor's reflected operators
+    _is_parameter = False       # True for Parameter (nn/parameter.py), which autograd tells apart
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
                  const_arg=False, *, requires_grad=False):

@@ -227,15 +227,13 @@ class ParameterUse(OpObserver):
     """The trainable Parameters the ops of this thread take, in the order of first use."""
 
     def __init__(self):
-        from ..nn.parameter import Parameter
-        self._parameter = Parameter
         self.order = []
         self._seen = set()
 
     def on_forward(self, call):
         for t in call.tensors:
             if t.requires_grad and t._node is None and id(t) not in self._seen \
-                    and isinstance(t, self._parameter):
+                    and t._is_parameter:
                 self._seen.add(id(t))
                 self.order.append(t)
 
@@ -259,6 +257,6 @@ def used_parameters(roots, use):
                 stack.append(e[0])
             else:
                 reached.add(id(e[0]))
-    returned = [r for r in roots if r._node is None and isinstance(r, use._parameter)
+    returned = [r for r in roots if r._node is None and r._is_parameter
                 and id(r) not in use._seen]       # a Parameter returned as it is
     return [p for p in use.order + returned if id(p) in reached]

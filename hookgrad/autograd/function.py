@@ -178,6 +178,13 @@ def _integer_edge(x):
     return id(x) in integer_leaves.get()
 
 
+def is_diff_tensor(x):
+    """Whether ``x`` is a Tensor that can carry a gradient (floating, or an integer tensor a
+    transform differentiates): a user's backward rule or hook decides its gradient whatever
+    its dtype."""
+    return isinstance(x, _Tensor) and (x._data.dtype.kind == 'f' or carries_gradient(x))
+
+
 def carries_gradient(x):
     """Whether the Tensor ``x`` can carry a gradient: a floating one, or an integer or bool one
     that a transform differentiates (MindSpore differentiates integer inputs): on the graph,

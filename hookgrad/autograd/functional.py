@@ -244,8 +244,7 @@ def get_grad(gradients, identifier):
     >>> ms.get_grad(g, 1)
     Tensor(shape=[], dtype=Float32, value= 2)
     """
-    from ..nn.parameter import Parameter
-    if isinstance(identifier, Parameter):
+    if isinstance(identifier, Tensor) and identifier._is_parameter:
         key, by_name = identifier.name, True
     elif isinstance(identifier, (int, np.integer)):
         key, by_name = int(identifier), False

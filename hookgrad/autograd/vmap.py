@@ -139,8 +139,7 @@ def vmap(fn, in_axes=0, out_axes=0):
     [[ 1.00000000e+01,  2.00000000e+02],
      [ 3.00000000e+01,  4.00000000e+02]])
     """
-    from ..nn.container import CellList
-    cells = fn if isinstance(fn, CellList) else None
+    cells = fn if getattr(fn, 'maps_one_cell_per_example', False) else None    # a CellList
     if cells is None:
         check_callable(fn, 'vmap')
     _check_axes(in_axes, 'in_axes')

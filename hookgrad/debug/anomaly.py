@@ -19,6 +19,7 @@ import weakref
 import numpy as np
 
 from ..autograd.observer import OpObserver
+from ..hooks.cell_hooks import missing_init
 from ..hooks.handle import in_this_thread
 from ..nn.cell import Cell
 
@@ -248,8 +249,7 @@ class nan_guard(OpObserver):
         paths = {}
         for path, cell in net.cells_and_names():
             if '_params' not in cell.__dict__:
-                from ..nn.cell import _missing_init
-                raise RuntimeError(_missing_init(cell))
+                raise RuntimeError(missing_init(cell))
             paths[id(cell)] = path
         self._paths = paths
 

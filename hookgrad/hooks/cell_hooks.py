@@ -2,7 +2,7 @@
 
 Call order inside ``cell(*inputs)`` (SPEC section 5, docs/hooks.md):
 1. forward pre-hooks; 2. the backward boundary on construct's tensor inputs; 3. construct (or the
-custom-bprop node, hookgrad/nn/bprop.py); 4. the backward boundary on construct's tensor
+custom-bprop node, hookgrad/hooks/bprop.py); 4. the backward boundary on construct's tensor
 outputs; 5. forward hooks. A boundary is an identity node whose backward runs the backward
 hooks (input side) or backward pre-hooks (output side), so those hooks see exactly construct's
 gradients: operations added by forward (pre-)hooks lie outside them. Hooks are called, and what
@@ -14,9 +14,10 @@ from functools import partial
 
 from .._frames import warn
 from .._tensor import Tensor
-from ..autograd.function import Node, Op, carries_gradient, effect, link
+from ..autograd.function import Node, Op, carries_gradient, effect, is_diff_tensor, link
 from ..autograd.state import grad_enabled as _grad_enabled
 from . import calling
+from .bprop import call as bprop_call
 from .handle import HookStore, check_hook, hook_name
 
 KINDS = ('forward_pre', 'forward', 'backward_pre', 'backward')
@@ -76,11 +77,16 @@ def _release(cell_ref):
             cell.__dict__['_hooks'] = None      # back on Cell.__call__'s hook-free path
 
 
+def missing_init(cell):
+    """The error message for a cell used before ``super().__init__()`` ran."""
+    return (f"{type(cell).__name__}.__init__ must call super().__init__() before assigning "
+            f"Parameters or Cells (and before the cell is called)")
+
+
 def register(cell, kind, hook, prepend=False, with_kwargs=False, always_call=False):
     """Add ``hook`` of ``kind`` to ``cell``; check it can take the arguments it will get."""
     if '_params' not in cell.__dict__:
-        from ..nn.cell import _missing_init
-        raise RuntimeError(_missing_init(cell))
+        raise RuntimeError(missing_init(cell))
     spec, n = (_KW_ARITY if with_kwargs else _ARITY)[kind]
     check_hook(hook, f"Cell '{cell.path()}' register_{kind}_hook", n, spec)
     hooks = cell.__dict__.get('_hooks')
@@ -122,7 +128,6 @@ def call(cell, hooks, args, kwargs):
             inner = effect(_input_boundary, record, args)
     try:
         if cell._has_bprop:
-            from ..nn.bprop import call as bprop_call     # nn imports hooks: import at use
             out = bprop_call(cell, inner, kwargs)
         else:
             out = cell.construct(*inner, **kwargs)
@@ -187,13 +192,6 @@ class _CallRecord:
         self.cell = cell
         self.hooks = hooks
         self.grad_output = None
-
-
-def is_diff_tensor(x):
-    """Whether ``x`` is a Tensor that can carry a gradient (floating, or an integer tensor a
-    transform differentiates): a user's backward hook decides its gradient whatever its
-    dtype."""
-    return isinstance(x, Tensor) and (x._data.dtype.kind == 'f' or carries_gradient(x))
 
 
 _FIRST = (0,)

@@ -115,8 +115,7 @@ def check_hook(hook, what, n=None, spec=None):
     arguments (``spec`` shows the call it will get), with a message naming the registration."""
     if not callable(hook):
         raise TypeError(f"{what}: Expected a callable hook function, got {type(hook).__name__}")
-    from ..jit.function import JitFunction
-    if isinstance(hook, JitFunction):
+    if getattr(hook, 'runs_as_program', False):       # a @jit function (jit/function.py)
         raise TypeError(f"{what}: Decorating hook function {hook_name(hook)} with '@jit' is not "
                         f"supported: a hook runs each time in Python, as the pass reaches it")
     if n is not None:

@@ -39,6 +39,7 @@ class JitFunction:
     """
 
     input_signature = None      # Tensors every call's Tensor arguments must fit (jit(...))
+    runs_as_program = True      # not a hook: a hook runs in Python each time (hooks/handle.py)
 
     def __init__(self, fn, fullgraph=False, options=None):
         functools.update_wrapper(self, fn)

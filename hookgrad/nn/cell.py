@@ -4,15 +4,15 @@ A Cell owns its parameters and sub-cells, names them, carries the train/predict 
 the call sequence. Hooks live in one slot, ``_hooks``, that is None while the cell has no hook
 (before the first registration and after the last removal): such a cell, without a custom
 ``bprop`` and with no op observer on, calls ``construct`` directly (hookgrad/hooks/cell_hooks.py
-has the hooked sequence, hookgrad/nn/bprop.py the custom backward).
+has the hooked sequence, hookgrad/hooks/bprop.py the custom backward).
 """
 import weakref
 
 from .._tensor import Tensor
 from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
-from ..hooks import cell_hooks
-from . import bprop as _bprop
+from ..hooks import bprop as _bprop, cell_hooks
+from ..hooks.cell_hooks import missing_init
 from . import cell_precision as _precision
 from .cell_flags import CellFlags
 from .cell_precision import CellPrecision
@@ -142,7 +142,7 @@ class Cell(CellState, CellFlags, CellPrecision):
         params = d.get('_params')
         if params is None:
             if isinstance(value, (Parameter, Cell)):
-                raise RuntimeError(_missing_init(self))
+                raise RuntimeError(missing_init(self))
             object.__setattr__(self, name, value)
             return
         cells = d['_cells']
@@ -203,7 +203,7 @@ class Cell(CellState, CellFlags, CellPrecision):
             raise TypeError(f"insert_child_to_cell: expected a Cell for '{child_name}', "
                             f"got {type(child_cell).__name__}")
         if '_params' not in child_cell.__dict__:
-            raise RuntimeError(_missing_init(child_cell))
+            raise RuntimeError(missing_init(child_cell))
         self.__dict__['_cells'][child_name] = child_cell
         object.__setattr__(self, child_name, child_cell)
         if child_cell._parent is None:
@@ -409,7 +409,7 @@ def _call(cell, hooks, args, kwargs):
     """The call of a cell while op observers are on (they are told the executing cell), or of
     a cell whose ``__init__`` skipped ``super().__init__()``."""
     if hooks is _UNSET:
-        raise RuntimeError(_missing_init(cell))
+        raise RuntimeError(missing_init(cell))
     frame = _observer.enter_cell(cell) if _state().observers else None
     try:
         if hooks is not None:
@@ -420,11 +420,6 @@ def _call(cell, hooks, args, kwargs):
     finally:
         if frame is not None:
             _observer.exit_cell(frame)
-
-
-def _missing_init(cell):
-    return (f"{type(cell).__name__}.__init__ must call super().__init__() before assigning "
-            f"Parameters or Cells (and before the cell is called)")
 
 
 def _join(prefix, name):

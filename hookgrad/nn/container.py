@@ -209,6 +209,8 @@ class CellList(_IndexedCells):
             CellDict).
     """
 
+    maps_one_cell_per_example = True    # ops.vmap gives the i-th cell the i-th example
+
     def __init__(self, *args, **kwargs):
         unknown = [k for k in kwargs if k != 'auto_prefix']
         if unknown:

@@ -2,7 +2,7 @@
 
 The decorated function becomes a Cell whose ``construct`` is the function and whose ``bprop``
 is the rule given to ``defbwd``, so it follows the custom-bprop contract of ``Cell.bprop``
-(hookgrad/nn/bprop.py): ``bwd(*inputs, out, dout)`` returns one gradient per input, and
+(hookgrad/hooks/bprop.py): ``bwd(*inputs, out, dout)`` returns one gradient per input, and
 hooks, the transforms and higher-order gradients treat it as any Cell with a ``bprop``.
 """
 from .cell import Cell

@@ -63,6 +63,7 @@ class Parameter(Tensor):
     """
 
     __slots__ = ('_name', '_layerwise_parallel', '_parallel_optimizer')
+    _is_parameter = True
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format='', device=None):

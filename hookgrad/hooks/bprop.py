@@ -14,11 +14,11 @@ recorded, ``bprop`` receives inputs and ``out`` connected to the graph.
 import numpy as np
 
 from .._tensor import Tensor, detached
-from ..autograd.function import Op, carries_gradient, effect, link, new_node
+from ..autograd.function import (Op, carries_gradient, effect, is_diff_tensor, link,
+                                 new_node)
 from ..autograd.math import array_math, tensor_math
 from ..autograd.state import grad_enabled, restore_grad, switch_grad
-from ..hooks.calling import gradient
-from ..hooks.cell_hooks import is_diff_tensor
+from .calling import gradient
 
 
 def call(cell, args, kwargs):
