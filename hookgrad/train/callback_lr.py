@@ -7,7 +7,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..nn.parameter import Parameter
-from .callback import _SMALLER_IS_BETTER, Callback, Monitoring, _non_negative_int
+from .callback_base import _SMALLER_IS_BETTER, Callback, Monitoring, _non_negative_int
 
 __all__ = ['LearningRateScheduler', 'ReduceLROnPlateau']
 

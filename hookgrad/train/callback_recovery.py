@@ -7,7 +7,7 @@ import os
 import signal
 import threading
 
-from .callback import Callback
+from .callback_base import Callback
 
 __all__ = ['OnRequestExit', 'BackupAndRestore']
 

@@ -8,7 +8,7 @@ signatures: constructing one raises ``NotImplementedError`` saying why and what 
   Ascend; ``TrainFaultTolerance`` is MindSpore's cluster fault recovery (MindIO).
 """
 
-from .callback import Callback
+from .callback_base import Callback
 
 __all__ = ['SummaryCollector', 'SummaryRecord', 'SummaryLandscape',
            'FlopsUtilizationCollector', 'TrainFaultTolerance']

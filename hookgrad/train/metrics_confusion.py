@@ -2,7 +2,7 @@
 positives/negatives, ``ConfusionMatrixMetric`` (MindSpore's definitions and aliases)."""
 import numpy as np
 
-from .metrics import Metric, rearrange_inputs
+from .metric import Metric, rearrange_inputs
 
 __all__ = ['ConfusionMatrix', 'ConfusionMatrixMetric']
 

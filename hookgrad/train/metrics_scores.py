@@ -4,7 +4,7 @@ from collections import Counter
 
 import numpy as np
 
-from .metrics import Metric, rearrange_inputs
+from .metric import Metric, rearrange_inputs
 
 __all__ = ['ROC', 'auc', 'Perplexity', 'CosineSimilarity', 'BleuScore']
 

@@ -14,7 +14,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..nn.cell import Cell
-from .metrics import Metric, rearrange_inputs
+from .metric import Metric, rearrange_inputs
 
 __all__ = ['Dice', 'HausdorffDistance', 'MeanSurfaceDistance', 'RootMeanSquareDistance',
            'OcclusionSensitivity']

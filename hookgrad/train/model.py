@@ -17,8 +17,8 @@ from ..autograd.grad_mode import no_grad
 from ..jit import jit
 from ..nn.cell import Cell
 from ..nn.wrap.grad_reducer import data_parallel_reducer
-from .callback import (Callback, CallbackList, EarlyStopping, History, InternalCallbackParam,
-                       LossMonitor, RunContext)
+from .callback import EarlyStopping, History, LossMonitor
+from .callback_base import Callback, CallbackList, InternalCallbackParam, RunContext
 from .metrics import Loss, get_metrics
 from .loss_scale_manager import LossScaleManager
 from .model_checkpoint import ModelCheckpoint

@@ -11,7 +11,7 @@ import time
 
 from .._tensor import Tensor
 from ..nn.cell import Cell
-from .callback import Callback
+from .callback_base import Callback
 
 __all__ = ['CheckpointConfig', 'ModelCheckpoint']
 

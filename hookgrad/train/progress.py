@@ -5,7 +5,7 @@ nothing. ``Model.train`` adds one by default when standard output is a terminal.
 """
 import numbers
 
-from .callback import Callback, loss_value
+from .callback_base import Callback, loss_value
 
 __all__ = ['ProgressBar']
 

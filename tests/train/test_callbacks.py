@@ -11,7 +11,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import nn
 from hookgrad.train import progress
-from hookgrad.train.callback import CallbackList, InternalCallbackParam
+from hookgrad.train.callback_base import CallbackList, InternalCallbackParam
 
 from .nets import Recorder, blobs, classifier, dataset, model
 
@@ -139,7 +139,7 @@ def test_callback_list_exits_what_it_entered_when_an_enter_fails():
 
 
 def test_loss_value_reads_tensors_tuples_and_numbers():
-    from hookgrad.train.callback import loss_value
+    from hookgrad.train.callback_base import loss_value
     assert loss_value(ms.Tensor([1.0, 3.0])) == 2.0
     assert loss_value((ms.Tensor(0.5), ms.Tensor([9.0]))) == 0.5
     assert loss_value(np.float32(1.5)) == 1.5 and loss_value(2) == 2.0

@@ -10,7 +10,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import nn
 from hookgrad import train as T
-from hookgrad.train.callback import InternalCallbackParam
+from hookgrad.train.callback_base import InternalCallbackParam
 
 from .nets import blobs, classifier, dataset, model
 
