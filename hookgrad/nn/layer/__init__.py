@@ -10,35 +10,29 @@ from .pooling import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .conv_transpose import *  # noqa: F401,F403
-from .norm_extra import *  # noqa: F401,F403
-from .pooling_extra import *  # noqa: F401,F403
 from .pooling_adaptive import *  # noqa: F401,F403
 from .shape_layers import *  # noqa: F401,F403
-from .math_extra import *  # noqa: F401,F403
-from .dense_extra import *  # noqa: F401,F403
+from .linear import *  # noqa: F401,F403
 from .image import *  # noqa: F401,F403
 from .resize import *  # noqa: F401,F403
 from .unpool import *  # noqa: F401,F403
 from .wrappers import *  # noqa: F401,F403
 from .ext_layers import *  # noqa: F401,F403
-from .embedding_extra import *  # noqa: F401,F403
 from .rnn_cells import *  # noqa: F401,F403
 from .rnns import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .sync_batchnorm import *  # noqa: F401,F403
 from . import (activation, smooth_activation, piecewise_activation, basic, normalization,
-               embedding, conv, pooling, math, padding, conv_transpose, norm_extra,
-               pooling_extra, pooling_adaptive, shape_layers, math_extra, dense_extra, image,
-               resize, unpool, wrappers, ext_layers, embedding_extra, rnn_cells, rnns,
+               embedding, conv, pooling, math, padding, conv_transpose, pooling_adaptive,
+               shape_layers, linear, image, resize, unpool, wrappers, ext_layers, rnn_cells, rnns,
                attention, transformer, sync_batchnorm)
 
 __all__ = [name for module in (activation, smooth_activation, piecewise_activation, basic,
                                normalization, embedding, conv, pooling, math, padding,
-                               conv_transpose, norm_extra, pooling_extra, pooling_adaptive,
-                               shape_layers, math_extra, dense_extra, image, resize, unpool,
-                               wrappers, ext_layers, embedding_extra, rnn_cells, rnns,
-                               attention, transformer, sync_batchnorm)
+                               conv_transpose, pooling_adaptive, shape_layers, linear, image,
+                               resize, unpool, wrappers, ext_layers, rnn_cells, rnns, attention,
+                               transformer, sync_batchnorm)
            for name in module.__all__]
 
 

@@ -20,7 +20,7 @@ from ...ops.random import Dropout2D
 from ..cell import Cell
 from ..parameter import Parameter
 from .pooling import _flag
-from .pooling_extra import _avg3d, _half_kernel, _input, _squeeze
+from .pooling import _avg3d, _half_kernel, _input, _squeeze
 
 __all__ = ['AvgPool1dExt', 'AvgPool2dExt', 'AvgPool3dExt', 'MaxPool2dExt', 'DropoutExt',
            'Dropout2dExt', 'LayerNormExt', 'LogSoftmaxExt', 'PReLUExt']

@@ -1,11 +1,20 @@
-"""Pooling layers: MaxPool2d, AvgPool2d and AdaptiveAvgPool2d (MindSpore 2.x signatures)."""
+"""Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d and AdaptiveAvgPool2d (MindSpore 2.x
+signatures).
+
+1-d pooling runs the 2-d pooling ops on (N, C, 1, L). 3-d windows are boxes, so a 3-d max or
+sum is the 2-d one over (H, W) followed by a 1-d one over D; an average's divisor (the box's
+size, clipped as the flags say) is the product of the per-axis ones, so it factors the same way.
+"""
+import numpy as np
+
 from ... import ops
 from ..._tensor import Tensor
 from ...ops.conv import _is_int, as_ints, as_pad_mode, same_padding
 from ...ops.pooling import adaptive_output_size, avg_pool, max_pool
 from ..cell import Cell
 
-__all__ = ['MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d']
+__all__ = ['MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MaxPool1d', 'AvgPool1d', 'MaxPool3d',
+           'AvgPool3d']
 
 
 def _flag(value, where, arg):
@@ -176,3 +185,322 @@ class AdaptiveAvgPool2d(Cell):
 
     def construct(self, x):
         return ops.adaptive_avg_pool2d(x, self.output_size)
+
+
+def _shown(value):
+    """A size as MindSpore's pooling repr keeps it: a 1-tuple unwrapped."""
+    return value[0] if isinstance(value, tuple) and len(value) == 1 else value
+
+
+def _input(cell, x, ranks, kinds='f'):
+    """x checked (a Tensor of one of ``ranks`` and a dtype kind in ``kinds``) with a batch
+    axis added when it has the lower rank; returns (x, added)."""
+    name = f"nn.{type(cell).__name__} '{cell.path()}'"
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}: expected a Tensor input, got {type(x).__name__}")
+    if x.ndim not in ranks:
+        raise ValueError(f"{name}: expected a {' or '.join(f'{r}-d' for r in ranks)} input, "
+                         f"got shape {x.shape}")
+    if x._data.dtype.kind not in kinds:
+        kind = 'floating' if kinds == 'f' else 'real number'
+        raise TypeError(f"{name}: expected a {kind} input, got dtype {x.dtype}")
+    if x.ndim == max(ranks):
+        return x, False
+    return ops.expand_dims(x, 0), True
+
+
+def _squeeze(r, added):
+    if not added:
+        return r
+    if isinstance(r, tuple):
+        return tuple(ops.squeeze(t, 0) for t in r)
+    return ops.squeeze(r, 0)
+
+
+def _half_kernel(pads, kernel, dilation, where):
+    for p, k, d in zip(pads, kernel, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise ValueError(f"{where}: padding {p} is more than half the kernel size "
+                             f"{d * (k - 1) + 1}")
+
+
+def _pool_pads(pad_mode, pad, size, kernel, stride, dilation):
+    """(before, after) per axis, flattened: 'same' padding or the symmetric ``pad``."""
+    if pad_mode == 'same':
+        return sum((same_padding(n, k, s, d) for n, k, s, d in
+                    zip(size, kernel, stride, dilation)), ())
+    return sum(((p, p) for p in pad), ())
+
+
+def _fold_depth(x):
+    n, c, d, h, w = x.shape
+    return ops.reshape(ops.transpose(x, (0, 2, 1, 3, 4)), (n * d, c, h, w))
+
+
+def _depth_first(y, n):
+    """(N * D, C, H, W) -> (N, C, D, H * W), the depth pooled next as a 2-d height."""
+    nd, c, h, w = y.shape
+    return ops.reshape(ops.transpose(ops.reshape(y, (n, nd // n, c, h, w)), (0, 2, 1, 3, 4)),
+                       (n, c, nd // n, h * w))
+
+
+def _max3d(x, kernel, stride, pads, dilation, ceil, indices, where):
+    """Max pooling of (N, C, D, H, W) with explicit padding; with ``indices`` also the Int64
+    position of each maximum in its (D, H, W) volume."""
+    n, _, _, h, w = x.shape
+    r = max_pool(_fold_depth(x), kernel[1:], stride[1:], pads[2:], dilation[1:], ceil,
+                 indices, where)
+    plane, at = (r[0], r[1]) if indices else (r, None)
+    ho, wo = plane.shape[2:]
+    r = max_pool(_depth_first(plane, n), (kernel[0], 1), (stride[0], 1),
+                 pads[:2] + (0, 0), (dilation[0], 1), ceil, indices, where)
+    y = r[0] if indices else r
+    y = ops.reshape(y, y.shape[:3] + (ho, wo))
+    if not indices:
+        return y
+    depth = r[1]._data // (ho * wo)                                  # (N, C, Do, Ho*Wo)
+    hw = _depth_first(at, n)._data                                   # (N, C, D, Ho*Wo)
+    flat = depth * (h * w) + np.take_along_axis(hw, depth, axis=2)
+    return y, Tensor._wrap(flat.reshape(y.shape).astype(np.int64))
+
+
+def _avg3d(x, kernel, stride, pads, ceil, include_pad, divisor, where):
+    """Average pooling of (N, C, D, H, W) with explicit padding."""
+    n = x.shape[0]
+    first = 1 if divisor else None      # with an override: sums, divided once at the end
+    plane = avg_pool(_fold_depth(x), kernel[1:], stride[1:], pads[2:], ceil, include_pad,
+                     first, where)
+    ho, wo = plane.shape[2:]
+    y = avg_pool(_depth_first(plane, n), (kernel[0], 1), (stride[0], 1), pads[:2] + (0, 0),
+                 ceil, include_pad, first, where)
+    y = ops.reshape(y, y.shape[:3] + (ho, wo))
+    return y / float(divisor) if divisor else y
+
+
+class _Pool(Cell):
+    """kernel_size, stride and pad_mode checked; the repr MindSpore prints."""
+
+    def __init__(self, kernel_size, stride, pad_mode):
+        super().__init__()
+        where = f"nn.{type(self).__name__}"
+        for arg, value in (('kernel_size', kernel_size), ('stride', stride)):
+            items = value if isinstance(value, tuple) else (value,)
+            if not isinstance(value, (int, tuple)) or not all(
+                    _is_int(v) and v > 0 for v in items):
+                raise ValueError(f"{where}: {arg} must be a positive int or a tuple of "
+                                 f"positive ints, got {value!r}")
+        self.pad_mode = as_pad_mode(pad_mode, where)
+        self._shown = (_shown(kernel_size), _shown(stride))
+
+    def extend_repr(self):
+        return (f"kernel_size={self._shown[0]}, stride={self._shown[1]}, "
+                f"pad_mode={self.pad_mode.upper()}")
+
+
+def _int_arg(value, where, arg):
+    if not _is_int(value):
+        raise TypeError(f"{where}: {arg} must be an int, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{where}: {arg} must be >= 1, got {value}")
+    return int(value)
+
+
+def _symmetric(padding, n, where):
+    """Per-axis padding from an int, one int or ``n`` ints (each >= 0)."""
+    items = tuple(padding) if isinstance(padding, (tuple, list)) else (padding,)
+    if not all(_is_int(v) for v in items) or len(items) not in (1, n):
+        raise ValueError(f"{where}: padding must be an int or a tuple of 1 or {n} ints, "
+                         f"got {padding!r}")
+    if any(v < 0 for v in items):
+        raise ValueError(f"{where}: padding must be >= 0, got {padding!r}")
+    return tuple(int(v) for v in items) * (n if len(items) == 1 else 1)
+
+
+class MaxPool1d(_Pool):
+    """1-d max pooling over (N, C, L) or (C, L) inputs.
+
+    Args:
+        kernel_size, stride: ints >= 1. Default 1.
+        pad_mode: 'valid' (default), 'same' or 'pad'.
+        padding: with pad_mode 'pad', an int (or a 1-tuple) added to both ends, at most half
+            the dilated kernel.
+        dilation: an int >= 1 (pad_mode 'pad').
+        return_indices: also return the Int64 position of each maximum (pad_mode 'pad').
+        ceil_mode: round the output length up (pad_mode 'pad').
+
+    Raises:
+        TypeError: for non-int sizes or non-bool flags.
+        ValueError: for sizes < 1, or padding, dilation, return_indices or ceil_mode given
+            without pad_mode 'pad' (as MindSpore).
+
+    >>> import hookgrad as ms
+    >>> ms.nn.MaxPool1d(2, 2)(ms.Tensor([[1.0, 3.0, 2.0, 0.0]])).asnumpy().tolist()
+    [[3.0, 2.0]]
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode='valid', padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False):
+        super().__init__(kernel_size, stride, pad_mode)
+        where = 'nn.MaxPool1d'
+        self.kernel_size = _int_arg(kernel_size, where, 'kernel_size')
+        self.stride = _int_arg(stride, where, 'stride')
+        self.return_indices = _flag(return_indices, where, 'return_indices')
+        self.ceil_mode = _flag(ceil_mode, where, 'ceil_mode')
+        if self.pad_mode != 'pad':
+            if padding != 0 or dilation != 1 or return_indices or ceil_mode:
+                raise ValueError(f"{where}: padding, dilation, return_indices and ceil_mode "
+                                 f"must keep their defaults unless pad_mode is 'pad', got "
+                                 f"pad_mode {pad_mode!r}")
+            self._shown = ((1, self.kernel_size), (1, self.stride))
+        else:
+            self._shown = ((1, 1, self.kernel_size), (1, 1, self.stride))
+        self.padding = _symmetric(padding, 1, where)[0]
+        self.dilation = as_ints(dilation, 1, where, 'dilation')[0]
+        _half_kernel((self.padding,), (self.kernel_size,), (self.dilation,), where)
+
+    def construct(self, x):
+        x, added = _input(self, x, (2, 3), 'fiu')
+        k, s, d = (1, self.kernel_size), (1, self.stride), (1, self.dilation)
+        pads = (0, 0) + _pool_pads(self.pad_mode, (self.padding,), x.shape[2:], k[1:], s[1:],
+                                   d[1:])
+        r = max_pool(ops.expand_dims(x, 2), k, s, pads, d, self.ceil_mode, self.return_indices,
+                     f"nn.MaxPool1d '{self.path()}'")
+        r = tuple(ops.squeeze(t, 2) for t in r) if self.return_indices else ops.squeeze(r, 2)
+        return _squeeze(r, added)
+
+
+class AvgPool1d(_Pool):
+    """1-d average pooling over (N, C, L) or (C, L) floating inputs.
+
+    Args:
+        kernel_size, stride: ints >= 1 (or 1-tuples). Default 1.
+        pad_mode: 'valid' (default), 'same' (each window divided by its number of input
+            elements) or 'pad'.
+        padding: an int or a 1-tuple of zeros added to both ends, at most half the kernel.
+        ceil_mode: round the output length up.
+        count_include_pad: divide by the window size including padding. Default True.
+
+    Raises:
+        TypeError / ValueError: for malformed sizes or flags.
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode='valid', padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__(kernel_size, stride, pad_mode)
+        where = 'nn.AvgPool1d'
+        self.kernel_size = _int_arg(_shown(kernel_size), where, 'kernel_size')
+        self.stride = _int_arg(_shown(stride), where, 'stride')
+        self.padding = _symmetric(padding, 1, where)[0]
+        if self.pad_mode != 'pad' and self.padding:
+            raise ValueError(f"{where}: padding must be 0 when pad_mode is {self.pad_mode!r}, "
+                             f"got {padding!r}")
+        self.ceil_mode = _flag(ceil_mode, where, 'ceil_mode')
+        self.count_include_pad = _flag(count_include_pad, where, 'count_include_pad')
+        _half_kernel((self.padding,), (self.kernel_size,), (1,), where)
+        if not (self.pad_mode == 'pad' or ceil_mode or not count_include_pad):
+            self._shown = ((1, self.kernel_size), (1, self.stride))
+
+    def construct(self, x):
+        x, added = _input(self, x, (2, 3))
+        k, s = (1, self.kernel_size), (1, self.stride)
+        same = self.pad_mode == 'same'
+        pads = (0, 0) + _pool_pads(self.pad_mode, (self.padding,), x.shape[2:], k[1:], s[1:],
+                                   (1,))
+        y = avg_pool(ops.expand_dims(x, 2), k, s, pads, self.ceil_mode and not same,
+                     self.count_include_pad and not same, None,
+                     f"nn.AvgPool1d '{self.path()}'")
+        return _squeeze(ops.squeeze(y, 2), added)
+
+
+class MaxPool3d(_Pool):
+    """3-d max pooling over (N, C, D, H, W) or (C, D, H, W) inputs; padding counts as
+    -infinity.
+
+    Args:
+        kernel_size, stride: an int or a triple (depth, height, width), each >= 1. Default 1.
+        pad_mode: 'valid' (default), 'same' or 'pad'.
+        padding: with pad_mode 'pad', an int or a triple added on both sides of each axis,
+            at most half the dilated kernel.
+        dilation: an int or a triple; other than 1 needs pad_mode 'pad'.
+        return_indices: also return the Int64 position of each maximum in its (D, H, W)
+            volume; needs pad_mode 'pad'.
+        ceil_mode: round the output size up (pad_mode 'valid' and 'pad').
+
+    Raises:
+        TypeError / ValueError: for malformed sizes or flags, dilation or return_indices
+            without pad_mode 'pad', or an input of the wrong rank.
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode='valid', padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False):
+        super().__init__(kernel_size, stride, pad_mode)
+        where = 'nn.MaxPool3d'
+        self.kernel_size = as_ints(kernel_size, 3, where, 'kernel_size')
+        self.stride = as_ints(stride, 3, where, 'stride')
+        self.dilation = as_ints(dilation, 3, where, 'dilation')
+        self.padding = _symmetric(padding, 3, where)
+        if self.pad_mode != 'pad' and any(self.padding):
+            raise ValueError(f"{where}: padding must be 0 when pad_mode is {self.pad_mode!r}, "
+                             f"got {padding!r}")
+        self.return_indices = _flag(return_indices, where, 'return_indices')
+        self.ceil_mode = _flag(ceil_mode, where, 'ceil_mode')
+        if (dilation != 1 or return_indices) and self.pad_mode != 'pad':
+            raise ValueError(f"{where}: pad_mode must be 'pad' when dilation is not 1 or "
+                             f"return_indices is True, got pad_mode {pad_mode!r}")
+        _half_kernel(self.padding, self.kernel_size, self.dilation, where)
+
+    def construct(self, x):
+        x, added = _input(self, x, (4, 5), 'fiu')
+        pads = _pool_pads(self.pad_mode, self.padding, x.shape[2:], self.kernel_size,
+                          self.stride, self.dilation)
+        r = _max3d(x, self.kernel_size, self.stride, pads, self.dilation,
+                   self.ceil_mode and self.pad_mode != 'same', self.return_indices,
+                   f"nn.MaxPool3d '{self.path()}'")
+        return _squeeze(r, added)
+
+
+class AvgPool3d(_Pool):
+    """3-d average pooling over (N, C, D, H, W) or (C, D, H, W) floating inputs.
+
+    Args:
+        kernel_size, stride: an int or a triple, each >= 1. Default 1.
+        pad_mode: 'valid' (default), 'same' or 'pad'; as MindSpore's AvgPool3D, the 'same'
+            padding counts in the divisor when count_include_pad is True.
+        padding: an int or a triple of zeros added on both sides of each axis, at most half
+            the kernel.
+        ceil_mode: round the output size up.
+        count_include_pad: divide by the window size including padding. Default True.
+        divisor_override: if given (an int >= 1), divide every window's sum by it.
+
+    Raises:
+        TypeError / ValueError: for malformed sizes or flags or an input of the wrong rank.
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode='valid', padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__(kernel_size, stride, pad_mode)
+        where = 'nn.AvgPool3d'
+        self.kernel_size = as_ints(kernel_size, 3, where, 'kernel_size')
+        self.stride = as_ints(stride, 3, where, 'stride')
+        self.padding = _symmetric(padding, 3, where)
+        if self.pad_mode != 'pad' and any(self.padding):
+            raise ValueError(f"{where}: padding must be 0 when pad_mode is {self.pad_mode!r}, "
+                             f"got {padding!r}")
+        self.ceil_mode = _flag(ceil_mode, where, 'ceil_mode')
+        self.count_include_pad = _flag(count_include_pad, where, 'count_include_pad')
+        if divisor_override is not None and (not _is_int(divisor_override)
+                                             or divisor_override < 1):
+            raise ValueError(f"{where}: divisor_override must be None or an int >= 1, got "
+                             f"{divisor_override!r}")
+        self.divisor_override = divisor_override
+        _half_kernel(self.padding, self.kernel_size, (1, 1, 1), where)
+
+    def construct(self, x):
+        x, added = _input(self, x, (4, 5))
+        same = self.pad_mode == 'same'
+        pads = _pool_pads(self.pad_mode, self.padding, x.shape[2:], self.kernel_size,
+                          self.stride, (1, 1, 1))
+        y = _avg3d(x, self.kernel_size, self.stride, pads, self.ceil_mode and not same,
+                   self.count_include_pad, self.divisor_override,
+                   f"nn.AvgPool3d '{self.path()}'")
+        return _squeeze(y, added)

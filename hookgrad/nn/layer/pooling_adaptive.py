@@ -16,7 +16,7 @@ from ...ops.conv import _is_int, as_ints
 from ...ops.pooling import _pool_matrix, avg_pool
 from ..cell import Cell
 from .pooling import _flag
-from .pooling_extra import _input, _int_arg, _squeeze
+from .pooling import _input, _int_arg, _squeeze
 
 __all__ = ['AdaptiveAvgPool1d', 'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d',
            'AdaptiveMaxPool3d', 'LPPool1d', 'LPPool2d']
