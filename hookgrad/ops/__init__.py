@@ -27,23 +27,25 @@ from .indexing import (getitem, setitem, gather, index_select, where, select, ma
                        take, unindex, untake)
 from .comparison import (gt, ge, lt, le, equal, ne, greater, greater_equal, less, less_equal,
                          not_equal, eq, maximum, minimum, clamp, clip, clip_by_value, logical_not,
-                         logical_and, logical_or, isnan, isinf, isfinite)
-from .creation import (fill, full, ones, zeros, ones_like, zeros_like, full_like, arange,
+                         logical_and, logical_or, isnan, isinf, isfinite, isposinf, isneginf)
+from .creation import (fill, fills, full, ones, zeros, ones_like, zeros_like, full_like, arange,
                        linspace, one_hot, eye, stop_gradient, assign, range, assign_add,
-                       assign_sub)
+                       assign_sub, scalar_to_tensor, tuple_to_array, scalar_cast)
+from .inspection import (rank, size, numel, dtype, is_tensor, is_floating_point, is_complex,
+                         isreal, print_)
 from .hook import HookBackward
 from .random import dropout, dropout2d
 from .sampling import (rand, randn, randint, rand_like, randn_like, randint_like, uniform, normal,
-                       multinomial)
+                       multinomial, choice_with_mask)
 from .matrix import tril, triu, diagonal, diag, diag_embed, trace
 from .products import (einsum, outer, ger, dot, inner, tensor_dot, kron, addmm, addmv, addbmm,
                        baddbmm, addr)
 from .norms import (vector_norm, matrix_norm, norm, cdist, cosine_similarity, clip_by_norm,
                     clip_by_global_norm)
 from .statistics import cumprod, logcumsumexp, logsumexp, diff, std_mean, var_mean
-from .sorting import (sort, argsort, msort, topk, median, quantile, cummax, cummin, searchsorted,
+from .sorting import (sort, argsort, msort, topk, top_k, median, quantile, cummax, cummin, searchsorted,
                       bucketize, bincount, histc, count_nonzero)
-from .scatter_gather import (gather_elements, scatter, tensor_scatter_elements, gather_nd, scatter_nd,
+from .scatter_gather import (gather_elements, gather_d, scatter, tensor_scatter_elements, gather_nd, scatter_nd,
                       tensor_scatter_update, tensor_scatter_add, tensor_scatter_sub,
                       tensor_scatter_mul, tensor_scatter_div, tensor_scatter_max,
                       tensor_scatter_min)
@@ -56,8 +58,8 @@ from .rearrange import (roll, repeat_interleave, repeat_elements, meshgrid, swap
                         moveaxis, movedim, unbind, unstack, narrow, slice, strided_slice, fliplr,
                         flipud, rot90, expand, expand_as, view_as, atleast_1d, atleast_2d,
                         atleast_3d, hstack, vstack, row_stack, dstack, column_stack,
-                        tensor_split, hsplit, vsplit, dsplit)
-from .conv import conv2d, conv1d, Conv2D
+                        tensor_split, hsplit, vsplit, dsplit, reverse, t, ravel)
+from .conv import conv2d, conv1d, bias_add, Conv2D
 from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import batch_norm, layer_norm
 from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits
@@ -66,7 +68,6 @@ from .primitives import __all__ as _primitive_names
 from .math_primitives import *  # noqa: F401,F403  (Reciprocal, Atan2, CumProd...)
 from .array_primitives import *  # noqa: F401,F403  (Shape, GatherNd, TopK, ScatterNd...)
 from .math_extra import *  # noqa: F401,F403  (sinc, fmax, unsorted_segment_sum...)
-from .array_extra import *  # noqa: F401,F403  (rank, fills, bias_add, mirror_pad...)
 from .nn_extra import *  # noqa: F401,F403  (interpolate, conv_transpose2d)
 from .primitives_nn import *  # noqa: F401,F403  (ReLU6, BiasAdd, LayerNorm, BatchNorm...)
 from .primitives_loss import *  # noqa: F401,F403  (SoftmaxCrossEntropyWithLogits, NLLLoss...)

@@ -4,15 +4,12 @@ scatters, sorting and selection, slicing and in-place updates of Parameters.
 Each is a thin callable over the functional op it names (see ``primitives.py``). Constructor
 and call arguments follow MindSpore 2.10's Primitives.
 """
-import numbers
-
 import numpy as np
 
 from .._dtype import float32 as _float32, int32 as _int32, int64 as _int64, to_numpy
-from .._tensor import Tensor
 from .primitives import Primitive, _flag
 from . import (arithmetic as _arith, broadcasting as _broadcast, creation as _create,
-               indexing as _index, matrix as _matrix, rearrange as _rearrange,
+               indexing as _index, inspection as _inspect, matrix as _matrix, rearrange as _rearrange,
                scatter_gather as _scatter, selection as _select, shaping as _shape,
                sorting as _sort)
 
@@ -38,50 +35,35 @@ class Shape(Primitive):
 
 
 class Rank(Primitive):
-    """``Rank()(x)``: the number of dimensions of x, an int."""
+    """``Rank()(x)``: the number of dimensions of x, an int (``ops.rank``)."""
     def construct(self, input_x):
-        if not isinstance(input_x, Tensor):
-            raise TypeError(f"ops.Rank: input_x must be a Tensor, got {type(input_x).__name__}")
-        return input_x.ndim
+        return _inspect.tensor_arg(input_x, 'Rank', 'input_x').ndim
 
 
 class Size(Primitive):
-    """``Size()(x)``: the number of elements of x, an int."""
+    """``Size()(x)``: the number of elements of x, an int (``ops.size``)."""
     def construct(self, input_x):
-        if not isinstance(input_x, Tensor):
-            raise TypeError(f"ops.Size: input_x must be a Tensor, got {type(input_x).__name__}")
-        return input_x.size
+        return _inspect.tensor_arg(input_x, 'Size', 'input_x').size
 
 
 class DType(Primitive):
-    """``DType()(x)``: the dtype of x."""
+    """``DType()(x)``: the dtype of x (``ops.dtype``)."""
     def construct(self, input_x):
-        if not isinstance(input_x, Tensor):
-            raise TypeError(f"ops.DType: input_x must be a Tensor, got {type(input_x).__name__}")
-        return input_x.dtype
+        return _inspect.tensor_arg(input_x, 'DType', 'input_x').dtype
 
 
 # ----------------------------------------------------------------------------- creation
 class ScalarToTensor(Primitive):
     """``ScalarToTensor()(input_x, dtype=float32)``: a 0-d tensor holding a Python number."""
     def construct(self, input_x, dtype=_float32):
-        if isinstance(input_x, bool) or not isinstance(input_x, numbers.Number):
-            raise TypeError(f"ops.ScalarToTensor: input_x must be a number, got {input_x!r}")
-        return Tensor(input_x, dtype)
+        return _create.number_tensor(input_x, dtype, 'ScalarToTensor')
 
 
 class TupleToArray(Primitive):
     """``TupleToArray()(input_x)``: a 1-d tensor from a tuple of numbers of one type (Int32
     for ints, Float32 for floats)."""
     def construct(self, input_x):
-        if not isinstance(input_x, (tuple, list)) or not input_x:
-            raise TypeError(f"ops.TupleToArray: input_x must be a non-empty tuple, got "
-                            f"{input_x!r}")
-        kinds = {type(v) for v in input_x}
-        if len(kinds) != 1 or kinds.pop() not in (int, float):
-            raise TypeError(f"ops.TupleToArray: all elements of input_x must be ints or all "
-                            f"floats, got {input_x!r}")
-        return Tensor(list(input_x), _int32 if isinstance(input_x[0], int) else _float32)
+        return _create.tuple_tensor(input_x, 'TupleToArray')
 
 
 class Eye(Primitive):

@@ -1,10 +1,12 @@
-"""Comparisons, element-wise maximum/minimum, clamp, logical ops and the NaN/Inf tests."""
+"""Comparisons, element-wise maximum/minimum, clamp, logical ops and the NaN/Inf tests
+(isposinf, isneginf too)."""
 import numpy as np
 
 from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op, apply2
 from ._base import as_tensor, binary, broadcast_error, check_broadcast, operands, scalar_like
+from .inspection import tensor_arg
 
 
 class Greater(Op):
@@ -350,3 +352,15 @@ def isinf(input):
 def isfinite(input):
     """Bool tensor: True where ``input`` is neither NaN nor infinite."""
     return IsFinite.apply(as_tensor(input))
+
+
+def isposinf(input):
+    """Bool, where ``input`` is +inf."""
+    x = tensor_arg(input, 'isposinf')
+    return logical_and(isinf(x), gt(x, 0))
+
+
+def isneginf(input):
+    """Bool, where ``input`` is -inf."""
+    x = tensor_arg(input, 'isneginf')
+    return logical_and(isinf(x), lt(x, 0))

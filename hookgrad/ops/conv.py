@@ -1,4 +1,5 @@
-"""Convolution: ``conv2d``, ``conv1d`` and the ``Conv2D`` Primitive (NCHW, MindSpore 2.x).
+"""Convolution: ``conv2d``, ``conv1d``, ``bias_add`` (the channel bias a convolution's output
+takes) and the ``Conv2D`` Primitive (NCHW, MindSpore 2.x).
 
 The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
 channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
@@ -16,9 +17,10 @@ from ..kernels.conv import (_to_groups, conv_forward, filter_grad, grad_operand,
                            input_grad, out_length)
 from ..kernels.conv_layout import POOL, BufferPool  # noqa: F401  (hookgrad.ops.conv's names)
 from .primitives import Primitive
+from .arithmetic import add
 from .shaping import reshape
 
-__all__ = ['conv2d', 'conv1d', 'Conv2D']
+__all__ = ['conv2d', 'conv1d', 'bias_add', 'Conv2D']
 
 PAD_MODES = ('same', 'valid', 'pad')
 
@@ -303,6 +305,28 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode='valid', padding=0, dila
     y = _convolve(reshape(x, (n, c, 1, length)), reshape(w, (o, cg, 1, k)), b, (1, stride),
                   pad_mode, (0, 0) + pads, (1, dilation), groups, where)
     return reshape(y, (n, o, y.shape[3]))
+
+
+def bias_add(input_x, bias):
+    """The 1-d ``bias`` added along axis 1 (the channels) of ``input_x``."""
+    return add_bias(input_x, bias, 'NCHW', 'bias_add')
+
+
+def add_bias(input_x, bias, data_format, name):
+    """``bias_add`` along the channel axis of ``data_format``: the last one for 'NHWC', axis 1
+    for 'NCHW' and 'NCDHW' (``ops.BiasAdd``'s form); the errors name op ``name``.
+
+    Raises:
+        ValueError: for input_x of rank < 2, or a bias not of shape (C,).
+    """
+    x, b = as_tensor(input_x, 'input_x'), as_tensor(bias, 'bias')
+    if x.ndim < 2:
+        raise ValueError(f"ops.{name}: input_x must have rank >= 2, got shape {x.shape}")
+    axis = x.ndim - 1 if data_format == 'NHWC' else 1
+    if b.shape != (x.shape[axis],):
+        raise ValueError(f"ops.{name}: bias must have shape ({x.shape[axis]},) for input_x of "
+                         f"shape {x.shape}, got {b.shape}")
+    return add(x, reshape(b, (-1,) + (1,) * (x.ndim - 1 - axis)))
 
 
 class Conv2D(Primitive):

@@ -1,11 +1,15 @@
-"""Tensor creation (fill, ones, arange, one_hot, eye...), stop_gradient and assign.
+"""Tensor creation (fill, fills, ones, arange, one_hot, eye...), Python numbers as Tensors
+(scalar_to_tensor, tuple_to_array, scalar_cast), stop_gradient and assign.
 
 Created tensors are constants: they never require grad, and one_hot passes no gradient to
 its on/off values (as MindSpore's OneHot).
 """
+import numbers
+
 import numpy as np
 
-from .._dtype import to_numpy
+from .._dtype import bool_ as _bool, float32 as _float32, float64 as _float64, to_numpy
+from .._dtype import int32 as _int32, int64 as _int64
 from .._tensor import Tensor
 from ..autograd.function import Op, effect, value_read
 from ._base import as_tensor, check_size, dtype_arg
@@ -148,6 +152,78 @@ def full_like(input, fill_value, *, dtype=None):
     check_size('full_like', x._data.shape, dt.itemsize)
     return Tensor._wrap(np.full(x._data.shape, _number(fill_value, 'full_like', 'fill_value'),
                                 dtype=dt))
+
+
+def fills(x, value):
+    """A Tensor of ``x``'s shape and dtype filled with ``value`` (a number or a 0-d Tensor)."""
+    return filled_like(x, value, 'fills')
+
+
+def filled_like(x, value, name):
+    """``fills``, the errors naming op ``name`` (``ops.Fills`` calls it too)."""
+    x = as_tensor(x, 'x')
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise ValueError(f"ops.{name}: value must be a number or a 0-d Tensor, got "
+                             f"shape {value.shape}")
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"ops.{name}: value must be a number, got {value!r}")
+    return full(x.shape, value, dtype=x.dtype)
+
+
+# ----------------------------------------------------------------------------- Python numbers
+def scalar_to_tensor(input_x, dtype=_float32):
+    """A 0-d Tensor of ``dtype`` holding the number ``input_x``."""
+    return number_tensor(input_x, dtype, 'scalar_to_tensor')
+
+
+def number_tensor(input_x, dtype, name):
+    """``scalar_to_tensor``, the errors naming op ``name``."""
+    if isinstance(input_x, bool) or not isinstance(input_x, numbers.Number):
+        raise TypeError(f"ops.{name}: input_x must be a number, got {input_x!r}")
+    return Tensor(input_x, dtype)
+
+
+def tuple_to_array(input_x):
+    """A 1-d Tensor from a tuple of numbers of one type (Int32 for ints, Float32 for floats)."""
+    return tuple_tensor(input_x, 'tuple_to_array')
+
+
+def tuple_tensor(input_x, name):
+    """``tuple_to_array``, the errors naming op ``name``."""
+    if not isinstance(input_x, (tuple, list)) or not input_x:
+        raise TypeError(f"ops.{name}: input_x must be a non-empty tuple, got {input_x!r}")
+    kinds = {type(v) for v in input_x}
+    if len(kinds) != 1 or kinds.pop() not in (int, float):
+        raise TypeError(f"ops.{name}: all elements of input_x must be ints or all floats, got "
+                        f"{input_x!r}")
+    return Tensor(list(input_x), _int32 if isinstance(input_x[0], int) else _float32)
+
+
+_SCALAR_TYPES = {_int64: int, _float64: float, _bool: bool}
+
+
+def scalar_cast(input_x, input_y):
+    """The number ``input_x`` as the type ``input_y`` (int64, float64 or bool); ints truncate
+    towards zero.
+
+    Raises:
+        ValueError: for another type.
+    """
+    return cast_number(input_x, input_y, 'scalar_cast')
+
+
+def cast_number(input_x, input_y, name):
+    """``scalar_cast``, the errors naming op ``name``."""
+    if input_y not in _SCALAR_TYPES:
+        raise ValueError(f"ops.{name}: the supported types are Int64, Float64 and Bool, got "
+                         f"{input_y}")
+    if isinstance(input_x, Tensor):
+        input_x = input_x.item()
+    if not isinstance(input_x, numbers.Number):
+        raise TypeError(f"ops.{name}: input_x must be a number, got {input_x!r}")
+    return _SCALAR_TYPES[input_y](input_x)
 
 
 # ----------------------------------------------------------------------------- ranges

@@ -4,8 +4,6 @@ and random draws.
 Each is a thin callable over the functional op it names (see ``primitives.py``): the same code,
 graph and errors. Constructor and call arguments follow MindSpore 2.10's Primitives.
 """
-import numbers
-
 import numpy as np
 
 from .._dtype import int32 as _int32, int64 as _int64, to_numpy
@@ -25,17 +23,6 @@ __all__ = [
     'Cummax', 'Cummin', 'CumulativeLogsumexp', 'L2Normalize', 'Cdist', 'Einsum',
     'UniformReal', 'StandardNormal', 'UniformInt', 'Multinomial',
 ]
-
-
-def _seeds(prim, seed, seed2):
-    """MindSpore's (seed, seed2): both 0 draws from the global generator, else from this
-    primitive's own generator, seeded once, so its sequence repeats from run to run."""
-    for what, value in (('seed', seed), ('seed2', seed2)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-            raise ValueError(f"ops.{prim}: {what} must be an int >= 0, got {value!r}")
-    if seed == 0 and seed2 == 0:
-        return None
-    return np.random.default_rng([int(seed), int(seed2)])
 
 
 # ----------------------------------------------------------------------------- element-wise
@@ -430,7 +417,7 @@ class Einsum(Primitive):
 # ----------------------------------------------------------------------------- random
 class _Random(Primitive):
     def __init__(self, seed=0, seed2=0):
-        rng = _seeds(type(self).__name__, seed, seed2)
+        rng = _sampling.pair_generator(seed, seed2, type(self).__name__)
         super().__init__(seed=seed, seed2=seed2)
         self._rng = rng
 
@@ -465,7 +452,7 @@ class Multinomial(Primitive):
     """``Multinomial(seed=0, seed2=0, dtype=int32)(x, num_samples)``: category indices drawn
     with replacement from the rows of weights x."""
     def __init__(self, seed=0, seed2=0, dtype=_int32):
-        rng = _seeds('Multinomial', seed, seed2)
+        rng = _sampling.pair_generator(seed, seed2, 'Multinomial')
         if to_numpy(dtype).kind not in 'iu':
             raise TypeError(f"ops.Multinomial: dtype must be an integer type, got {dtype}")
         super().__init__(seed=seed, seed2=seed2, dtype=dtype)

@@ -1,5 +1,6 @@
 """Padding: ``ops.pad`` with MindSpore's modes 'constant', 'reflect', 'replicate' and
-'circular' (and the 'symmetric' mode of ``nn.Pad``), composed of primitives.
+'circular' (and the 'symmetric' mode of ``nn.Pad``), and ``ops.mirror_pad``, composed of
+primitives.
 
 A non-constant mode is a gather along each padded axis (``take`` with an index array built
 from the axis length), so its gradient adds every copy of an element back into it. Constant
@@ -11,11 +12,12 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ._base import as_tensor
 from .creation import full
 from .indexing import getitem, take
 from .shaping import concat
 
-__all__ = ['pad']
+__all__ = ['pad', 'mirror_pad']
 
 MODES = ('constant', 'reflect', 'replicate', 'circular')
 
@@ -133,3 +135,37 @@ def _pairs(padding, ndim, op):
         raise ValueError(f"ops.{op}: padding {tuple(padding)} pads {len(padding) // 2} "
                          f"dimensions of a {ndim}-d input")
     return [(int(padding[2 * k]), int(padding[2 * k + 1])) for k in range(len(padding) // 2)]
+
+
+# ----------------------------------------------------------------------------- mirror padding
+def mirror_pad(input_x, paddings, mode):
+    """``input_x`` extended by its mirror image: ``paddings`` an (ndim, 2) integer Tensor of
+    (before, after) amounts, ``mode`` 'REFLECT' (edge left out) or 'SYMMETRIC' (edge
+    repeated)."""
+    return mirror_padded(input_x, paddings, mirror_mode(mode, 'mirror_pad'), 'mirror_pad')
+
+
+def mirror_mode(mode, name):
+    """``mode``, which must be 'REFLECT' or 'SYMMETRIC' (the error names op ``name``)."""
+    if not isinstance(mode, str) or mode not in ('REFLECT', 'SYMMETRIC'):
+        raise ValueError(f"ops.{name}: mode must be 'REFLECT' or 'SYMMETRIC', got {mode!r}")
+    return mode
+
+
+def mirror_padded(input_x, paddings, mode, name):
+    """``mirror_pad`` with a checked mode (``ops.MirrorPad``'s form); errors name op ``name``."""
+    x = as_tensor(input_x, 'input_x')
+    amounts = paddings.tolist() if isinstance(paddings, Tensor) else paddings
+    return padded(x, pad_pairs(amounts, x.ndim, name), mode.lower(), 0, name)
+
+
+def pad_pairs(paddings, ndim, name):
+    """``padded``'s pairs, last axis first, from one (before, after) pair per dimension, first
+    dimension first (MindSpore's Pad and MirrorPad form)."""
+    pairs = [tuple(p) for p in paddings]
+    if len(pairs) != ndim or any(len(p) != 2 for p in pairs):
+        raise ValueError(f"ops.{name}: paddings must hold one (before, after) pair per "
+                         f"dimension ({ndim}), got {paddings!r}")
+    if any(v < 0 for p in pairs for v in p):
+        raise ValueError(f"ops.{name}: paddings must be >= 0, got {paddings!r}")
+    return pairs[::-1]

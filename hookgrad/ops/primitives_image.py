@@ -174,16 +174,6 @@ class AdaptiveAvgPool2D(Primitive):
 
 
 # ----------------------------------------------------------------------------- padding
-def _pad_pairs(paddings, ndim, prim):
-    pairs = [tuple(p) for p in paddings]
-    if len(pairs) != ndim or any(len(p) != 2 for p in pairs):
-        raise ValueError(f"ops.{prim}: paddings must hold one (before, after) pair per "
-                         f"dimension ({ndim}), got {paddings!r}")
-    if any(v < 0 for p in pairs for v in p):
-        raise ValueError(f"ops.{prim}: paddings must be >= 0, got {paddings!r}")
-    return pairs[::-1]
-
-
 class Pad(Primitive):
     """``Pad(paddings)(input_x)``: zeros added, ``paddings[i] = (before, after)`` for
     dimension i.
@@ -203,7 +193,7 @@ class Pad(Primitive):
 
     def construct(self, input_x):
         x = as_tensor(input_x, 'input_x')
-        return _pad.padded(x, _pad_pairs(self.paddings, x.ndim, 'Pad'), 'constant', 0, 'Pad')
+        return _pad.padded(x, _pad.pad_pairs(self.paddings, x.ndim, 'Pad'), 'constant', 0, 'Pad')
 
 
 class MirrorPad(Primitive):
@@ -211,16 +201,10 @@ class MirrorPad(Primitive):
     'REFLECT' leaves out the edge element, 'SYMMETRIC' repeats it. ``paddings`` is an
     (ndim, 2) integer Tensor of (before, after) amounts."""
     def __init__(self, mode='REFLECT'):
-        if not isinstance(mode, str) or mode not in ('REFLECT', 'SYMMETRIC'):
-            raise ValueError(f"ops.MirrorPad: mode must be 'REFLECT' or 'SYMMETRIC', got "
-                             f"{mode!r}")
-        super().__init__(mode=mode)
+        super().__init__(mode=_pad.mirror_mode(mode, 'MirrorPad'))
 
     def construct(self, input_x, paddings):
-        x = as_tensor(input_x, 'input_x')
-        amounts = paddings.tolist() if isinstance(paddings, Tensor) else paddings
-        pairs = _pad_pairs(amounts, x.ndim, 'MirrorPad')
-        return _pad.padded(x, pairs, self.mode.lower(), 0, 'MirrorPad')
+        return _pad.mirror_padded(input_x, paddings, self.mode, 'MirrorPad')
 
 
 # ----------------------------------------------------------------------------- resizing

@@ -8,7 +8,7 @@ Primitives.
 import numbers
 
 from .primitives import GeLU, Primitive, _flag
-from . import (activation as _act, arithmetic as _arith, creation as _create,
+from . import (activation as _act, arithmetic as _arith, conv as _conv, creation as _create,
                nn_activation as _nnact,
                normalization as _norm, reduction as _red, shaping as _shape, unary as _unary)
 from ._base import as_tensor, normalize_axis
@@ -169,14 +169,7 @@ class BiasAdd(Primitive):
         super().__init__(data_format=data_format)
 
     def construct(self, input_x, bias):
-        x, b = as_tensor(input_x, 'input_x'), as_tensor(bias, 'bias')
-        if x.ndim < 2:
-            raise ValueError(f"ops.BiasAdd: input_x must have rank >= 2, got shape {x.shape}")
-        axis = x.ndim - 1 if self.data_format == 'NHWC' else 1
-        if b.shape != (x.shape[axis],):
-            raise ValueError(f"ops.BiasAdd: bias must have shape ({x.shape[axis]},) for "
-                             f"input_x of shape {x.shape}, got {b.shape}")
-        return _arith.add(x, _shape.reshape(b, (-1,) + (1,) * (x.ndim - 1 - axis)))
+        return _conv.add_bias(input_x, bias, self.data_format, 'BiasAdd')
 
 
 class LayerNorm(Primitive):

@@ -8,15 +8,12 @@ Constructor and call arguments follow MindSpore 2.10's Primitives.
 """
 import numbers
 
-import numpy as np
-
-from .. import _random
-from .._dtype import bool_ as _bool, float64 as _float64, int64 as _int64
+from .._dtype import int64 as _int64
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from .math_primitives import _seeds
 from .primitives import Primitive, _flag
-from . import arithmetic as _arith, composite as _composite, creation as _create, unary as _unary
+from . import (arithmetic as _arith, composite as _composite, creation as _create,
+               inspection as _inspect, sampling as _sampling, unary as _unary)
 from ._base import as_tensor
 
 __all__ = [
@@ -220,46 +217,27 @@ class TensorShape(Primitive):
 
 class Print(Primitive):
     """``Print()(*args)``: prints each Tensor, string or number on its own line (Tensors in
-    their repr); returns None."""
+    their repr); returns None (``ops.print_``)."""
     def construct(self, *args):
-        for a in args:
-            print(repr(a) if isinstance(a, Tensor) else a)
-
-
-_SCALAR_TYPES = {_int64: int, _float64: float, _bool: bool}
+        return _inspect.print_(*args)
 
 
 class ScalarCast(Primitive):
     """``ScalarCast()(input_x, input_y)``: the Python number input_x as the type input_y
-    (int64, float64 or bool); ints truncate towards zero.
+    (int64, float64 or bool); ints truncate towards zero (``ops.scalar_cast``).
 
     Raises:
         ValueError: for another type.
     """
     def construct(self, input_x, input_y):
-        if input_y not in _SCALAR_TYPES:
-            raise ValueError(f"ops.ScalarCast: the supported types are Int64, Float64 and Bool, "
-                             f"got {input_y}")
-        if isinstance(input_x, Tensor):
-            input_x = input_x.item()
-        if not isinstance(input_x, numbers.Number):
-            raise TypeError(f"ops.ScalarCast: input_x must be a number, got {input_x!r}")
-        return _SCALAR_TYPES[input_y](input_x)
+        return _create.cast_number(input_x, input_y, 'ScalarCast')
 
 
 class Fills(Primitive):
     """``Fills()(x, value)``: a Tensor of x's shape and dtype filled with value (a number or a
-    0-d Tensor)."""
+    0-d Tensor; ``ops.fills``)."""
     def construct(self, x, value):
-        x = as_tensor(x, 'x')
-        if isinstance(value, Tensor):
-            if value.ndim:
-                raise ValueError(f"ops.Fills: value must be a number or a 0-d Tensor, got "
-                                 f"shape {value.shape}")
-            value = value.item()
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise TypeError(f"ops.Fills: value must be a number, got {value!r}")
-        return _create.full(x.shape, value, dtype=x.dtype)
+        return _create.filled_like(x, value, 'Fills')
 
 
 class RandomChoiceWithMask(Primitive):
@@ -273,27 +251,14 @@ class RandomChoiceWithMask(Primitive):
         ValueError: for count < 1 or negative seeds. TypeError: for a non-Bool input.
     """
     def __init__(self, count=256, seed=0, seed2=0):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(f"ops.RandomChoiceWithMask: count must be an int > 0, got "
-                             f"{count!r}")
-        rng = _seeds('RandomChoiceWithMask', seed, seed2)
+        _sampling.choice_count(count, 'RandomChoiceWithMask')
+        rng = _sampling.pair_generator(seed, seed2, 'RandomChoiceWithMask')
         super().__init__(count=count, seed=seed, seed2=seed2)
         self._rng = rng
 
     def construct(self, input_x):
-        x = as_tensor(input_x, 'input_x')
-        if x.dtype != _bool:
-            raise TypeError(f"ops.RandomChoiceWithMask: input_x must be Bool, got {x.dtype}")
-        if not 1 <= x.ndim <= 5:
-            raise ValueError(f"ops.RandomChoiceWithMask: input_x must have rank 1 to 5, got "
-                             f"shape {x.shape}")
-        rng = self._rng if self._rng is not None else _random.generator()
-        found = np.argwhere(x._data)
-        found = found[rng.permutation(len(found))][:self.count]
-        index = np.zeros((self.count, x.ndim), np.int32)
-        index[:len(found)] = found
-        mask = np.arange(self.count) < len(found)
-        return Tensor._wrap(index), Tensor._wrap(mask)
+        return _sampling.random_choice_with_mask(input_x, self.count, self._rng,
+                                                 'RandomChoiceWithMask')
 
 
 # ----------------------------------------------------------------------------- Ascend only

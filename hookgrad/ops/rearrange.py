@@ -1,7 +1,8 @@
 """More shape ops, composed from reshape, transpose, flip, slicing and take: roll,
 repeat_interleave, meshgrid, swapaxes/moveaxis, unbind/unstack, narrow, slice,
-strided_slice, fliplr/flipud/rot90, expand/expand_as/view_as, atleast_*d, the stack variants
-(hstack, vstack, dstack, column_stack) and the split variants (tensor_split, hsplit...).
+strided_slice, fliplr/flipud/rot90/reverse, t, ravel, expand/expand_as/view_as, atleast_*d,
+the stack variants (hstack, vstack, dstack, column_stack) and the split variants
+(tensor_split, hsplit...).
 
 Only ``Roll`` is a primitive of its own; everything else takes its gradient from the ops it
 applies.
@@ -16,6 +17,7 @@ from ..autograd.function import Op, value_read
 from ._base import as_tensor, check_size
 from .broadcasting import broadcast_to
 from .indexing import GetItem, take
+from .inspection import tensor_arg
 from .shaping import _axis, _int_tuple, _split as _pieces, concat, flip, reshape, transpose
 
 
@@ -309,6 +311,28 @@ def rot90(input, k, dims):
     if k == 1:
         return swapaxes(flip(x, b), a, b)
     return flip(swapaxes(x, a, b), b)
+
+
+def reverse(x, axis):
+    """``x`` reversed along the axes ``axis`` (``ops.flip``)."""
+    return flip(x, tuple(axis) if isinstance(axis, (tuple, list)) else axis)
+
+
+def t(input):
+    """The transpose of a 2-d tensor (a 0-d or 1-d one is returned as it is).
+
+    Raises:
+        ValueError: for rank above 2.
+    """
+    x = tensor_arg(input, 't')
+    if x.ndim > 2:
+        raise ValueError(f"ops.t: input must have rank <= 2, got shape {x.shape}")
+    return transpose(x, (1, 0)) if x.ndim == 2 else x
+
+
+def ravel(input):
+    """``input`` flattened to 1-d."""
+    return reshape(tensor_arg(input, 'ravel'), (-1,))
 
 
 def expand(input_x, size):

@@ -1,4 +1,5 @@
-"""Random tensors: rand, randn, randint, uniform, normal, the ``*_like`` forms and multinomial.
+"""Random tensors: rand, randn, randint, uniform, normal, the ``*_like`` forms, multinomial and
+choice_with_mask.
 
 Every draw happens inside an op's forward, from ``hookgrad._random.generator()`` (the generator
 ``ms.set_seed`` re-seeds), so a recorded graph-mode program draws fresh values on every replay.
@@ -11,7 +12,7 @@ import numbers
 import numpy as np
 
 from .. import _random
-from .._dtype import from_numpy, to_numpy
+from .._dtype import bool_ as _bool, from_numpy, to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
 from ._base import as_tensor, check_size
@@ -349,3 +350,52 @@ def multinomial_draw(input, num_samples, replacement, seed, name):
                          f"replacement from {x.shape[-1]} categories")
     return Multinomial.apply(x, num_samples=num_samples, replacement=bool(replacement),
                              seed=seed)
+
+
+# ------------------------------------------------------------------------------ random choice
+def choice_with_mask(input_x, count=256, seed=None):
+    """``(index, mask)``: the positions of ``count`` True elements of a Bool tensor in random
+    order (see ``ops.RandomChoiceWithMask``)."""
+    count = choice_count(count, 'choice_with_mask')
+    rng = pair_generator(0 if seed is None else seed, 0, 'choice_with_mask')
+    return random_choice_with_mask(input_x, count, rng, 'choice_with_mask')
+
+
+def choice_count(count, name):
+    """``count``, which must be an int > 0 (the error names op ``name``)."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"ops.{name}: count must be an int > 0, got {count!r}")
+    return count
+
+
+def pair_generator(seed, seed2, name):
+    """MindSpore's (seed, seed2): both 0 draws from the global generator (None), else from a
+    generator seeded with both, which a Primitive keeps, so its sequence repeats from run to
+    run."""
+    for what, value in (('seed', seed), ('seed2', seed2)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise ValueError(f"ops.{name}: {what} must be an int >= 0, got {value!r}")
+    if seed == 0 and seed2 == 0:
+        return None
+    return np.random.default_rng([int(seed), int(seed2)])
+
+
+def random_choice_with_mask(input_x, count, rng, name):
+    """``choice_with_mask`` drawing from ``rng`` (None: the global generator), the form
+    ``ops.RandomChoiceWithMask`` calls; errors name op ``name``.
+
+    index is (count, rank) Int32; where fewer than count are True, the rows past them are 0
+    and mask (count,) Bool is False there.
+    """
+    x = as_tensor(input_x, 'input_x')
+    if x.dtype != _bool:
+        raise TypeError(f"ops.{name}: input_x must be Bool, got {x.dtype}")
+    if not 1 <= x.ndim <= 5:
+        raise ValueError(f"ops.{name}: input_x must have rank 1 to 5, got shape {x.shape}")
+    rng = rng if rng is not None else _random.generator()
+    found = np.argwhere(x._data)
+    found = found[rng.permutation(len(found))][:count]
+    index = np.zeros((count, x.ndim), np.int32)
+    index[:len(found)] = found
+    mask = np.arange(count) < len(found)
+    return Tensor._wrap(index), Tensor._wrap(mask)

@@ -222,6 +222,11 @@ def gather_elements(input, dim, index):
     return GatherElements.apply(x, Tensor._wrap(arr), axis=axis)
 
 
+def gather_d(x, dim, index):
+    """``ops.gather_elements``: the elements of x at ``index`` along ``dim``."""
+    return gather_elements(x, dim, index)
+
+
 def scatter(input, axis, index, src):
     """``input`` with ``src[i][j]`` written at ``[index[i][j]][j]`` for axis 0 (and so on):
     the element-wise scatter, the last write winning where an index repeats.

@@ -169,6 +169,12 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     return _gathered(x, index, ax), cast(index, _I32)
 
 
+def top_k(input_x, k, sorted=True):
+    """``(values, indices)`` of the k largest elements along the last axis (Int32
+    indices)."""
+    return topk(input_x, k, None, True, sorted)
+
+
 def median(input, axis=-1, keepdims=False):
     """``(values, indices)`` of the lower median along ``axis`` (for an even count, the
     smaller of the middle two); the index, Int64, is the one a stable sort puts in the middle
