@@ -4,17 +4,21 @@ Each family module defines its primitives (``Op`` subclasses, registered in
 ``hookgrad.autograd.function.OPS``) and the public functions that wrap them.
 """
 from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, floor_divide,
-                         remainder, subtract, multiply, divide, negative)
+                         remainder, subtract, multiply, divide, negative, tensor_add, tensor_sub,
+                         tensor_mul, tensor_div, tensor_pow)
 from .broadcasting import broadcast_to, sum_to
 from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, sgn, erf,
-                    reciprocal, floor, ceil, absolute)
+                    reciprocal, inv, floor, ceil, absolute, positive, copysign, tensor_exp,
+                    tensor_expm1)
 from .trigonometric import (tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, atan2, hypot,
-                            arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2)
+                            arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2, sinc,
+                            deg2rad, rad2deg)
 from .elementwise import (log2, log10, exp2, logaddexp, logaddexp2, erfc, round, trunc, frac,
                           fmod, truncate_div, div_no_nan, true_divide, xlogy, xdivy,
                           squared_difference, lerp, addcmul, addcdiv, addn, isclose, nan_to_num,
                           signbit, logical_xor, bitwise_and, bitwise_or, bitwise_xor, floor_div,
-                          floor_mod)
+                          floor_mod, logit, float_power, floordiv, floormod, truncate_mod,
+                          tensor_floordiv, tensor_mod)
 from .activation import (sigmoid, relu, gelu, softmax, log_softmax, relu6, leaky_relu, silu,
                          softplus)
 from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, reduce_sum,
@@ -27,7 +31,8 @@ from .indexing import (getitem, setitem, gather, index_select, where, select, ma
                        take, unindex, untake)
 from .comparison import (gt, ge, lt, le, equal, ne, greater, greater_equal, less, less_equal,
                          not_equal, eq, maximum, minimum, clamp, clip, clip_by_value, logical_not,
-                         logical_and, logical_or, isnan, isinf, isfinite, isposinf, isneginf)
+                         logical_and, logical_or, isnan, isinf, isfinite, isposinf, isneginf,
+                         fmax, fmin, heaviside, tensor_gt, tensor_ge, tensor_lt, tensor_le)
 from .creation import (fill, fills, full, ones, zeros, ones_like, zeros_like, full_like, arange,
                        linspace, one_hot, eye, stop_gradient, assign, range, assign_add,
                        assign_sub, scalar_to_tensor, tuple_to_array, scalar_cast)
@@ -42,7 +47,10 @@ from .products import (einsum, outer, ger, dot, inner, tensor_dot, kron, addmm, 
                        baddbmm, addr)
 from .norms import (vector_norm, matrix_norm, norm, cdist, cosine_similarity, clip_by_norm,
                     clip_by_global_norm)
-from .statistics import cumprod, logcumsumexp, logsumexp, diff, std_mean, var_mean
+from .statistics import (cumprod, logcumsumexp, logsumexp, diff, std_mean, var_mean, nansum,
+                         nanmean)
+from .segment import (unsorted_segment_sum, unsorted_segment_max, unsorted_segment_min,
+                      unsorted_segment_prod)
 from .sorting import (sort, argsort, msort, topk, top_k, median, quantile, cummax, cummin, searchsorted,
                       bucketize, bincount, histc, count_nonzero)
 from .scatter_gather import (gather_elements, gather_d, scatter, tensor_scatter_elements, gather_nd, scatter_nd,
@@ -67,7 +75,6 @@ from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindS
 from .primitives import __all__ as _primitive_names
 from .math_primitives import *  # noqa: F401,F403  (Reciprocal, Atan2, CumProd...)
 from .array_primitives import *  # noqa: F401,F403  (Shape, GatherNd, TopK, ScatterNd...)
-from .math_extra import *  # noqa: F401,F403  (sinc, fmax, unsorted_segment_sum...)
 from .nn_extra import *  # noqa: F401,F403  (interpolate, conv_transpose2d)
 from .primitives_nn import *  # noqa: F401,F403  (ReLU6, BiasAdd, LayerNorm, BatchNorm...)
 from .primitives_loss import *  # noqa: F401,F403  (SoftmaxCrossEntropyWithLogits, NLLLoss...)

@@ -245,6 +245,11 @@ subtract = sub
 multiply = mul
 divide = div
 negative = neg
+tensor_add = add
+tensor_sub = sub
+tensor_mul = mul
+tensor_div = div
+tensor_pow = pow
 
 
 class Identity(Op):

@@ -1,11 +1,13 @@
-"""Comparisons, element-wise maximum/minimum, clamp, logical ops and the NaN/Inf tests
-(isposinf, isneginf too)."""
+"""Comparisons, element-wise maximum/minimum (and the NaN-ignoring fmax/fmin), clamp, the
+Heaviside step, logical ops and the NaN/Inf tests."""
 import numpy as np
 
 from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op, apply2
 from ._base import as_tensor, binary, broadcast_error, check_broadcast, operands, scalar_like
+from .arithmetic import cast
+from .indexing import where
 from .inspection import tensor_arg
 
 
@@ -284,7 +286,6 @@ def clamp(input, min=None, max=None):
     if hi is None:
         hi = _unbounded(dt, True)
     if x._data.dtype != dt or lo._data.dtype != dt or hi._data.dtype != dt:
-        from .arithmetic import cast
         x, lo, hi = cast(x, dt), cast(lo, dt), cast(hi, dt)
     try:
         return Clamp.apply(x, lo, hi)
@@ -305,6 +306,29 @@ clip = clamp
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     """Limit every element of ``x`` to ``[clip_value_min, clip_value_max]`` (see clamp)."""
     return clamp(x, clip_value_min, clip_value_max)
+
+
+def fmax(input, other):
+    """Element-wise maximum that ignores NaN: where one side is NaN the other is taken."""
+    x, y = as_tensor(input, 'input'), as_tensor(other, 'other')
+    return where(isnan(y), x, where(isnan(x), y, maximum(x, y)))
+
+
+def fmin(input, other):
+    """Element-wise minimum that ignores NaN: where one side is NaN the other is taken."""
+    x, y = as_tensor(input, 'input'), as_tensor(other, 'other')
+    return where(isnan(y), x, where(isnan(x), y, minimum(x, y)))
+
+
+def heaviside(input, values):
+    """The Heaviside step: 0 where x < 0, ``values`` where x == 0, 1 where x > 0."""
+    x = as_tensor(input, 'input')
+    v = as_tensor(values, 'values')
+    if x.dtype != v.dtype:
+        raise TypeError(f"ops.heaviside: input and values must have one dtype, got {x.dtype} "
+                        f"and {v.dtype}")
+    step = cast(gt(x, 0), x.dtype)
+    return where(equal(x, 0), v, step)
 
 
 # ----------------------------------------------------------------------------- logical and tests
@@ -364,3 +388,10 @@ def isneginf(input):
     """Bool, where ``input`` is -inf."""
     x = tensor_arg(input, 'isneginf')
     return logical_and(isinf(x), lt(x, 0))
+
+
+# MindSpore's names of the comparison operators
+tensor_gt = gt
+tensor_ge = ge
+tensor_lt = lt
+tensor_le = le

@@ -10,13 +10,13 @@ import numbers
 
 import numpy as np
 
-from .._dtype import from_numpy
+from .._dtype import float64 as _float64, from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor, binary, broadcast_error, operands
 from ..kernels.fp_errors import fp_call
-from .arithmetic import add, cast, div, floor_divide, mul, remainder, sub
-from .comparison import equal, gt, logical_and, logical_not
+from .arithmetic import add, cast, div, floor_divide, mul, pow, remainder, sub
+from .comparison import clamp, equal, gt, logical_and, logical_not
 from .indexing import where
 from .unary import _floating, erf, log
 
@@ -256,6 +256,30 @@ def erfc(input):
     return sub(1.0, erf(input))
 
 
+def logit(input, eps=None):
+    """``log(x / (1 - x))``, x first clamped to [eps, 1 - eps] when ``eps`` is given (None or
+    a negative eps clamps nothing).
+
+    Raises:
+        TypeError: when eps is neither None nor a float.
+    """
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, numbers.Real)):
+        raise TypeError(f"ops.logit: eps must be a float or None, got {eps!r}")
+    x = _floating(input)
+    if eps is not None and eps >= 0:
+        x = clamp(x, float(eps), 1.0 - float(eps))
+    return log(div(x, sub(1.0, x)))
+
+
+def float_power(input, exponent):
+    """``input ** exponent`` computed in Float64."""
+    x = as_tensor(input, 'input')
+    x = x if x._data.dtype == np.float64 else cast(x, _float64)
+    if isinstance(exponent, Tensor) and exponent._data.dtype != np.float64:
+        exponent = cast(exponent, _float64)
+    return pow(x, exponent)
+
+
 # ------------------------------------------------------------------------------ rounding
 def round(input, *, decimals=0):
     """Element-wise rounding half to even, at ``decimals`` decimal places; no gradient.
@@ -476,3 +500,8 @@ def bitwise_not(input):
 # MindSpore aliases
 floor_div = floor_divide
 floor_mod = remainder
+floordiv = floor_divide
+floormod = remainder
+truncate_mod = fmod
+tensor_floordiv = floor_divide
+tensor_mod = remainder

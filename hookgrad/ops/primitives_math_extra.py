@@ -12,8 +12,8 @@ from .._dtype import int32 as _int32
 from .primitives import Add, Primitive
 from .math_primitives import _Binary, _Unary
 from . import (arithmetic as _arith, comparison as _cmp, creation as _create,
-               elementwise as _elem, indexing as _index, math_extra as _mx, reduction as _red,
-               shaping as _shape)
+               elementwise as _elem, indexing as _index, reduction as _red, segment as _segment,
+               shaping as _shape, trigonometric as _trig, unary as _unary)
 from ._base import as_tensor, normalize_axis, scalar_arg
 
 __all__ = [
@@ -27,7 +27,7 @@ TensorAdd = Add
 
 class Inv(_Unary):
     """``Inv()(x)``: ``1 / x``."""
-    function = staticmethod(_mx.inv)
+    function = staticmethod(_unary.inv)
 
 
 class Rint(_Unary):
@@ -37,17 +37,17 @@ class Rint(_Unary):
 
 class Sinc(_Unary):
     """``Sinc()(input)``: ``sin(pi x) / (pi x)``, 1 at 0."""
-    function = staticmethod(_mx.sinc)
+    function = staticmethod(_trig.sinc)
 
 
 class Fmax(_Binary):
     """``Fmax()(x1, x2)``: element-wise maximum, NaN ignored."""
-    function = staticmethod(_mx.fmax)
+    function = staticmethod(_cmp.fmax)
 
 
 class Fmin(_Binary):
     """``Fmin()(x1, x2)``: element-wise minimum, NaN ignored."""
-    function = staticmethod(_mx.fmin)
+    function = staticmethod(_cmp.fmin)
 
 
 class MulNoNan(Primitive):
@@ -62,7 +62,7 @@ class MulNoNan(Primitive):
 class Heaviside(Primitive):
     """``Heaviside()(x, values)``: 0 where x < 0, values where x == 0, 1 where x > 0."""
     def construct(self, x, values):
-        return _mx.heaviside(x, values)
+        return _cmp.heaviside(x, values)
 
 
 class Logit(Primitive):
@@ -74,7 +74,7 @@ class Logit(Primitive):
         super().__init__(eps=eps)
 
     def construct(self, input):
-        return _mx.logit(input, self.eps)
+        return _elem.logit(input, self.eps)
 
 
 class LinSpace(Primitive):
@@ -94,22 +94,22 @@ class _Segment(Primitive):
 
 class UnsortedSegmentSum(_Segment):
     """``UnsortedSegmentSum()(input_x, segment_ids, num_segments)``: per-segment sums."""
-    function = staticmethod(_mx.unsorted_segment_sum)
+    function = staticmethod(_segment.unsorted_segment_sum)
 
 
 class UnsortedSegmentMax(_Segment):
     """``UnsortedSegmentMax()(x, segment_ids, num_segments)``: per-segment maxima."""
-    function = staticmethod(_mx.unsorted_segment_max)
+    function = staticmethod(_segment.unsorted_segment_max)
 
 
 class UnsortedSegmentMin(_Segment):
     """``UnsortedSegmentMin()(x, segment_ids, num_segments)``: per-segment minima."""
-    function = staticmethod(_mx.unsorted_segment_min)
+    function = staticmethod(_segment.unsorted_segment_min)
 
 
 class UnsortedSegmentProd(_Segment):
     """``UnsortedSegmentProd()(x, segment_ids, num_segments)``: per-segment products."""
-    function = staticmethod(_mx.unsorted_segment_prod)
+    function = staticmethod(_segment.unsorted_segment_prod)
 
 
 class SplitV(Primitive):

@@ -1,6 +1,6 @@
 """Running and summary statistics: cumprod, logcumsumexp, logsumexp, diff, std_mean,
-var_mean, and the exclusive/reverse running forms of MindSpore's CumSum/CumProd/
-CumulativeLogsumexp primitives.
+var_mean, the NaN-ignoring nansum and nanmean, and the exclusive/reverse running forms of
+MindSpore's CumSum/CumProd/CumulativeLogsumexp primitives.
 """
 import numbers
 
@@ -9,8 +9,12 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ._base import as_tensor, normalize_axis, scalar_arg
-from .arithmetic import add, cast, sub
+from .arithmetic import add, cast, div, sub
+from .comparison import isnan, logical_not
+from .indexing import where
 from .reduction import _axes, _floating, amax, cumsum, mean, std, var
+from .reduction import reduce_sum as _reduce_sum, sum as _sum
+from .unary import _floating as _float_input
 
 _I64 = np.dtype(np.int64)
 
@@ -214,3 +218,24 @@ def var_mean(input, axis=None, ddof=0, keepdims=False):
     """``(var, mean)`` over ``axis`` (None or () for all axes), the var dividing by n - ddof."""
     return var(input, axis, ddof, keepdims), mean(input, axis, keepdims)
 
+
+# ------------------------------------------------------------------------------ NaN-ignoring
+def nansum(input, axis=None, keepdims=False, *, dtype=None):
+    """The sum over ``axis`` (all axes for None) with NaN counted as 0; as MindSpore's, an
+    integer input sums in its own dtype, Bool in Int64, and ``dtype`` converts the result."""
+    x = as_tensor(input, 'input')
+    if x._data.dtype.kind == 'f':
+        x = where(isnan(x), 0.0, x)
+    own = x.dtype if x._data.dtype.kind in 'iu' else None
+    y = _sum(x, () if axis is None else axis, keepdims, dtype=own)
+    return y if dtype is None else cast(y, dtype)
+
+
+def nanmean(input, axis=None, keepdims=False, *, dtype=None):
+    """The mean over ``axis`` (all axes for None) of the elements that are not NaN."""
+    x = _float_input(input)
+    keep = cast(logical_not(isnan(x)), x.dtype)
+    axes = () if axis is None else axis
+    total = _reduce_sum(where(isnan(x), 0.0, x), axes, keepdims)
+    y = div(total, _reduce_sum(keep, axes, keepdims))
+    return y if dtype is None else cast(y, dtype)

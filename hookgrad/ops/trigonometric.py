@@ -1,14 +1,20 @@
-"""Trigonometric and hyperbolic functions and their inverses, atan2 and hypot.
+"""Trigonometric and hyperbolic functions and their inverses, atan2, hypot, sinc and the angle
+units (deg2rad, rad2deg).
 
 Integer and Bool inputs give Float32 (as every floating function in hookgrad); floating inputs
 keep their dtype. MindSpore's ``arc*`` names are aliases.
 """
+import math
+
 import numpy as np
 
 from ..autograd.function import Op, apply1
 from ._base import binary, operands
 from ..kernels.fp_errors import fp_call
-from .unary import _floating
+from .arithmetic import div, mul
+from .comparison import equal
+from .indexing import where
+from .unary import _floating, sin
 
 
 class Tangent(Op):
@@ -234,6 +240,24 @@ def hypot(input, other):
 
 
 # MindSpore aliases
+def sinc(input):
+    """``sin(pi x) / (pi x)``, 1 at 0; integer input gives Float32."""
+    x = _floating(input)
+    zero = equal(x, 0.0)
+    px = mul(where(zero, 1.0, x), math.pi)
+    return where(zero, 1.0, div(sin(px), px))
+
+
+def deg2rad(x):
+    """Degrees to radians."""
+    return mul(_floating(x), math.pi / 180.0)
+
+
+def rad2deg(x):
+    """Radians to degrees."""
+    return mul(_floating(x), 180.0 / math.pi)
+
+
 arcsin = asin
 arccos = acos
 arctan = atan

@@ -12,7 +12,8 @@ from ..autograd.function import Op, apply1
 from ._base import as_tensor
 from ..kernels.erf import erf_array
 from ..kernels.fp_errors import fp_call
-from .arithmetic import cast
+from .arithmetic import cast, neg
+from .indexing import where
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -307,6 +308,11 @@ def reciprocal(input):
     return apply1(Reciprocal, _floating(input))
 
 
+def inv(x):
+    """``1 / x`` element-wise (``ops.reciprocal``)."""
+    return reciprocal(x)
+
+
 def floor(input):
     """Element-wise largest integer not above ``input``; no gradient flows through it."""
     x = input if type(input) is Tensor else as_tensor(input)
@@ -319,6 +325,30 @@ def ceil(input):
     return Ceil.apply(x)
 
 
+def positive(input):
+    """``input`` itself (``+x``); Bool input is refused as MindSpore does.
+
+    Raises:
+        TypeError: for a Bool tensor.
+    """
+    x = as_tensor(input, 'input')
+    if x._data.dtype == np.bool_:
+        raise TypeError("ops.positive: input must not be Bool")
+    return x
+
+
+def copysign(x, other):
+    """``|x|`` with the sign of ``other``: negative where ``other < 0`` (MindSpore's rule, so
+    -0.0 counts as positive)."""
+    t = _floating(x)
+    o = other._data if isinstance(other, Tensor) else np.asarray(other)
+    negative = Tensor._wrap(o < 0)
+    a = abs(t)
+    return where(negative, neg(a), a)
+
+
 # MindSpore aliases
 absolute = abs
 sgn = sign
+tensor_exp = exp
+tensor_expm1 = expm1

@@ -1,0 +1,86 @@
+"""The unsorted segment reductions: ``unsorted_segment_sum``, ``_max``, ``_min`` and ``_prod``,
+each a scatter of the rows of x into a tensor of ``num_segments`` rows.
+
+Composed from the differentiable scatters (``tensor_scatter_add`` and its kin), so gradients
+need no rule here.
+"""
+import numbers
+
+import numpy as np
+
+from .._tensor import Tensor
+from ._base import as_tensor
+from . import creation as _create, scatter_gather as _scatter, shaping as _shape
+
+__all__ = ['unsorted_segment_sum', 'unsorted_segment_max', 'unsorted_segment_min',
+           'unsorted_segment_prod']
+
+
+def _segments(x, segment_ids, num_segments, op):
+    """x as (M, ...) rows, the ids as an (M, 1) index, and the result's shape."""
+    x = as_tensor(x, 'input_x')
+    ids = as_tensor(segment_ids, 'segment_ids')
+    if ids._data.dtype.kind not in 'iu':
+        raise TypeError(f"ops.{op}: segment_ids must be an integer Tensor, got {ids.dtype}")
+    if isinstance(num_segments, Tensor):
+        num_segments = num_segments.item()
+    if isinstance(num_segments, bool) or not isinstance(num_segments, numbers.Integral) or \
+            num_segments < 0:
+        raise ValueError(f"ops.{op}: num_segments must be an int >= 0, got {num_segments!r}")
+    if x.shape[:ids.ndim] != ids.shape:
+        raise ValueError(f"ops.{op}: segment_ids of shape {ids.shape} must be a prefix of "
+                         f"input_x's shape {x.shape}")
+    flat = ids._data.reshape(-1)
+    if flat.size and (flat.min() < 0 or flat.max() >= num_segments):
+        raise ValueError(f"ops.{op}: segment_ids must be in [0, {num_segments}), got "
+                         f"values from {flat.min()} to {flat.max()}")
+    rest = x.shape[ids.ndim:]
+    rows = _shape.reshape(x, (flat.size,) + rest)
+    return rows, Tensor._wrap(flat.reshape(-1, 1).astype(np.int64)), (int(num_segments),) + rest
+
+
+def unsorted_segment_sum(input_x, segment_ids, num_segments):
+    """The sum of the rows of ``input_x`` sharing each segment id: output row s is the sum of
+    ``input_x[i]`` over ``segment_ids[i] == s`` (0 for an empty segment).
+
+    ``segment_ids`` has the shape of input_x's leading axes; the result has shape
+    ``(num_segments,) + input_x.shape[segment_ids.ndim:]``.
+
+    Raises:
+        ValueError: for ids outside [0, num_segments) or a shape mismatch.
+    """
+    rows, index, shape = _segments(input_x, segment_ids, num_segments, 'unsorted_segment_sum')
+    return _scatter.tensor_scatter_add(_create.zeros(shape, rows.dtype), index, rows)
+
+
+def _extreme_fill(dtype, largest):
+    info = np.finfo(dtype) if dtype.kind == 'f' else np.iinfo(dtype)
+    return info.min if largest else info.max
+
+
+def unsorted_segment_max(x, segment_ids, num_segments):
+    """The maximum of the rows of x sharing each segment id; an empty segment holds the dtype's
+    lowest value."""
+    rows, index, shape = _segments(x, segment_ids, num_segments, 'unsorted_segment_max')
+    fill = _create.full(shape, _extreme_fill(rows._data.dtype, True), dtype=rows.dtype)
+    return _scatter.tensor_scatter_max(fill, index, rows)
+
+
+def unsorted_segment_min(x, segment_ids, num_segments):
+    """The minimum of the rows of x sharing each segment id; an empty segment holds the dtype's
+    highest value."""
+    rows, index, shape = _segments(x, segment_ids, num_segments, 'unsorted_segment_min')
+    fill = _create.full(shape, _extreme_fill(rows._data.dtype, False), dtype=rows.dtype)
+    return _scatter.tensor_scatter_min(fill, index, rows)
+
+
+def unsorted_segment_prod(x, segment_ids, num_segments):
+    """The product of the rows of x sharing each segment id; an empty segment holds 1."""
+    rows, index, shape = _segments(x, segment_ids, num_segments, 'unsorted_segment_prod')
+    # one full (segment, column) index per element: the product scatter takes whole positions
+    m, width = rows.shape[0], int(np.prod(shape[1:], dtype=np.int64))
+    ids = index._data.reshape(-1)
+    full = np.stack([np.repeat(ids, width), np.tile(np.arange(width), m)], 1)
+    out = _scatter.tensor_scatter_mul(_create.ones((shape[0], width), rows.dtype),
+                                      Tensor._wrap(full), _shape.reshape(rows, (-1,)))
+    return _shape.reshape(out, shape)
