@@ -51,12 +51,12 @@ from .statistics import (cumprod, logcumsumexp, logsumexp, diff, std_mean, var_m
                          nanmean)
 from .segment import (unsorted_segment_sum, unsorted_segment_max, unsorted_segment_min,
                       unsorted_segment_prod)
-from .sorting import (sort, argsort, msort, topk, top_k, median, quantile, cummax, cummin, searchsorted,
-                      bucketize, bincount, histc, count_nonzero)
-from .scatter_gather import (gather_elements, gather_d, scatter, tensor_scatter_elements, gather_nd, scatter_nd,
-                      tensor_scatter_update, tensor_scatter_add, tensor_scatter_sub,
-                      tensor_scatter_mul, tensor_scatter_div, tensor_scatter_max,
-                      tensor_scatter_min)
+from .sorting import (sort, argsort, msort, topk, top_k, median, quantile, cummax, cummin,
+                      searchsorted, bucketize, bincount, histc, count_nonzero)
+from .scatter_gather import (gather_elements, gather_d, scatter, tensor_scatter_elements,
+                             gather_nd, scatter_nd, tensor_scatter_update, tensor_scatter_add,
+                             tensor_scatter_sub, tensor_scatter_mul, tensor_scatter_div,
+                             tensor_scatter_max, tensor_scatter_min)
 from .selection import (masked_select, nonzero, argwhere, unique, unique_consecutive, index_add,
                         index_fill, inplace_update, inplace_add, inplace_sub, scatter_add,
                         scatter_update, scatter_max, scatter_min, scatter_mul, scatter_div,
@@ -67,7 +67,8 @@ from .rearrange import (roll, repeat_interleave, repeat_elements, meshgrid, swap
                         flipud, rot90, expand, expand_as, view_as, atleast_1d, atleast_2d,
                         atleast_3d, hstack, vstack, row_stack, dstack, column_stack,
                         tensor_split, hsplit, vsplit, dsplit, reverse, t, ravel)
-from .conv import conv2d, conv1d, bias_add, Conv2D
+from .conv import conv2d, conv1d, conv_transpose2d, bias_add, Conv2D
+from .resize import interpolate, upsample
 from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import batch_norm, layer_norm
 from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits
@@ -75,7 +76,6 @@ from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindS
 from .primitives import __all__ as _primitive_names
 from .math_primitives import *  # noqa: F401,F403  (Reciprocal, Atan2, CumProd...)
 from .array_primitives import *  # noqa: F401,F403  (Shape, GatherNd, TopK, ScatterNd...)
-from .nn_extra import *  # noqa: F401,F403  (interpolate, conv_transpose2d)
 from .primitives_nn import *  # noqa: F401,F403  (ReLU6, BiasAdd, LayerNorm, BatchNorm...)
 from .primitives_loss import *  # noqa: F401,F403  (SoftmaxCrossEntropyWithLogits, NLLLoss...)
 from .primitives_image import *  # noqa: F401,F403  (Conv2DTranspose, MaxPool, MirrorPad...)

@@ -9,9 +9,9 @@ import numpy as np
 from .._dtype import float32 as _float32, int32 as _int32, int64 as _int64, to_numpy
 from .primitives import Primitive, _flag
 from . import (arithmetic as _arith, broadcasting as _broadcast, creation as _create,
-               indexing as _index, inspection as _inspect, matrix as _matrix, rearrange as _rearrange,
-               scatter_gather as _scatter, selection as _select, shaping as _shape,
-               sorting as _sort)
+               indexing as _index, inspection as _inspect, matrix as _matrix,
+               rearrange as _rearrange, scatter_gather as _scatter, selection as _select,
+               shaping as _shape, sorting as _sort)
 
 __all__ = [
     'Shape', 'Rank', 'Size', 'DType', 'ScalarToTensor', 'TupleToArray', 'Eye', 'Zeros', 'Ones',

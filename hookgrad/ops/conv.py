@@ -1,5 +1,6 @@
-"""Convolution: ``conv2d``, ``conv1d``, ``bias_add`` (the channel bias a convolution's output
-takes) and the ``Conv2D`` Primitive (NCHW, MindSpore 2.x).
+"""Convolution: ``conv2d``, ``conv1d``, ``conv_transpose2d`` (the input gradient of a
+convolution), ``bias_add`` (the channel bias a convolution's output takes) and the ``Conv2D``
+Primitive (NCHW, MindSpore 2.x).
 
 The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
 channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
@@ -20,7 +21,7 @@ from .primitives import Primitive
 from .arithmetic import add
 from .shaping import reshape
 
-__all__ = ['conv2d', 'conv1d', 'bias_add', 'Conv2D']
+__all__ = ['conv2d', 'conv1d', 'conv_transpose2d', 'bias_add', 'Conv2D']
 
 PAD_MODES = ('same', 'valid', 'pad')
 
@@ -305,6 +306,52 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode='valid', padding=0, dila
     y = _convolve(reshape(x, (n, c, 1, length)), reshape(w, (o, cg, 1, k)), b, (1, stride),
                   pad_mode, (0, 0) + pads, (1, dilation), groups, where)
     return reshape(y, (n, o, y.shape[3]))
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1):
+    """The 2-d transposed convolution of an (N, C_in, H, W) input with a
+    (C_in, C_out / groups, kh, kw) weight: the input gradient of the convolution with that
+    weight. The output's size is ``(H - 1) * stride - 2 * padding + dilation * (kh - 1) +
+    output_padding + 1`` (likewise for W).
+
+    Raises:
+        ValueError: for a weight that does not fit the input, sizes < 1, or an output_padding
+            not smaller than stride or dilation.
+    """
+    where = 'ops.conv_transpose2d'
+    x, w = as_tensor(input, 'input'), as_tensor(weight, 'weight')
+    if x.ndim != 4 or w.ndim != 4 or w.shape[0] != x.shape[1]:
+        raise ValueError(f"{where}: input (N, C_in, H, W) and weight (C_in, C_out / groups, "
+                         f"kh, kw) do not fit: {x.shape} and {w.shape}")
+    stride, dilation = as_ints(stride, 2, where, 'stride'), as_ints(dilation, 2, where,
+                                                                    'dilation')
+    pad = as_ints(padding, 2, where, 'padding', minimum=0)
+    extra = as_ints(output_padding, 2, where, 'output_padding', minimum=0)
+    groups = as_ints(groups, 1, where, 'groups')[0]
+    if any(e >= max(s, d) for e, s, d in zip(extra, stride, dilation)):
+        raise ValueError(f"{where}: output_padding {extra} must be smaller than stride "
+                         f"{stride} or dilation {dilation}")
+    if x.shape[1] % groups:
+        raise ValueError(f"{where}: the {x.shape[1]} input channels are not divisible by "
+                         f"groups={groups}")
+    size = tuple((n - 1) * s - 2 * p + d * (k - 1) + e + 1 for n, s, p, d, k, e in
+                 zip(x.shape[2:], stride, pad, dilation, w.shape[2:], extra))
+    if min(size) < 1:
+        raise ValueError(f"{where}: the output size {size} is not positive")
+    # the padding of the convolution this is the input gradient of: the output_padding rows
+    # at the bottom/right come from a smaller bottom padding (or none, when it would be
+    # negative: the stride then absorbs them)
+    bottom = tuple(max(p - e, 0) for p, e in zip(pad, extra))
+    if any(b - p + e >= s for b, p, e, s in zip(bottom, pad, extra, stride)):
+        raise ValueError(f"{where}: output_padding {extra} with padding {pad} must stay "
+                         f"below stride {stride} in hookgrad")
+    pads = (pad[0], bottom[0], pad[1], bottom[1])
+    y = Conv2DBackpropInput.apply(x, w, input_size=size, stride=stride, padding=pads,
+                             dilation=dilation, groups=groups)
+    if bias is None:
+        return y
+    return add(y, reshape(as_tensor(bias, 'bias'), (-1, 1, 1)))
 
 
 def bias_add(input_x, bias):

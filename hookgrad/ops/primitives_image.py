@@ -11,7 +11,7 @@ from .._dtype import int32 as _int32
 from .._tensor import Tensor
 from .primitives import Primitive, _flag
 from . import (arithmetic as _arith, indexing as _index, linalg as _linalg, nn_pad as _pad,
-               pooling as _pool, shaping as _shape)
+               pooling as _pool, resize as _resize, shaping as _shape)
 from ._base import as_tensor
 from .conv import (Conv2DBackpropInput as _BackpropInput, as_ints, as_pad_mode, as_padding,
                    out_length, same_padding)
@@ -216,30 +216,6 @@ def _size(size, prim):
     return tuple(items)
 
 
-def _source(n_in, n_out, align_corners, half_pixel):
-    """Each output position's source coordinate along one axis (float32, as MindSpore)."""
-    if align_corners and n_out > 1:
-        scale = np.float32((n_in - 1) / (n_out - 1))
-    else:
-        scale = np.float32(n_in / n_out)
-    i = np.arange(n_out, dtype=np.float32)
-    return (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
-
-
-def _linear_matrix(n_in, n_out, align_corners, half_pixel, dtype):
-    """(n_out, n_in) weights of linear interpolation, the coordinates clamped to the input."""
-    src = _source(n_in, n_out, align_corners, half_pixel).astype(np.float64)
-    floor = np.floor(src)
-    lerp = src - floor
-    lower = np.clip(floor, 0, n_in - 1).astype(np.int64)
-    upper = np.clip(np.ceil(src), 0, n_in - 1).astype(np.int64)
-    m = np.zeros((n_out, n_in))
-    rows = np.arange(n_out)
-    np.add.at(m, (rows, lower), 1.0 - lerp)
-    np.add.at(m, (rows, upper), lerp)
-    return Tensor._wrap(m.astype(dtype))
-
-
 def _resize_flags(align_corners, half_pixel_centers, prim):
     align = _flag(align_corners, prim, 'align_corners')
     half = _flag(half_pixel_centers, prim, 'half_pixel_centers')
@@ -266,8 +242,9 @@ class ResizeBilinearV2(Primitive):
             raise TypeError(f"ops.ResizeBilinearV2: image must be floating, got {x.dtype}")
         (h, w), (ho, wo) = x.shape[2:], _size(size, 'ResizeBilinearV2')
         flags = (self.align_corners, self.half_pixel_centers, x._data.dtype)
-        y = _linalg.matmul(_linear_matrix(h, ho, *flags), x)
-        return _linalg.matmul(y, _shape.transpose(_linear_matrix(w, wo, *flags), (1, 0)))
+        y = _linalg.matmul(_resize.linear_matrix(h, ho, *flags), x)
+        across = _resize.linear_matrix(w, wo, *flags)
+        return _linalg.matmul(y, _shape.transpose(across, (1, 0)))
 
 
 class ResizeNearestNeighbor(Primitive):
@@ -288,12 +265,13 @@ class ResizeNearestNeighbor(Primitive):
         super().__init__(size=size, align_corners=align, half_pixel_centers=half)
 
     def _index(self, n_in, n_out):
+        source = _resize.source_coordinates
         if self.half_pixel_centers:
-            src = np.floor(_source(n_in, n_out, False, True) + np.float32(0.5))
+            src = np.floor(source(n_in, n_out, False, True) + np.float32(0.5))
         elif self.align_corners:
-            src = np.floor(_source(n_in, n_out, True, False) + np.float32(0.5))
+            src = np.floor(source(n_in, n_out, True, False) + np.float32(0.5))
         else:
-            src = np.floor(_source(n_in, n_out, False, False))
+            src = np.floor(source(n_in, n_out, False, False))
         return Tensor._wrap(np.clip(src, 0, n_in - 1).astype(np.int64))
 
     def construct(self, input_x):

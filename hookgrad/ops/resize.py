@@ -1,8 +1,8 @@
-"""More of MindSpore's functional nn ops: ``interpolate`` (and its name ``upsample``) and
-``conv_transpose2d``.
+"""Resizing: ``interpolate`` (and its name ``upsample``), and the interpolation matrices and
+source coordinates ``ResizeBilinearV2`` and ``ResizeNearestNeighbor`` resize with.
 
-Resizing multiplies by fixed interpolation matrices (or gathers, for 'nearest'), and the
-transposed convolution is the convolution's input-gradient op, so both are differentiable.
+Resizing multiplies by fixed interpolation matrices (or gathers, for 'nearest'), so it is
+differentiable.
 """
 import math
 import numbers
@@ -11,15 +11,36 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._base import as_tensor
-from . import (arithmetic as _arith, indexing as _index, linalg as _linalg,
-               pooling as _pool, shaping as _shape)
-from .conv import Conv2DBackpropInput as _BackpropInput, as_ints
-from .primitives_image import _linear_matrix
+from . import indexing as _index, linalg as _linalg, pooling as _pool, shaping as _shape
 
-__all__ = ['interpolate', 'upsample', 'conv_transpose2d']
+__all__ = ['interpolate', 'upsample']
 
 _MODES = ('nearest', 'linear', 'bilinear', 'area')
 _UNSUPPORTED = ('bicubic', 'trilinear', 'nearest-exact')
+
+
+def source_coordinates(n_in, n_out, align_corners, half_pixel):
+    """Each output position's source coordinate along one axis (float32, as MindSpore)."""
+    if align_corners and n_out > 1:
+        scale = np.float32((n_in - 1) / (n_out - 1))
+    else:
+        scale = np.float32(n_in / n_out)
+    i = np.arange(n_out, dtype=np.float32)
+    return (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
+
+
+def linear_matrix(n_in, n_out, align_corners, half_pixel, dtype):
+    """(n_out, n_in) weights of linear interpolation, the coordinates clamped to the input."""
+    src = source_coordinates(n_in, n_out, align_corners, half_pixel).astype(np.float64)
+    floor = np.floor(src)
+    lerp = src - floor
+    lower = np.clip(floor, 0, n_in - 1).astype(np.int64)
+    upper = np.clip(np.ceil(src), 0, n_in - 1).astype(np.int64)
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    np.add.at(m, (rows, lower), 1.0 - lerp)
+    np.add.at(m, (rows, upper), lerp)
+    return Tensor._wrap(m.astype(dtype))
 
 
 def _out_size(x, size, scale_factor, recompute_scale_factor, mode):
@@ -101,54 +122,8 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
             y = _index.take(y, Tensor._wrap(src), axis)
         else:
             align = bool(align_corners)
-            y = _along(y, axis, _linear_matrix(n_in, n_out, align, not align, x._data.dtype))
+            y = _along(y, axis, linear_matrix(n_in, n_out, align, not align, x._data.dtype))
     return y
 
 
 upsample = interpolate
-
-
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
-                     groups=1, dilation=1):
-    """The 2-d transposed convolution of an (N, C_in, H, W) input with a
-    (C_in, C_out / groups, kh, kw) weight: the input gradient of the convolution with that
-    weight. The output's size is ``(H - 1) * stride - 2 * padding + dilation * (kh - 1) +
-    output_padding + 1`` (likewise for W).
-
-    Raises:
-        ValueError: for a weight that does not fit the input, sizes < 1, or an output_padding
-            not smaller than stride or dilation.
-    """
-    where = 'ops.conv_transpose2d'
-    x, w = as_tensor(input, 'input'), as_tensor(weight, 'weight')
-    if x.ndim != 4 or w.ndim != 4 or w.shape[0] != x.shape[1]:
-        raise ValueError(f"{where}: input (N, C_in, H, W) and weight (C_in, C_out / groups, "
-                         f"kh, kw) do not fit: {x.shape} and {w.shape}")
-    stride, dilation = as_ints(stride, 2, where, 'stride'), as_ints(dilation, 2, where,
-                                                                    'dilation')
-    pad = as_ints(padding, 2, where, 'padding', minimum=0)
-    extra = as_ints(output_padding, 2, where, 'output_padding', minimum=0)
-    groups = as_ints(groups, 1, where, 'groups')[0]
-    if any(e >= max(s, d) for e, s, d in zip(extra, stride, dilation)):
-        raise ValueError(f"{where}: output_padding {extra} must be smaller than stride "
-                         f"{stride} or dilation {dilation}")
-    if x.shape[1] % groups:
-        raise ValueError(f"{where}: the {x.shape[1]} input channels are not divisible by "
-                         f"groups={groups}")
-    size = tuple((n - 1) * s - 2 * p + d * (k - 1) + e + 1 for n, s, p, d, k, e in
-                 zip(x.shape[2:], stride, pad, dilation, w.shape[2:], extra))
-    if min(size) < 1:
-        raise ValueError(f"{where}: the output size {size} is not positive")
-    # the padding of the convolution this is the input gradient of: the output_padding rows
-    # at the bottom/right come from a smaller bottom padding (or none, when it would be
-    # negative: the stride then absorbs them)
-    bottom = tuple(max(p - e, 0) for p, e in zip(pad, extra))
-    if any(b - p + e >= s for b, p, e, s in zip(bottom, pad, extra, stride)):
-        raise ValueError(f"{where}: output_padding {extra} with padding {pad} must stay "
-                         f"below stride {stride} in hookgrad")
-    pads = (pad[0], bottom[0], pad[1], bottom[1])
-    y = _BackpropInput.apply(x, w, input_size=size, stride=stride, padding=pads,
-                             dilation=dilation, groups=groups)
-    if bias is None:
-        return y
-    return _arith.add(y, _shape.reshape(as_tensor(bias, 'bias'), (-1, 1, 1)))
