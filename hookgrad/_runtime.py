@@ -160,7 +160,7 @@ def set_dump(target, enabled=True):
         ValueError: ``target`` is not a Cell or Primitive.
     """
     from .nn import Cell
-    from .ops.primitives import Primitive
+    from .ops.operations._primitive import Primitive
     if not isinstance(target, (Cell, Primitive)):
         raise ValueError(f'The "target" parameter must be an instance of Cell or Primitive, but '
                          f'got an instance of {type(target)}.')

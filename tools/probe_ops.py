@@ -33,7 +33,7 @@ import numpy as np
 
 import hookgrad as ms
 import hookgrad.ops as O
-from hookgrad.ops.primitives import Primitive
+from hookgrad.ops.operations._primitive import Primitive
 
 PACKAGE = os.path.dirname(os.path.abspath(ms.__file__))
 AXIS_NAMES = {'axis', 'dim', 'axes', 'dims', 'dim0', 'dim1', 'axis1', 'axis2', 'source',

@@ -21,7 +21,7 @@ from .. import _dtype
 from .. import nn as _nn
 from .. import ops
 from ..nn.cell import Cell
-from ..ops.primitives import Primitive
+from ..ops.operations._primitive import Primitive
 
 __all__ = ['auto_mixed_precision', 'custom_mixed_precision', 'get_white_list', 'get_black_list']
 

@@ -1,7 +1,9 @@
 """``hookgrad.ops``: MindSpore's functional API and Primitive-style classes.
 
 Each family module defines its primitives (``Op`` subclasses, registered in
-``hookgrad.autograd.function.OPS``) and the public functions that wrap them.
+``hookgrad.autograd.function.OPS``) and the public functions that wrap them. MindSpore's
+Primitive classes (``ops.Add()``, ``ops.ReduceSum(keep_dims)``...) live in ``operations/``,
+built on those functions; no family imports them.
 """
 from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, floor_divide,
                          remainder, subtract, multiply, divide, negative, tensor_add, tensor_sub,
@@ -67,23 +69,15 @@ from .rearrange import (roll, repeat_interleave, repeat_elements, meshgrid, swap
                         flipud, rot90, expand, expand_as, view_as, atleast_1d, atleast_2d,
                         atleast_3d, hstack, vstack, row_stack, dstack, column_stack,
                         tensor_split, hsplit, vsplit, dsplit, reverse, t, ravel)
-from .conv import conv2d, conv1d, conv_transpose2d, bias_add, Conv2D
+from .conv import conv2d, conv1d, conv_transpose2d, bias_add
 from .resize import interpolate, upsample
 from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import batch_norm, layer_norm
 from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits
-from .primitives import *  # noqa: F401,F403  (ReduceSum, MatMul, Add... : MindSpore classes)
-from .primitives import __all__ as _primitive_names
-from .math_primitives import *  # noqa: F401,F403  (Reciprocal, Atan2, CumProd...)
-from .array_primitives import *  # noqa: F401,F403  (Shape, GatherNd, TopK, ScatterNd...)
-from .primitives_nn import *  # noqa: F401,F403  (ReLU6, BiasAdd, LayerNorm, BatchNorm...)
-from .primitives_loss import *  # noqa: F401,F403  (SoftmaxCrossEntropyWithLogits, NLLLoss...)
-from .primitives_image import *  # noqa: F401,F403  (Conv2DTranspose, MaxPool, MirrorPad...)
-from .primitives_state import *  # noqa: F401,F403  (ApplyMomentum, SGD, Adam, Depend...)
-from .primitives_math_extra import *  # noqa: F401,F403  (UnsortedSegmentSum, SplitV...)
-from .primitives_more import *  # noqa: F401,F403  (EmbeddingLookup, LRN, AdamWeightDecay...)
-from .primitives_detection import *  # noqa: F401,F403  (BoundingBoxEncode, IOU...)
-from .comm_ops import ReduceOp, AllReduce, AllGather, ReduceScatter, Broadcast  # noqa: F401
+from .collective import ReduceOp
+# MindSpore's Primitive classes (ReduceSum, MatMul, Add...), built on the functions above:
+# operations/, one module per subject
+from .operations._catalog import *  # noqa: F401,F403
 from ..autograd.functional import GradOperation
 from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
 

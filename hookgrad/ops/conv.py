@@ -1,6 +1,6 @@
 """Convolution: ``conv2d``, ``conv1d``, ``conv_transpose2d`` (the input gradient of a
-convolution), ``bias_add`` (the channel bias a convolution's output takes) and the ``Conv2D``
-Primitive (NCHW, MindSpore 2.x).
+convolution) and ``bias_add`` (the channel bias a convolution's output takes), NCHW, MindSpore
+2.x; the ``Conv2D`` Primitive is in ``operations/_image.py``.
 
 The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
 channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
@@ -17,11 +17,10 @@ from ._base import as_tensor
 from ..kernels.conv import (_to_groups, conv_forward, filter_grad, grad_operand,  # noqa: F401
                            input_grad, out_length)
 from ..kernels.conv_layout import POOL, BufferPool  # noqa: F401  (hookgrad.ops.conv's names)
-from .primitives import Primitive
 from .arithmetic import add
 from .shaping import reshape
 
-__all__ = ['conv2d', 'conv1d', 'conv_transpose2d', 'bias_add', 'Conv2D']
+__all__ = ['conv2d', 'conv1d', 'conv_transpose2d', 'bias_add']
 
 PAD_MODES = ('same', 'valid', 'pad')
 
@@ -374,51 +373,3 @@ def add_bias(input_x, bias, data_format, name):
         raise ValueError(f"ops.{name}: bias must have shape ({x.shape[axis]},) for input_x of "
                          f"shape {x.shape}, got {b.shape}")
     return add(x, reshape(b, (-1,) + (1,) * (x.ndim - 1 - axis)))
-
-
-class Conv2D(Primitive):
-    """``Conv2D(out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
-    dilation=1, group=1, data_format='NCHW')(x, weight)``: ``conv2d`` without bias.
-
-    ``kernel_size``, ``stride`` and ``dilation`` are an int or a pair (stride and dilation also
-    accept MindSpore's four-int form (1, 1, h, w)); ``pad`` is an int or four ints (top,
-    bottom, left, right) used with pad_mode 'pad'. ``mode`` is accepted and unused.
-
-    Raises:
-        ValueError: for bad attributes, a data_format other than 'NCHW', or a weight whose
-            shape does not match out_channel and kernel_size (at call time).
-    """
-
-    def __init__(self, out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
-                 dilation=1, group=1, data_format='NCHW'):
-        where = 'ops.Conv2D'
-        out_channel = as_ints(out_channel, 1, where, 'out_channel')[0]
-        kernel_size = as_ints(kernel_size, 2, where, 'kernel_size')
-        if not _is_int(mode):
-            raise TypeError(f"{where}: mode must be an int, got {mode!r}")
-        pad_mode = as_pad_mode(pad_mode, where)
-        as_padding(pad, pad_mode, where)
-        stride = as_ints(_last_two(stride), 2, where, 'stride')
-        dilation = as_ints(_last_two(dilation), 2, where, 'dilation')
-        group = as_ints(group, 1, where, 'group')[0]
-        if data_format != 'NCHW':
-            raise ValueError(f"{where}: data_format must be 'NCHW', got {data_format!r}")
-        super().__init__(out_channel=out_channel, kernel_size=kernel_size, mode=mode,
-                         pad_mode=pad_mode, pad=pad, stride=stride, dilation=dilation,
-                         group=group, data_format=data_format)
-
-    def construct(self, x, weight):
-        w = as_tensor(weight, 'weight')
-        if w.ndim == 4 and (w.shape[0] != self.out_channel or w.shape[2:] != self.kernel_size):
-            raise ValueError(f"ops.Conv2D: weight of shape {w.shape} does not match "
-                             f"out_channel={self.out_channel} and "
-                             f"kernel_size={self.kernel_size}")
-        return conv2d(x, w, None, self.stride, self.pad_mode, self.pad, self.dilation,
-                      self.group)
-
-
-def _last_two(value):
-    """MindSpore's (1, 1, h, w) form of stride and dilation as (h, w)."""
-    if isinstance(value, (tuple, list)) and len(value) == 4 and tuple(value[:2]) == (1, 1):
-        return tuple(value[2:])
-    return value

@@ -7,7 +7,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.engine import run_backward
-from hookgrad.ops import primitives as P
+from hookgrad.ops.operations import _primitive as P
 
 _rng = np.random.default_rng(0)
 X34 = _rng.standard_normal((3, 4))

@@ -6,7 +6,7 @@ from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
 from ...common.initializer import HeUniform, Uniform
-from ...ops.primitives import Primitive
+from ...ops.operations._primitive import Primitive
 from ..cell import Cell
 from ..parameter import Parameter
 from .activation import LeakyReLU, get_activation

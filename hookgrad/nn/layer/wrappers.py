@@ -2,7 +2,7 @@
 from ... import ops
 from ..._tensor import Tensor
 from ...ops.conv import _is_int
-from ...ops.primitives import Primitive
+from ...ops.operations._primitive import Primitive
 from ..cell import Cell
 from .padding import _MirrorPadNd
 

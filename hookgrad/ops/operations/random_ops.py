@@ -1,7 +1,7 @@
 """``mindspore.ops.operations.random_ops``: the Primitive classes MindSpore defines there that
 hookgrad has (the same classes as ``ops.<name>``)."""
-from ... import ops as _ops
 from ...compat.names import reexport as _reexport, reporter as _reporter
+from . import _catalog
 
-__all__ = _reexport(globals(), _ops, 'mindspore.ops.operations.random_ops')
+__all__ = _reexport(globals(), _catalog, 'mindspore.ops.operations.random_ops')
 __getattr__ = _reporter('mindspore.ops.operations.random_ops')

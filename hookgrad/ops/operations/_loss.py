@@ -1,8 +1,8 @@
 """MindSpore's Primitive classes for losses: cross-entropies, L2, smooth L1, KL divergence,
 negative log-likelihood and soft margin.
 
-Each is a thin callable over the functional ops it names (see ``primitives.py``), so it is
-differentiable and observed like them. Constructor and call arguments, and the tuple outputs
+Each computes through the functional ops it names, so it is differentiable and observed
+like them. Constructor and call arguments, and the tuple outputs
 (``SoftmaxCrossEntropyWithLogits``'s ``(loss, dlogits)``, ``NLLLoss``'s ``(loss,
 total_weight)``), follow MindSpore 2.10's Primitives.
 """
@@ -10,18 +10,16 @@ import numbers
 
 import numpy as np
 
-from .._tensor import Tensor
-from .primitives import Primitive
-from . import (activation as _act, arithmetic as _arith, creation as _create,
-               indexing as _index, loss as _loss, nn_loss as _nnloss,
-               reduction as _red, scatter_gather as _scatter, shaping as _shape)
-from ._base import as_tensor
+from ..._tensor import Tensor
+from .._base import as_tensor
+from .. import (activation as _act, arithmetic as _arith, creation as _create, indexing as _index,
+               loss as _loss, nn_loss as _nnloss, reduction as _red, scatter_gather as _scatter,
+               shaping as _shape)
+from ._primitive import Primitive
 
-__all__ = [
-    'SoftmaxCrossEntropyWithLogits', 'SparseSoftmaxCrossEntropyWithLogits',
-    'SigmoidCrossEntropyWithLogits', 'BinaryCrossEntropy', 'BCEWithLogitsLoss', 'L2Loss',
-    'SmoothL1Loss', 'KLDivLoss', 'NLLLoss', 'SoftMarginLoss',
-]
+__all__ = ['SoftmaxCrossEntropyWithLogits', 'SparseSoftmaxCrossEntropyWithLogits',
+           'SigmoidCrossEntropyWithLogits', 'BinaryCrossEntropy', 'BCEWithLogitsLoss', 'L2Loss',
+           'SmoothL1Loss', 'KLDivLoss', 'NLLLoss', 'SoftMarginLoss']
 
 
 def _reduction(value, prim, allowed=('none', 'mean', 'sum')):
@@ -195,4 +193,3 @@ class SoftMarginLoss(Primitive):
 
     def construct(self, input, target):
         return _nnloss.soft_margin_loss(input, target, self.reduction)
-

@@ -1,26 +1,34 @@
-"""MindSpore's Primitive-style op classes: configured once, then called on tensors.
+"""The ``Primitive`` base class, the argument checks every Primitive module shares, and the
+Primitives of hookgrad's basic ops: the five reductions, matrix products, arithmetic,
+activations, shapes, dtype and creation, comparisons, graph control and dropout.
 
-Each class is a thin callable over the functional op it names, so ``ops.ReduceSum(True)(x, 1)``
-and ``ops.reduce_sum(x, 1, True)`` run the same code, record the same graph and raise the same
-errors. Call signatures follow MindSpore's Primitives (``ops.Concat(axis)(tensors)``...).
+A Primitive is configured once, then called on tensors. Each class is a thin callable over the
+functional op it names, so ``ops.ReduceSum(True)(x, 1)`` and ``ops.reduce_sum(x, 1, True)``
+run the same code, record the same graph and raise the same errors. Call signatures follow
+MindSpore's Primitives (``ops.Concat(axis)(tensors)``...). The other Primitives live beside
+this module, one module per subject (``_elementwise.py``, ``_image.py``...).
 """
 import math
+import numbers
 
-from .._dtype import int32 as _int32
-from .._dtype import int64 as _int64
-from ._base import as_tensor, normalize_axis
-from .activation import gelu, log_softmax, relu, sigmoid, softmax
-from .arithmetic import add, cast, div, identity, mul, neg, pow, square, sub
-from .comparison import (equal, ge, gt, le, lt, maximum, minimum, ne)
-from .creation import assign, fill, one_hot, ones_like, stop_gradient, zeros_like
-from .indexing import gather, where
-from .linalg import dense, matmul, mm
-from .random import (check_keep_prob, dropout2d_with_mask, dropout_with_mask,
+import numpy as np
+
+from ..._dtype import int32 as _int32
+from ..._dtype import int64 as _int64
+from ..._dtype import to_numpy
+from .._base import as_tensor, normalize_axis
+from ..activation import gelu, log_softmax, relu, sigmoid, softmax
+from ..arithmetic import add, cast, div, identity, mul, neg, pow, square, sub
+from ..comparison import (equal, ge, gt, le, lt, maximum, minimum, ne)
+from ..creation import assign, fill, one_hot, ones_like, stop_gradient, zeros_like
+from ..indexing import gather, where
+from ..linalg import dense, matmul, mm
+from ..random import (check_keep_prob, dropout2d_with_mask, dropout_with_mask,
                      primitive_generator)
-from .reduction import max as _max_with_index
-from .reduction import argmax, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
-from .shaping import concat, expand_dims, reshape, split, squeeze, stack, tile, transpose
-from .unary import abs, cos, exp, log, rsqrt, sin, sqrt, tanh
+from ..reduction import max as _max_with_index
+from ..reduction import argmax, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
+from ..shaping import concat, expand_dims, reshape, split, squeeze, stack, tile, transpose
+from ..unary import abs, cos, exp, log, rsqrt, sin, sqrt, tanh
 
 __all__ = [
     'Primitive',
@@ -74,6 +82,24 @@ def _flag(value, prim, what):
     if not isinstance(value, bool):
         raise TypeError(f"ops.{prim}: {what} must be a bool, got {value!r}")
     return value
+
+
+def _int(value, prim, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"ops.{prim}: {what} must be an int, got {value!r}")
+    return int(value)
+
+
+def _float(value, prim, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"ops.{prim}: {what} must be a float, got {value!r}")
+    return float(value)
+
+
+def _int_dtype(dtype, prim, what):
+    if to_numpy(dtype) not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"ops.{prim}: {what} must be Int32 or Int64, got {dtype}")
+    return dtype
 
 
 # ----------------------------------------------------------------------------- reductions

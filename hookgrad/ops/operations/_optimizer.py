@@ -1,32 +1,17 @@
-"""MindSpore's Primitive classes that change or report state: optimizer updates of Parameters,
-graph-control no-ops, printing, scalar casts, random choice, and the Ascend-only float-status
-primitives (refused by name).
+"""MindSpore's Primitive classes that update Parameters as optimizers do: momentum, SGD,
+Adam (with and without weight decay), plain gradient descent, RMSProp and Adagrad.
 
-The optimizer primitives compute their update through hookgrad's ops with nothing recorded
-for autograd, and write it into the Parameters in place (``ops.assign``), as MindSpore's do.
-Constructor and call arguments follow MindSpore 2.10's Primitives.
+Each computes its update through hookgrad's ops with nothing recorded for autograd, and
+writes it into the Parameters in place (``ops.assign``), as MindSpore's do. Constructor and
+call arguments follow MindSpore 2.10's Primitives.
 """
-import numbers
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from .. import arithmetic as _arith, creation as _create, unary as _unary
+from ._primitive import Primitive, _flag, _float
 
-from .._dtype import int64 as _int64
-from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
-from .primitives import Primitive, _flag
-from . import (arithmetic as _arith, composite as _composite, creation as _create,
-               inspection as _inspect, sampling as _sampling, unary as _unary)
-from ._base import as_tensor
-
-__all__ = [
-    'ApplyMomentum', 'SGD', 'Adam', 'ApplyGradientDescent', 'ApplyRMSProp', 'ApplyAdagrad',
-    'Depend', 'IdentityN', 'TensorShape', 'Print', 'ScalarCast', 'Fills',
-    'RandomChoiceWithMask', 'NPUGetFloatStatus', 'NPUAllocFloatStatus', 'NPUClearFloatStatus',
-]
-
-
-def _float(value, prim, what):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"ops.{prim}: {what} must be a float, got {value!r}")
-    return float(value)
+__all__ = ['ApplyMomentum', 'SGD', 'Adam', 'AdamWeightDecay', 'ApplyGradientDescent',
+           'ApplyRMSProp', 'ApplyAdagrad', 'ApplyAdagradV2']
 
 
 def _parameter(value, prim, what):
@@ -35,7 +20,6 @@ def _parameter(value, prim, what):
     return value
 
 
-# ----------------------------------------------------------------------------- optimizers
 class ApplyMomentum(Primitive):
     """``ApplyMomentum(use_nesterov=False, use_locking=False, gradient_scale=1.0)(variable,
     accumulation, learning_rate, gradient, momentum)``: in place,
@@ -141,6 +125,29 @@ class Adam(Primitive):
         return _create.assign(var, new), m, v
 
 
+class AdamWeightDecay(Primitive):
+    """``AdamWeightDecay(use_locking=False)(var, m, v, lr, beta1, beta2, epsilon, decay,
+    gradient)``: in place, ``m = beta1 m + (1 - beta1) g``, ``v = beta2 v + (1 - beta2) g ** 2``
+    and ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)`` (no bias correction); returns
+    ``(var, m, v)``."""
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_flag(use_locking, 'AdamWeightDecay', 'use_locking'))
+
+    def construct(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+        for what, p in (('var', var), ('m', m), ('v', v)):
+            _parameter(p, 'AdamWeightDecay', what)
+        with no_grad():
+            g = gradient
+            new_m = _arith.add(_arith.mul(m, beta1), _arith.mul(g, 1.0 - beta1))
+            new_v = _arith.add(_arith.mul(v, beta2), _arith.mul(_arith.square(g), 1.0 - beta2))
+            step = _arith.add(_arith.div(new_m, _arith.add(_unary.sqrt(new_v), epsilon)),
+                              _arith.mul(var, decay))
+            new = _arith.sub(var, _arith.mul(step, lr))
+        _create.assign(m, new_m)
+        _create.assign(v, new_v)
+        return _create.assign(var, new), m, v
+
+
 class ApplyGradientDescent(Primitive):
     """``ApplyGradientDescent()(var, alpha, delta)``: ``var -= alpha * delta`` in place;
     returns var."""
@@ -192,92 +199,23 @@ class ApplyAdagrad(Primitive):
         return _create.assign(var, new), accum
 
 
-# ----------------------------------------------------------------------------- graph control
-class Depend(Primitive):
-    """``Depend()(value, expr)``: value; expr has already run (hookgrad runs in program
-    order)."""
-    def construct(self, value, expr):
-        return _composite.depend(value, expr)
+class ApplyAdagradV2(Primitive):
+    """``ApplyAdagradV2(epsilon, update_slots=True)(var, accum, lr, grad)``: in place,
+    ``accum += grad ** 2`` (with update_slots) and ``var -= lr * grad / (sqrt(accum) +
+    epsilon)``; returns ``(var, accum)``."""
+    def __init__(self, epsilon, update_slots=True):
+        if not isinstance(epsilon, float):
+            raise TypeError(f"ops.ApplyAdagradV2: epsilon must be a float, got {epsilon!r}")
+        super().__init__(epsilon=epsilon,
+                         update_slots=_flag(update_slots, 'ApplyAdagradV2', 'update_slots'))
 
-
-class IdentityN(Primitive):
-    """``IdentityN()(x)``: the tensors of the tuple or list x, each as a new graph node."""
-    def construct(self, x):
-        if not isinstance(x, (tuple, list)) or not all(isinstance(t, Tensor) for t in x):
-            raise TypeError(f"ops.IdentityN: x must be a tuple or list of Tensors, got {x!r}")
-        return type(x)(_arith.identity(t) for t in x)
-
-
-class TensorShape(Primitive):
-    """``TensorShape()(input_x)``: the shape of x as a 1-d Int64 Tensor."""
-    def construct(self, input_x):
-        x = as_tensor(input_x, 'input_x')
-        return Tensor(list(x.shape), _int64) if x.ndim else _create.zeros((0,), _int64)
-
-
-class Print(Primitive):
-    """``Print()(*args)``: prints each Tensor, string or number on its own line (Tensors in
-    their repr); returns None (``ops.print_``)."""
-    def construct(self, *args):
-        return _inspect.print_(*args)
-
-
-class ScalarCast(Primitive):
-    """``ScalarCast()(input_x, input_y)``: the Python number input_x as the type input_y
-    (int64, float64 or bool); ints truncate towards zero (``ops.scalar_cast``).
-
-    Raises:
-        ValueError: for another type.
-    """
-    def construct(self, input_x, input_y):
-        return _create.cast_number(input_x, input_y, 'ScalarCast')
-
-
-class Fills(Primitive):
-    """``Fills()(x, value)``: a Tensor of x's shape and dtype filled with value (a number or a
-    0-d Tensor; ``ops.fills``)."""
-    def construct(self, x, value):
-        return _create.filled_like(x, value, 'Fills')
-
-
-class RandomChoiceWithMask(Primitive):
-    """``RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)``: ``(index, mask)``, the
-    positions of ``count`` True elements of the Bool input_x in random order.
-
-    index is (count, rank) Int32; where fewer than count are True, the rows past them are 0
-    and mask (count,) Bool is False there. Both seeds 0 draw from the global generator.
-
-    Raises:
-        ValueError: for count < 1 or negative seeds. TypeError: for a non-Bool input.
-    """
-    def __init__(self, count=256, seed=0, seed2=0):
-        _sampling.choice_count(count, 'RandomChoiceWithMask')
-        rng = _sampling.pair_generator(seed, seed2, 'RandomChoiceWithMask')
-        super().__init__(count=count, seed=seed, seed2=seed2)
-        self._rng = rng
-
-    def construct(self, input_x):
-        return _sampling.random_choice_with_mask(input_x, self.count, self._rng,
-                                                 'RandomChoiceWithMask')
-
-
-# ----------------------------------------------------------------------------- Ascend only
-class _AscendOnly(Primitive):
-    """Constructed freely (cells build them for their Ascend branch); calling one raises."""
-    def construct(self, *args):
-        raise RuntimeError(f"ops.{type(self).__name__} reads the float-overflow status "
-                           f"register of Ascend NPUs and exists only there; hookgrad runs on "
-                           f"CPU: check values with ops.isfinite instead")
-
-
-class NPUGetFloatStatus(_AscendOnly):
-    """``NPUGetFloatStatus()(x)``: Ascend only; calling it raises RuntimeError."""
-
-
-class NPUAllocFloatStatus(_AscendOnly):
-    """``NPUAllocFloatStatus()()``: Ascend only; calling it raises RuntimeError."""
-
-
-class NPUClearFloatStatus(_AscendOnly):
-    """``NPUClearFloatStatus()(x)``: Ascend only; calling it raises RuntimeError."""
-
+    def construct(self, var, accum, lr, grad):
+        var = _parameter(var, 'ApplyAdagradV2', 'var')
+        accum = _parameter(accum, 'ApplyAdagradV2', 'accum')
+        with no_grad():
+            acc = _arith.add(accum, _arith.square(grad)) if self.update_slots else accum
+            step = _arith.div(_arith.mul(grad, lr), _arith.add(_unary.sqrt(acc), self.epsilon))
+            new = _arith.sub(var, step)
+        if self.update_slots:
+            _create.assign(accum, acc)
+        return _create.assign(var, new), accum

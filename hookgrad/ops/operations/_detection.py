@@ -11,10 +11,10 @@ import numbers
 
 import numpy as np
 
-from .._tensor import Tensor
-from .primitives import Primitive
-from . import (arithmetic as _arith, comparison as _cmp, shaping as _shape, unary as _unary)
-from ._base import as_tensor
+from ..._tensor import Tensor
+from .._base import as_tensor
+from .. import arithmetic as _arith, comparison as _cmp, shaping as _shape, unary as _unary
+from ._primitive import Primitive
 
 __all__ = ['BoundingBoxEncode', 'BoundingBoxDecode', 'IOU', 'CheckValid', 'NMSWithMask']
 

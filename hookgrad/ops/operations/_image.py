@@ -1,26 +1,24 @@
-"""MindSpore's Primitive classes for images: transposed convolution, pooling, padding,
-resizing and depth/space rearrangement, all on NCHW tensors.
+"""MindSpore's Primitive classes for NCHW images: convolution and its input gradient,
+pooling, padding, resizing and depth/space rearrangement.
 
-Each computes through hookgrad's ops (convolution ops, pooling ops, matrix products with fixed
-interpolation matrices, gathers, reshapes), so it is differentiable and observed like them.
-Constructor and call arguments follow MindSpore 2.10's Primitives.
+Each computes through hookgrad's ops (convolution ops, pooling ops, matrix products with
+fixed interpolation matrices, gathers, reshapes), so it is differentiable and observed like
+them. Constructor and call arguments follow MindSpore 2.10's Primitives.
 """
 import numpy as np
 
-from .._dtype import int32 as _int32
-from .._tensor import Tensor
-from .primitives import Primitive, _flag
-from . import (arithmetic as _arith, indexing as _index, linalg as _linalg, nn_pad as _pad,
+from ..._dtype import int32 as _int32, int64 as _int64
+from ..._tensor import Tensor
+from .._base import as_tensor
+from ..conv import Conv2DBackpropInput as _BackpropInput
+from ..conv import _is_int, as_ints, as_pad_mode, as_padding, conv2d, out_length, same_padding
+from .. import (arithmetic as _arith, indexing as _index, linalg as _linalg, nn_pad as _pad,
                pooling as _pool, resize as _resize, shaping as _shape)
-from ._base import as_tensor
-from .conv import (Conv2DBackpropInput as _BackpropInput, as_ints, as_pad_mode, as_padding,
-                   out_length, same_padding)
+from ._primitive import Primitive, _flag, _int_dtype
 
-__all__ = [
-    'Conv2DTranspose', 'Conv2DBackpropInput', 'MaxPool', 'MaxPoolWithArgmax', 'AvgPool',
-    'AdaptiveAvgPool2D', 'Pad', 'MirrorPad', 'ResizeBilinearV2', 'ResizeNearestNeighbor',
-    'DepthToSpace', 'SpaceToDepth',
-]
+__all__ = ['Conv2D', 'Conv2DBackpropInput', 'Conv2DTranspose', 'MaxPool', 'MaxPoolWithArgmax',
+           'MaxPoolWithArgmaxV2', 'AvgPool', 'AdaptiveAvgPool2D', 'Pad', 'MirrorPad',
+           'ResizeBilinearV2', 'ResizeNearestNeighbor', 'DepthToSpace', 'SpaceToDepth']
 
 
 def _last_two(value):
@@ -44,6 +42,47 @@ def _nchw(data_format, prim):
 
 
 # ----------------------------------------------------------------------------- convolution
+class Conv2D(Primitive):
+    """``Conv2D(out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
+    dilation=1, group=1, data_format='NCHW')(x, weight)``: ``conv2d`` without bias.
+
+    ``kernel_size``, ``stride`` and ``dilation`` are an int or a pair (stride and dilation also
+    accept MindSpore's four-int form (1, 1, h, w)); ``pad`` is an int or four ints (top,
+    bottom, left, right) used with pad_mode 'pad'. ``mode`` is accepted and unused.
+
+    Raises:
+        ValueError: for bad attributes, a data_format other than 'NCHW', or a weight whose
+            shape does not match out_channel and kernel_size (at call time).
+    """
+
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
+                 dilation=1, group=1, data_format='NCHW'):
+        where = 'ops.Conv2D'
+        out_channel = as_ints(out_channel, 1, where, 'out_channel')[0]
+        kernel_size = as_ints(kernel_size, 2, where, 'kernel_size')
+        if not _is_int(mode):
+            raise TypeError(f"{where}: mode must be an int, got {mode!r}")
+        pad_mode = as_pad_mode(pad_mode, where)
+        as_padding(pad, pad_mode, where)
+        stride = as_ints(_last_two(stride), 2, where, 'stride')
+        dilation = as_ints(_last_two(dilation), 2, where, 'dilation')
+        group = as_ints(group, 1, where, 'group')[0]
+        if data_format != 'NCHW':
+            raise ValueError(f"{where}: data_format must be 'NCHW', got {data_format!r}")
+        super().__init__(out_channel=out_channel, kernel_size=kernel_size, mode=mode,
+                         pad_mode=pad_mode, pad=pad, stride=stride, dilation=dilation,
+                         group=group, data_format=data_format)
+
+    def construct(self, x, weight):
+        w = as_tensor(weight, 'weight')
+        if w.ndim == 4 and (w.shape[0] != self.out_channel or w.shape[2:] != self.kernel_size):
+            raise ValueError(f"ops.Conv2D: weight of shape {w.shape} does not match "
+                             f"out_channel={self.out_channel} and "
+                             f"kernel_size={self.kernel_size}")
+        return conv2d(x, w, None, self.stride, self.pad_mode, self.pad, self.dilation,
+                      self.group)
+
+
 class Conv2DBackpropInput(Primitive):
     """``Conv2DBackpropInput(out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=None,
     mode=1, stride=1, dilation=1, group=1, data_format='NCHW')(dout, weight, input_size)``:
@@ -151,6 +190,29 @@ class MaxPoolWithArgmax(_Pool):
         y, index = _pool.max_pool(x, self.kernel_size, self.strides, self._pads(x), (1, 1),
                                   False, True, 'ops.MaxPoolWithArgmax')
         return y, _arith.cast(index, _int32)
+
+
+class MaxPoolWithArgmaxV2(Primitive):
+    """``MaxPoolWithArgmaxV2(kernel_size, strides=None, pads=0, dilation=(1, 1),
+    ceil_mode=False, argmax_type=int64)(x)``: ``(output, argmax)``, argmax the position of each
+    maximum in its (H, W) plane."""
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+                 argmax_type=_int64):
+        where = 'ops.MaxPoolWithArgmaxV2'
+        kernel = as_ints(kernel_size, 2, where, 'kernel_size')
+        super().__init__(kernel_size=kernel,
+                         strides=kernel if strides is None else as_ints(strides, 2, where,
+                                                                        'strides'),
+                         pads=as_ints(pads, 2, where, 'pads', minimum=0),
+                         dilation=as_ints(dilation, 2, where, 'dilation'),
+                         ceil_mode=_flag(ceil_mode, 'MaxPoolWithArgmaxV2', 'ceil_mode'),
+                         argmax_type=_int_dtype(argmax_type, 'MaxPoolWithArgmaxV2',
+                                                'argmax_type'))
+
+    def construct(self, x):
+        y, index = _pool.max_pool2d(x, self.kernel_size, self.strides, self.pads,
+                                    self.dilation, True, self.ceil_mode)
+        return y, _arith.cast(index, self.argmax_type)
 
 
 class AvgPool(_Pool):

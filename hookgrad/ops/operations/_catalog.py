@@ -1,0 +1,32 @@
+"""Every Primitive class of this folder in one namespace, and the other objects MindSpore's
+``ops.operations`` modules name (``ReduceOp``, ``HookBackward``, ``identity``): what
+``hookgrad.ops``, this package (``P``) and its MindSpore modules (``math_ops``...) take their
+names from.
+
+``__all__`` holds the names bound to Primitive classes (aliases such as ``TensorAdd`` too):
+the ones ``hookgrad.ops`` exposes.
+"""
+from ..arithmetic import identity  # noqa: F401  (MindSpore lists it in ops.operations)
+from ..collective import ReduceOp  # noqa: F401
+from ..hook import HookBackward  # noqa: F401
+from ._primitive import *  # noqa: F401,F403  (Primitive, ReduceSum, MatMul, Add, Reshape...)
+from ._activation import *  # noqa: F401,F403
+from ._collective import *  # noqa: F401,F403
+from ._control import *  # noqa: F401,F403
+from ._creation import *  # noqa: F401,F403
+from ._detection import *  # noqa: F401,F403
+from ._elementwise import *  # noqa: F401,F403
+from ._image import *  # noqa: F401,F403
+from ._indexing import *  # noqa: F401,F403
+from ._linalg import *  # noqa: F401,F403
+from ._loss import *  # noqa: F401,F403
+from ._normalization import *  # noqa: F401,F403
+from ._optimizer import *  # noqa: F401,F403
+from ._random import *  # noqa: F401,F403
+from ._reduction import *  # noqa: F401,F403
+from ._shape import *  # noqa: F401,F403
+from ._sorting import *  # noqa: F401,F403
+from ._primitive import Primitive
+
+__all__ = sorted(name for name, value in globals().items()
+                 if isinstance(value, type) and issubclass(value, Primitive))
