@@ -103,12 +103,15 @@ TENSOR_MATH = {
 from .grad_ops import *  # noqa: E402,F401,F403  (get_grad, custom_vjp, ...)
 from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ...)
 
-# MindSpore's modules C, F and P: the names above under MindSpore's paths
+# MindSpore's modules C, F and P: the names above under MindSpore's paths. C and F hold
+# functions of every family, so this package fills them (they import none of it).
+import sys as _sys  # noqa: E402
 from . import composite, functional, operations  # noqa: E402
-composite._export_composite()
-from ..compat.names import reporter as _reporter  # noqa: E402
+from ..compat.names import reexport as _reexport, reporter as _reporter  # noqa: E402
+_reexport(vars(composite), _sys.modules[__name__], 'mindspore.ops.composite')
+functional.__all__ = _reexport(vars(functional), _sys.modules[__name__],
+                               'mindspore.ops.functional')
 __getattr__ = _reporter('mindspore.ops')
 
-import sys as _sys  # noqa: E402
 from .._tensor import bind_ops as _bind_ops  # noqa: E402
 _bind_ops(_sys.modules[__name__])           # Tensor's operators and methods run these ops

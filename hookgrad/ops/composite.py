@@ -1,5 +1,9 @@
 """MindSpore's composite helpers that optimizers and graph-mode code are written with:
-``depend``, ``partial``, ``MultitypeFuncGraph``, ``HyperMap`` and ``Map``."""
+``depend``, ``partial``, ``MultitypeFuncGraph``, ``HyperMap`` and ``Map``.
+
+This module is also MindSpore's ``ops.composite`` (``C``), which holds GradOperation and some
+functional ops too: ``hookgrad/ops/__init__.py`` adds the ones hookgrad has (the same objects
+as ``ops.<name>``)."""
 import functools
 import numbers
 
@@ -172,11 +176,3 @@ class Map(HyperMap):
     """
 
     recursive = False
-
-
-def _export_composite():
-    """MindSpore's ``ops.composite`` (``C``) also holds GradOperation and some functional ops:
-    the ones hookgrad.ops has are these same objects."""
-    from .. import ops
-    from ..compat.names import reexport
-    return reexport(globals(), ops, 'mindspore.ops.composite')
