@@ -171,7 +171,7 @@ class _Binary(Primitive):
         return type(self).function(x, y)
 
 
-TensorAdd = Add
+TensorAdd = Add      # MindSpore's former name of Add (_primitive.py)
 
 
 class Atan2(_Binary):
