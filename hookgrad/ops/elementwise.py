@@ -1,6 +1,6 @@
-"""More element-wise math: log2/log10/exp2, logaddexp, rounding (round, trunc, frac), remainders
-(fmod and MindSpore's floor/truncate forms), xlogy/xdivy, lerp, addcmul/addcdiv, isclose,
-nan_to_num, signbit, logical_xor and the bitwise ops.
+"""More element-wise math: log2/log10/exp2, logaddexp, logit, float_power, rounding (round,
+trunc, frac), remainders (fmod and MindSpore's floor/truncate forms), xlogy/xdivy, lerp,
+addcmul/addcdiv, isclose, nan_to_num, signbit, logical_xor and the bitwise ops.
 
 Functions that are compositions of existing ops (frac, lerp, addcmul, xlogy...) need no
 primitive of their own: their gradients come from the ops they apply.

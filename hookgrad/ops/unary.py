@@ -1,4 +1,5 @@
-"""Element-wise math: exp, log, sqrt, rsqrt, abs, sin, cos, tanh, erf, reciprocal, sign, rounding.
+"""Element-wise math: exp, log, sqrt, rsqrt, abs, sin, cos, tanh, erf, reciprocal (and inv),
+sign, rounding, positive and copysign.
 
 Transcendental functions of integer tensors give Float32 results, as MindSpore does; floating
 tensors keep their dtype. abs, sign, floor and ceil keep integer dtypes.
