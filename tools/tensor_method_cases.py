@@ -80,6 +80,8 @@ _VALUES = {
     'nbytes': ["x.nbytes", "l.nbytes"],
     'strides': ["c.strides", "x.strides"],
     'has_init': ["x.has_init"],
+    'device': ["x.device", "i.device"],
+    'move_to': ["x.move_to('CPU')", "i.move_to('CPU')"],
     'data': ["x.data"],
     # ------------------------------------------------------------ layout and conversion
     'asnumpy': ["x.asnumpy()"],

@@ -4,6 +4,7 @@ import weakref
 import numpy as np
 
 from .. import _dtype
+from ..kernels import backend as _backend
 from .format import tensor_repr
 from ..autograd import function as _function
 from .methods import TensorMethods
@@ -43,11 +44,12 @@ class Tensor(TensorMethods):
             if shape is None:
                 raise TypeError("Tensor: input_data is required (a number, list, NumPy array or "
                                 "Tensor), or a shape with a dtype")
-            self._data = _from_shape(shape, dtype, init, self)
+            data = _from_shape(shape, dtype, init, self)
         elif shape is not None or init is not None:
             raise TypeError("Tensor: give either input_data or shape (with init), not both")
         else:
-            self._data = _to_array(input_data, dtype)
+            data = _to_array(input_data, dtype)
+        self._data = _backend.on_default(data) if type(data) is _ndarray else data
         self._node = None
         self._index = 0
         self.requires_grad = False
@@ -66,7 +68,7 @@ class Tensor(TensorMethods):
     def _wrap(cls, data):
         """A constant Tensor over ``data`` without copying or checks (internal fast path)."""
         t = _new(Tensor)
-        t._data = data if type(data) is _ndarray else np.asarray(data)
+        t._data = data if type(data) is _ndarray else _backend.asarray(data)
         t._node = None
         t._index = 0
         t.requires_grad = False
@@ -75,15 +77,17 @@ class Tensor(TensorMethods):
     @staticmethod
     def _wrap_output(data, node, index):
         t = _new(Tensor)
-        t._data = data if type(data) is _ndarray else np.asarray(data)
+        t._data = data if type(data) is _ndarray else _backend.asarray(data)
         t._node = node
         t._index = index
         t.requires_grad = True
         return t
 
     @staticmethod
-    def _zeros(shape, dtype):
-        return Tensor._wrap(np.zeros(shape, dtype))
+    def _zeros(shape, dtype, like=None):
+        """Zeros on the device of the array ``like`` (the CPU by default)."""
+        xp = np if like is None else _backend.array_module(like)
+        return Tensor._wrap(xp.zeros(shape, dtype))
 
     # ----------------------------------------------------------------- basic properties
     @property
@@ -152,23 +156,38 @@ class Tensor(TensorMethods):
 
     __hash__ = object.__hash__
 
+    # ----------------------------------------------------------------- device
+    @property
+    def device(self):
+        """The device the tensor lives on: ``'CPU'`` or ``'GPU:0'``."""
+        return _backend.device_of(self._data).name
+
+    def move_to(self, to, blocking=True):
+        """A copy on device ``to`` ('CPU' or 'GPU'); gradients flow back to this tensor's
+        device. ``blocking=False`` is accepted and copies at once."""
+        if not isinstance(blocking, bool):
+            raise ValueError(f"Tensor.move_to: blocking must be a bool, got "
+                             f"{type(blocking).__name__}")
+        return _ops.move_to(self, to)
+
     # ----------------------------------------------------------------- conversion
     def asnumpy(self):
-        """The values as a NumPy array (shares memory with the tensor)."""
+        """The values as a NumPy array: sharing memory with a CPU tensor, read from the device
+        for a GPU one."""
         _function.value_read(self)
-        return np.asarray(self._data)
+        return _backend.to_host(self._data)
 
     numpy = asnumpy
 
     def __array__(self, dtype=None, copy=None):
         _function.value_read(self)
-        a = np.asarray(self._data)
+        a = _backend.to_host(self._data)
         return a if dtype is None else a.astype(dtype)
 
     def item(self, index=None):
         """The value of a one-element tensor (or of element ``index``) as a Python number."""
         _function.value_read(self)
-        a = np.asarray(self._data)
+        a = _backend.to_host(self._data)
         if index is None:
             if a.size != 1:
                 raise ValueError(f"Tensor.item: only one-element tensors convert to a Python "
@@ -178,7 +197,7 @@ class Tensor(TensorMethods):
 
     def tolist(self):
         _function.value_read(self)
-        return np.asarray(self._data).tolist()
+        return _backend.to_host(self._data).tolist()
 
     def astype(self, dtype, copy=True):
         """A tensor converted to ``dtype`` (differentiable between floating types)."""
@@ -224,10 +243,10 @@ class Tensor(TensorMethods):
         return int(self.item())
 
     def __repr__(self):
-        return tensor_repr(self._data)
+        return tensor_repr(_backend.to_host(self._data))
 
     def __str__(self):
-        return str(np.asarray(self._data))
+        return str(_backend.to_host(self._data))
 
     def __format__(self, spec):
         """``str(self)`` without a spec (``f"{Tensor(0.1)}"`` is ``0.1``); a 0-d tensor also
@@ -236,7 +255,7 @@ class Tensor(TensorMethods):
             return str(self)
         if self._data.ndim == 0:
             _function.value_read(self)
-            return format(self._data[()], spec)
+            return format(_backend.to_host(self._data)[()], spec)
         raise TypeError(f"unsupported format string passed to Tensor.__format__: {spec!r} "
                         f"(only a 0-d tensor takes a format spec)")
 
@@ -401,6 +420,8 @@ def _to_array(data, dtype):
     if isinstance(data, Tensor):
         arr = data._data
         return arr.astype(npd) if npd is not None and arr.dtype != npd else arr
+    if not isinstance(data, (np.ndarray, np.generic)) and _backend.is_device_array(data):
+        return data if npd is None or data.dtype == npd else data.astype(npd)
     if isinstance(data, (np.ndarray, np.generic)):
         arr = np.array(data, dtype=npd) if npd is not None else np.array(data)
     elif isinstance(data, bool):
@@ -504,7 +525,7 @@ def detached(value):
 def _root_gradient(t, gradient, create_graph):
     """The starting gradient for backward from ``t``: ones, or ``gradient`` checked."""
     if gradient is None:
-        g = np.ones(t.shape, dtype=t._data.dtype)
+        g = _backend.array_module(t._data).ones(t.shape, dtype=t._data.dtype)
         return Tensor._wrap(g) if create_graph else g
     if not isinstance(gradient, Tensor):
         gradient = Tensor(gradient, dtype=t.dtype)
@@ -563,6 +584,8 @@ def _output_hooks(t):
 
 
 _function._Tensor = Tensor
+
+
 
 # bound by hookgrad.ops once it has imported (hookgrad/_tensor/__init__.py, bind_ops)
 _ops = _arith = _binary = None

@@ -10,9 +10,9 @@ As in MindSpore, the reverse-mode transforms take gradients with respect to tens
 Tensor passed at several positions gets one gradient, the total over all of them), the
 forward-mode ones and the Jacobians with respect to positions.
 """
-import numpy as np
 
 from .._tensor import Tensor
+from ..kernels.backend import array_module
 from .engine import run_backward
 from .function import Node, effect, link_arrays, new_node
 from .grad_mode import check_transforms_allowed
@@ -138,9 +138,8 @@ def start(outs, sens, nested, who, numbers=True, what='sensitivity'):
     """
     if sens is None:
         roots = [o for o in outs if o.requires_grad]
-        if nested:
-            return roots, [Tensor._wrap(np.ones(o.shape, o._data.dtype)) for o in roots]
-        return roots, [np.ones(o.shape, o._data.dtype) for o in roots]
+        ones = [array_module(o._data).ones(o.shape, o._data.dtype) for o in roots]
+        return roots, [Tensor._wrap(g) for g in ones] if nested else ones
     given = leaves(sens)
     if len(given) != len(outs):
         many = 'sensitivities' if what == 'sensitivity' else what + 's'
@@ -152,7 +151,7 @@ def start(outs, sens, nested, who, numbers=True, what='sensitivity'):
             if not numbers or isinstance(s, bool) or not isinstance(s, (int, float)):
                 raise TypeError(f"{who}: {what} {i} must be a Tensor, got "
                                 f"{type(s).__name__}")
-            s = Tensor(np.asarray(s, o._data.dtype))
+            s = Tensor._wrap(array_module(o._data).asarray(s, o._data.dtype))
         if s.shape != o.shape:
             raise ValueError(f"{who}: {what} of shape {s.shape} does not match the output "
                              f"shape {o.shape}")
@@ -190,7 +189,7 @@ def _hooks_on_zeros(got, targets, missing, nested):
         t = targets[i]
         g = done.get(id(t))
         if g is None:
-            zeros = np.zeros(t.shape, t._data.dtype)
+            zeros = array_module(t._data).zeros(t.shape, t._data.dtype)
             g = done[id(t)] = run_tensor_hooks(t._hooks, Tensor._wrap(zeros) if nested
                                                else zeros, nested)
         got[i] = g
@@ -200,9 +199,9 @@ def _hooks_on_zeros(got, targets, missing, nested):
 def finish(g, target):
     """A captured gradient as a Tensor of the target's dtype (zeros where none arrived)."""
     if g is None:
-        return Tensor._wrap(np.zeros(target.shape, target._data.dtype))
+        return Tensor._wrap(array_module(target._data).zeros(target.shape, target._data.dtype))
     if not isinstance(g, Tensor):
-        g = Tensor._wrap(np.asarray(g))
+        g = Tensor._wrap(g)
     return g if g._data.dtype == target._data.dtype else g.astype(target._data.dtype)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from . import function as _function, observer as _observer
 from ..kernels.fp_errors import fp_notes_enter, fp_notes_exit, set_locator
 from .._frames import GENERATED, is_internal
+from ..kernels.backend import is_device_array
 from .._tensor import Tensor
 from .function import Node
 from .math import array_math, tensor_math
@@ -285,8 +286,10 @@ def _call_backward(node, gys, create_graph):
     ``tensor_math`` when the backward pass is recorded."""
     op = node.op
     if node.n_out > 1 and any(g is None for g in gys):
-        zeros = Tensor._zeros if create_graph else np.zeros
-        gys = [g if g is not None else zeros(*meta) for g, meta in zip(gys, node.out_meta)]
+        zeros = node.xp.zeros       # on the node's device
+        gys = [g if g is not None else
+               Tensor._wrap(zeros(*meta)) if create_graph else zeros(*meta)
+               for g, meta in zip(gys, node.out_meta)]
     if not create_graph:
         gxs = op.array_rule(node, *gys)
     else:
@@ -347,13 +350,14 @@ def _accumulate_grad(t, g, Tensor, shared):
     """
     want = t._data.dtype
     old = t._grad
-    if type(g) is np.ndarray:
+    host = type(g) is np.ndarray
+    if host or is_device_array(g):
         if old is not None:
             t._grad = Tensor._wrap((old._data + g).astype(want, copy=False))
             return
         if g.dtype != want:
             g = g.astype(want)
-        elif id(g) in shared or not (g.flags.owndata and g.flags.writeable):
+        elif id(g) in shared or not g.flags.owndata or (host and not g.flags.writeable):
             g = g.copy()
         shared.add(id(g))
         t._grad = Tensor._wrap(g)

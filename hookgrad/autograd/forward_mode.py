@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ..kernels.backend import array_module
 from .._tensor import Tensor, detached
 from .capture import capture, leaves, prepare, run, split_aux, stand_in, tensor_leaves
 from .engine import run_backward
@@ -19,6 +20,11 @@ from .function import effect
 from .functional import as_positions, check_bool, check_callable, check_range
 
 __all__ = ['jvp', 'linearize', 'jacfwd', 'jacrev', 'derivative', 'jet']
+
+
+def _xp(t):
+    """The array module of Tensor ``t``'s device."""
+    return array_module(t._data)
 
 
 class Linearization:
@@ -41,7 +47,7 @@ class Linearization:
         self.out = out
         self.outs = tensor_leaves(out)
         live = [o for o in self.outs if o.requires_grad]
-        pairs = [effect(stand_in, Tensor._wrap(np.ones(o.shape, o._data.dtype))) for o in live]
+        pairs = [effect(stand_in, Tensor._wrap(_xp(o).ones(o.shape, o._data.dtype))) for o in live]
         self.cotangents = {id(o): pair[1] for o, pair in zip(live, pairs)}
         self.gradients = [None] * len(self.targets)
         if live and self.targets:
@@ -70,7 +76,7 @@ class Linearization:
         got = capture(roots, seeds, live, retain or self.nested, self.nested)
         found = dict(zip(map(id, live), got))
         return [found[id(u)] if u is not None else
-                Tensor._wrap(np.zeros(o.shape, o._data.dtype)) for u, o in zip(us, self.outs)]
+                Tensor._wrap(_xp(o).zeros(o.shape, o._data.dtype)) for u, o in zip(us, self.outs)]
 
     def structured(self, flat):
         """``flat`` (one item per output Tensor) in the structure of fn's output."""
@@ -242,7 +248,7 @@ def jacrev(fn, grad_position=0, has_aux=False):
                 raise TypeError(f"jacrev: fn must return Tensors, got {type(o).__name__}")
             rows = []
             for k in range(o.size):
-                seed = np.zeros(o.size, o._data.dtype)
+                seed = _xp(o).zeros(o.size, o._data.dtype)
                 seed[k] = 1
                 seed = seed.reshape(o.shape)
                 roots = [o] if o.requires_grad else []
@@ -260,7 +266,7 @@ def jacrev(fn, grad_position=0, has_aux=False):
 
 def _zeros_block(o, t):
     """The Jacobian block of an empty output or input."""
-    return Tensor._wrap(np.zeros(o.shape + t.shape, t._data.dtype))
+    return Tensor._wrap(_xp(t).zeros(o.shape + t.shape, t._data.dtype))
 
 
 def jacfwd(fn, grad_position=0, has_aux=False):
@@ -282,8 +288,8 @@ def jacfwd(fn, grad_position=0, has_aux=False):
         columns = [[] for _ in xs]          # [position][element] -> J v per output
         for i, x in enumerate(xs):
             for k in range(x.size):
-                vs = [Tensor._wrap(np.zeros(y.shape, y._data.dtype)) for y in xs]
-                basis = np.zeros(x.size, x._data.dtype)
+                vs = [Tensor._wrap(_xp(y).zeros(y.shape, y._data.dtype)) for y in xs]
+                basis = _xp(x).zeros(x.size, x._data.dtype)
                 basis[k] = 1
                 vs[i] = Tensor._wrap(basis.reshape(x.shape))
                 columns[i].append(lin.tangents(vs, True))
@@ -301,8 +307,9 @@ def _taylor(fn, primals, series):
     k = 1..n, along ``x(t) = x + sum_k series[k-1] t^k / k!`` (one list per output)."""
     n = len(series[0])
     dtype = primals[0]._data.dtype
-    t0 = Tensor._wrap(np.zeros((), dtype))
-    one = Tensor._wrap(np.ones((), dtype))
+    xp = _xp(primals[0])
+    t0 = Tensor._wrap(xp.zeros((), dtype))
+    one = Tensor._wrap(xp.ones((), dtype))
     count = []              # the number of output Tensors, known once fn has run
 
     def path(t):
@@ -366,8 +373,8 @@ def derivative(fn, primals, order):
     if order < 1:
         raise ValueError(f"derivative: order must be at least 1, got {order}")
     xs = [_as_float(x) for x in tensor_list(primals, 'primals', 'derivative')]
-    series = [[Tensor._wrap(np.ones(x.shape, x._data.dtype))] +
-              [Tensor._wrap(np.zeros(x.shape, x._data.dtype))] * (order - 1) for x in xs]
+    series = [[Tensor._wrap(_xp(x).ones(x.shape, x._data.dtype))] +
+              [Tensor._wrap(_xp(x).zeros(x.shape, x._data.dtype))] * (order - 1) for x in xs]
     outs, derivatives = _taylor(fn, xs, series)
     if len(outs) == 1:
         return outs[0], derivatives[-1][0]

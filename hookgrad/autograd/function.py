@@ -22,6 +22,7 @@ Every op registers itself in ``OPS`` by name, so a tracer can replay ops without
 """
 from operator import attrgetter
 
+from ..kernels import backend as _backend
 from ..kernels.backend import asarray as _asarray, ndarray as _ndarray, xp
 from .math import array_math
 from .state import current as _state, grad_enabled as _grad_enabled, integer_leaves
@@ -86,6 +87,33 @@ class _NoGradContext:
 
 
 NO_CTX = _NoGradContext()
+_device_contexts = {}       # array module -> the unrecorded ctx of ops on its arrays
+
+
+def no_ctx(array):
+    """The ctx of an unrecorded op on ``array``'s device (``NO_CTX`` on the CPU)."""
+    if type(array) is _ndarray:
+        return NO_CTX
+    xp = _backend.array_module(array)
+    ctx = _device_contexts.get(xp)
+    if ctx is None:
+        kind = type('_NoGradContext', (_NoGradContext,), {'__slots__': (), 'xp': xp})
+        ctx = _device_contexts[xp] = kind()
+    return ctx
+
+
+def device_error(op, xs, error):
+    """The error of an op whose forward raised ``error`` (a TypeError): a clear one naming
+    both devices when its inputs live on different devices, else ``error`` itself."""
+    devices = []
+    for x in xs:
+        name = _backend.device_of(x._data).name
+        if name not in devices:
+            devices.append(name)
+    if len(devices) < 2:
+        return error
+    return RuntimeError(f"ops.{op.name}: inputs on different devices ({' and '.join(devices)});"
+                        f" move them to one device first (Tensor.move_to)")
 
 
 class Op:
@@ -132,7 +160,12 @@ class Op:
                     if _grad_enabled():
                         return _record(cls, xs, params)
                     break
-        y = cls.forward(NO_CTX, *[x._data for x in xs], **params)
+        arrays = [x._data for x in xs]
+        try:
+            y = cls.forward(NO_CTX if not arrays or type(arrays[0]) is _ndarray else
+                            no_ctx(arrays[0]), *arrays, **params)
+        except TypeError as e:
+            raise device_error(cls, xs, e) from e
         if type(y) is tuple:
             return tuple(map(_Tensor._wrap, y))
         return _Tensor._wrap(y)
@@ -144,7 +177,8 @@ def apply1(op, x):
         return _observer.dispatch(op, (x,), _NO_PARAMS)
     if x.requires_grad and _grad_enabled() and op.differentiable:
         return _record(op, (x,), _NO_PARAMS)
-    return _Tensor._wrap(op.forward(NO_CTX, x._data))
+    a = x._data
+    return _Tensor._wrap(op.forward(NO_CTX if type(a) is _ndarray else no_ctx(a), a))
 
 
 def apply2(op, a, b):
@@ -157,7 +191,12 @@ def apply2(op, a, b):
         return _observer.dispatch(op, (a, b), _NO_PARAMS)
     if (a.requires_grad or b.requires_grad) and _grad_enabled() and op.differentiable:
         return _record2(op, a, b)
-    return _Tensor._wrap(op.forward(NO_CTX, a._data, b._data))
+    xa = a._data
+    try:
+        return _Tensor._wrap(op.forward(NO_CTX if type(xa) is _ndarray else no_ctx(xa), xa,
+                                        b._data))
+    except TypeError as e:
+        raise device_error(op, (a, b), e) from e
 
 
 _NO_PARAMS = {}
@@ -207,7 +246,13 @@ def _record(op, xs, params):
     node.op = op
     node.saved = ()
     arrays = [x._data for x in xs]
-    return link(node, xs, arrays, op.forward(node, *arrays, **params))
+    if arrays and type(arrays[0]) is not _ndarray:
+        node.xp = _backend.array_module(arrays[0])
+    try:
+        y = op.forward(node, *arrays, **params)
+    except TypeError as e:
+        raise device_error(op, xs, e) from e
+    return link(node, xs, arrays, y)
 
 
 def link(node, xs, arrays, y, broadcasts=True):
@@ -251,7 +296,12 @@ def _record2(op, a, b):
     node.saved = ()
     xa = a._data
     xb = b._data
-    y = op.forward(node, xa, xb)
+    if type(xa) is not _ndarray:
+        node.xp = _backend.array_module(xa)
+    try:
+        y = op.forward(node, xa, xb)
+    except TypeError as e:
+        raise device_error(op, (a, b), e) from e
     pa = a._node
     pb = b._node
     # _edge, inline: a node's output, a leaf that requires grad, or nothing

@@ -6,6 +6,7 @@ exist. A backward rule uses only operators and ``ctx.m.<name>``, so one rule ser
 """
 import numpy as np
 
+from ..kernels.backend import array_module
 from ..kernels.erf import erf_array
 
 
@@ -33,7 +34,7 @@ def _broadcast_to(x, shape):
     """``x`` broadcast to ``shape``: a read-only view, or for one value a filled array (as
     cheap to make, and writeable)."""
     if x.ndim == 0:
-        return np.full(shape, x)
+        return array_module(x).full(shape, x)
     return np.broadcast_to(x, shape)
 
 
@@ -45,29 +46,33 @@ def _is_basic(key):
 
 def _unindex(g, shape, key):
     """Adjoint of ``x[key]``: ``g`` scattered (added) into zeros of ``shape``."""
-    out = np.zeros(shape, dtype=g.dtype)
+    xp = array_module(g)
+    out = xp.zeros(shape, dtype=g.dtype)
     if _is_basic(key):
         out[key] = g
     else:
-        np.add.at(out, key, g)
+        xp.add.at(out, key, g)
     return out
 
 
 def _untake(g, shape, indices, axis):
     """Adjoint of ``take(x, indices, axis)``: ``g`` added into zeros of ``shape`` along axis."""
-    out = np.zeros(shape, dtype=g.dtype)
+    xp = array_module(g)
+    out = xp.zeros(shape, dtype=g.dtype)
     idx = [slice(None)] * len(shape)
     idx[axis] = indices
     if np.ndim(indices) > 1:
         # take with n-d indices: fold the index dims of g back onto ``axis``
         g = g.reshape(g.shape[:axis] + (-1,) + g.shape[axis + np.ndim(indices):])
         idx[axis] = np.reshape(indices, -1)
-    np.add.at(out, tuple(idx), g)
+    xp.add.at(out, tuple(idx), g)
     return out
 
 
 class _ArrayMath:
-    """Raw-array implementations (NumPy)."""
+    """Raw-array implementations: NumPy's functions, which take the arrays of every device
+(CuPy's, the CUDA stand-in's) through NumPy's dispatch protocols; allocations and conversions
+use the array's own module."""
 
     exp = staticmethod(np.exp)
     log = staticmethod(np.log)
@@ -96,7 +101,7 @@ class _ArrayMath:
 
     @staticmethod
     def sum(x, axis=None, keepdims=False):
-        return np.asarray(x.sum(axis=axis, keepdims=keepdims))
+        return array_module(x).asarray(x.sum(axis=axis, keepdims=keepdims))
 
     @staticmethod
     def concat(xs, axis=0):

@@ -26,7 +26,7 @@ import threading
 import time
 
 from .._frames import user_line
-from .function import NO_CTX, _record
+from .function import NO_CTX, _ndarray, _record, device_error, no_ctx
 from . import function as _function
 from .state import current as _state, grad_enabled as _grad_enabled, update as _update
 
@@ -201,7 +201,12 @@ def dispatch(op, xs, params):
         out = _record(op, xs, params)
         node = (out[0] if type(out) is tuple else out)._node
     else:
-        y = op.forward(NO_CTX, *[x._data for x in xs], **params)
+        arrays = [x._data for x in xs]
+        try:
+            y = op.forward(NO_CTX if not arrays or type(arrays[0]) is _ndarray else
+                           no_ctx(arrays[0]), *arrays, **params)
+        except TypeError as e:
+            raise device_error(op, xs, e) from e
         wrap = _function._Tensor._wrap
         out = tuple(map(wrap, y)) if type(y) is tuple else wrap(y)
         node = None

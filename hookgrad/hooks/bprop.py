@@ -14,6 +14,7 @@ recorded, ``bprop`` receives inputs and ``out`` connected to the graph.
 import numpy as np
 
 from .._tensor import Tensor, detached
+from ..kernels.backend import device_of, to_device
 from ..autograd.function import (Op, carries_gradient, effect, is_diff_tensor, link,
                                  new_node)
 from ..autograd.math import array_math, tensor_math
@@ -85,8 +86,8 @@ class CellBprop(Op):
         if not raw:
             args, out = _connected(ctx)
         if ctx.structured:
-            full = [Tensor._zeros(o.shape, o._data.dtype) if isinstance(o, Tensor) else None
-                    for o in ctx.out]
+            full = [Tensor._zeros(o.shape, o._data.dtype, o._data) if isinstance(o, Tensor)
+                    else None for o in ctx.out]
             for i, g in zip(ctx.out_positions, grads):
                 full[i] = g
             dout = type(ctx.out)(full)
@@ -152,7 +153,7 @@ def _checked(g, like, name, raw):
         return None
     want = like._data.dtype
     if not isinstance(g, Tensor) and isinstance(g, (np.ndarray, np.generic, int, float, list)):
-        g = Tensor(np.asarray(g, want))
+        g = Tensor._wrap(to_device(np.asarray(g, want), device_of(like._data)))
     if isinstance(g, Tensor):
         if g._data.dtype.kind != 'f' and want.kind == 'f':
             g = Tensor._wrap(g._data.astype(want)) if raw else g.astype(want)

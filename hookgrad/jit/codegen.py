@@ -17,6 +17,7 @@ import numpy as np
 
 from ..kernels.fp_errors import fp_notes_enter, fp_notes_exit
 from .._frames import GENERATED
+from ..kernels.backend import asarray
 from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
 from ..autograd.function import NO_CTX, Node, _edge
 from ..autograd.math import array_math
@@ -68,7 +69,7 @@ def _as_grads(node, gxs):
 
 
 def _asarray(y):
-    return y if type(y) is np.ndarray else np.asarray(y)
+    return y if type(y) is np.ndarray else asarray(y)
 
 
 _HELPERS = dict(

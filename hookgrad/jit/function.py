@@ -181,7 +181,7 @@ def _tensors(args, flat):
         else:
             flat.append(a)
             d = a._data
-            sig.append(('T', d.shape, d.dtype, a.requires_grad, a._node is None))
+            sig.append(('T', d.shape, d.dtype, type(d), a.requires_grad, a._node is None))
     return tuple(sig)
 
 
@@ -193,8 +193,8 @@ def _signature(value, flat, seen):
             return ('same', first)
         seen[id(value)] = len(flat)
         flat.append(value)
-        return ('T', value._data.shape, value._data.dtype, value.requires_grad,
-                value._node is None)
+        return ('T', value._data.shape, value._data.dtype, type(value._data),
+                value.requires_grad, value._node is None)
     if isinstance(value, (tuple, list)):
         return (type(value), tuple(_signature(v, flat, seen) for v in value))
     if isinstance(value, dict):

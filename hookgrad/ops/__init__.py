@@ -41,6 +41,7 @@ from .creation import (fill, fills, full, ones, zeros, ones_like, zeros_like, fu
 from .inspection import (rank, size, numel, dtype, is_tensor, is_floating_point, is_complex,
                          isreal, print_)
 from .hook import HookBackward
+from .device import move_to
 from .random import dropout, dropout2d
 from .sampling import (rand, randn, randint, rand_like, randn_like, randint_like, uniform, normal,
                        multinomial, choice_with_mask)

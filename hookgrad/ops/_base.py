@@ -8,6 +8,9 @@ import numpy as np
 from .._dtype import promote, scalar_dtype, to_numpy
 from .._tensor import Tensor
 from ..autograd.function import apply2
+from ..kernels import backend
+
+_ndarray = np.ndarray
 
 _scalars = {}
 _OPS_PACKAGE = __name__.rsplit('.', 1)[0]
@@ -61,11 +64,15 @@ def scalar_like(value, like):
         raise op_error(TypeError, value, 'other',
                        f": expected a Tensor or a Python number, got {type(value).__name__}")
     dt = like._data.dtype
-    key = (type(value), value, dt)
+    kind = type(like._data)
+    key = (type(value), value, dt) if kind is _ndarray else (type(value), value, dt, kind)
     t = _scalars.get(key)
     if t is None:
         arr = np.asarray(value, dtype=scalar_dtype(value, dt))
-        arr.flags.writeable = False
+        if kind is _ndarray:
+            arr.flags.writeable = False
+        else:                               # on the device of ``like``
+            arr = backend.to_device(arr, backend.device_of(like._data))
         t = Tensor._wrap(arr)
         if len(_scalars) < 4096:
             _scalars[key] = t

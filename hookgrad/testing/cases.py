@@ -19,7 +19,14 @@ from typing import Callable, Optional
 import numpy as np
 
 from .._tensor import Tensor
+from ..kernels import backend
 from .gradcheck import check_double_grad, check_grad
+
+
+def device_named(name):
+    """The device a test names: 'CPU', or 'GPU' (CuPy's, or the CUDA stand-in with
+    ``HOOKGRAD_FAKE_GPU=1``)."""
+    return backend.CPU if name == 'CPU' else backend.gpu()
 
 
 def normal(rng, shape):
@@ -89,13 +96,15 @@ class Case:
             out.append(a.astype(dtype) if a.dtype.kind == 'f' else a)
         return out
 
-    def check_forward(self, shapes, dtype):
+    def check_forward(self, shapes, dtype, device='CPU'):
         """The output matches ``ref`` on the same inputs, with the reference's shape; a
-        floating output has the inputs' floating dtype."""
+        floating output has the inputs' floating dtype; every output is on ``device``."""
         if self.ref is None:
             return
         arrays = self.arrays(shapes, dtype)
-        got = self.fn(*[Tensor(a) for a in arrays])
+        where = device_named(device)
+        with backend.default_device(where):
+            got = self.fn(*[Tensor(a) for a in arrays])
         want = self.ref(*arrays)
         got = got if isinstance(got, (tuple, list)) else (got,)
         want = want if isinstance(want, (tuple, list)) else (want,)
@@ -105,6 +114,8 @@ class Case:
             rtol = max(rtol, 1e-5) if self.rtol32 is None else self.rtol32
             atol = max(atol, 1e-6) if self.atol32 is None else self.atol32
         for k, (g, w) in enumerate(zip(got, want)):
+            assert backend.device_of(g._data) is where, \
+                f"output {k} is on {g.device}, its inputs on {where.name}"
             g, w = g.asnumpy(), np.asarray(w)
             assert g.shape == w.shape, f"output {k}: shape {g.shape}, reference {w.shape}"
             if g.dtype.kind == 'f' and w.dtype.kind == 'f':
@@ -112,13 +123,15 @@ class Case:
             np.testing.assert_allclose(g, w, rtol=rtol, atol=atol,
                                        err_msg=f"output {k} differs from the reference")
 
-    def check_backward(self, shapes):
+    def check_backward(self, shapes, device='CPU'):
         """First-order gradients match float64 central differences."""
         if self.grad:
-            check_grad(self.fn, *self.arrays(shapes, seed=1), wrt=self.wrt, eps=self.eps,
-                       atol=self.grad_atol, rtol=self.grad_rtol)
+            where = device_named(device)
+            with backend.default_device(where):
+                check_grad(self.fn, *self.arrays(shapes, seed=1), wrt=self.wrt, eps=self.eps,
+                           atol=self.grad_atol, rtol=self.grad_rtol, device=where)
 
-    def check_double_backward(self, shapes):
+    def check_double_backward(self, shapes, device='CPU'):
         """The first-order gradient of ``fn(x)**2`` recorded on Tensors, and its gradients,
         match central differences.
 
@@ -126,9 +139,12 @@ class Case:
         is exercised on Tensors (the path higher-order gradients take).
         """
         if self.grad and self.double:
-            check_double_grad(lambda *xs: _squared(self.fn(*xs)), *self.arrays(shapes, seed=2),
-                              wrt=self.wrt, eps=self.eps, atol=max(self.grad_atol, 1e-5),
-                              rtol=max(self.grad_rtol, 1e-4))
+            where = device_named(device)
+            with backend.default_device(where):
+                check_double_grad(lambda *xs: _squared(self.fn(*xs)),
+                                  *self.arrays(shapes, seed=2), wrt=self.wrt, eps=self.eps,
+                                  atol=max(self.grad_atol, 1e-5), rtol=max(self.grad_rtol, 1e-4),
+                                  device=where)
 
 
 def _squared(out):

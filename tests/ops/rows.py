@@ -17,27 +17,32 @@ def params(cases, grad=False, double=False):
             if (not grad or case.grad) and (not double or (case.grad and case.double))]
 
 
-def row_tests(cases):
-    """``{name: test function}`` for the generic checks that have rows to run."""
+def row_tests(cases, devices=('CPU',)):
+    """``{name: test function}`` for the generic checks that have rows to run, on each of
+    ``devices`` ('CPU'; 'GPU': CuPy's, or the CUDA stand-in with HOOKGRAD_FAKE_GPU=1)."""
     tests = {}
+    on = pytest.mark.parametrize('device', devices)
 
+    @on
     @pytest.mark.parametrize('case,shapes', params(cases))
     @pytest.mark.parametrize('dtype', [np.float32, np.float64])
-    def test_forward_matches_reference(case, shapes, dtype):
-        case.check_forward(shapes, dtype)
+    def test_forward_matches_reference(case, shapes, dtype, device):
+        case.check_forward(shapes, dtype, device)
 
     tests[test_forward_matches_reference.__name__] = test_forward_matches_reference
     if params(cases, grad=True):
+        @on
         @pytest.mark.parametrize('case,shapes', params(cases, grad=True))
-        def test_backward_matches_finite_differences(case, shapes):
-            case.check_backward(shapes)
+        def test_backward_matches_finite_differences(case, shapes, device):
+            case.check_backward(shapes, device)
 
         tests[test_backward_matches_finite_differences.__name__] = \
             test_backward_matches_finite_differences
     if params(cases, double=True):
+        @on
         @pytest.mark.parametrize('case,shapes', params(cases, double=True))
-        def test_double_backward_matches_finite_differences(case, shapes):
-            case.check_double_backward(shapes)
+        def test_double_backward_matches_finite_differences(case, shapes, device):
+            case.check_double_backward(shapes, device)
 
         tests[test_double_backward_matches_finite_differences.__name__] = \
             test_double_backward_matches_finite_differences
