@@ -23,6 +23,7 @@ from ._dtype import (TensorType, Type, bfloat16, byte, cdouble, cfloat, complex6
                      pytype_to_dtype, qint4x2, short, string, tensor_type, tuple_, type_none,
                      ubyte, uint, uint16, uint32, uint64, uintc, uintp, ushort)
 from ._tensor import Tensor
+from .kernels import backend
 from .train import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Metric, Precision, Recall,
                     Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                     get_metric_fn, rearrange_inputs)
@@ -224,15 +225,15 @@ class DeviceInfo(tuple):
 
 
 def set_device(device_target, device_id=None):
-    """Choose the device: hookgrad computes on the CPU, so 'CPU' is the one target it can
-    honour; ``device_id`` is kept (``get_context('device_id')``). As in MindSpore, the device
-    cannot be changed once set.
+    """Choose the device new tensors, parameters and the ops on them use: 'CPU' (NumPy), or
+    'GPU' (an NVIDIA GPU through CuPy; with ``HOOKGRAD_FAKE_GPU=1`` the CUDA stand-in that
+    tests use). As in MindSpore, the device cannot be changed once set.
 
     Raises:
         TypeError: for a ``device_target`` that is not a str or a ``device_id`` that is not
             an int.
-        ValueError: for a target other than 'CPU', 'GPU' or 'Ascend', for 'GPU' and 'Ascend'
-            (not available in hookgrad), or a negative ``device_id``.
+        ValueError: for a target other than 'CPU', 'GPU' or 'Ascend', 'Ascend' (hookgrad has
+            none), 'GPU' where there is none, a negative ``device_id`` or a GPU other than 0.
         RuntimeError: when another device was set before.
     """
     global _device_set
@@ -246,16 +247,15 @@ def set_device(device_target, device_id=None):
     if device_target not in _TARGETS:
         raise ValueError(f"set_device: device_target must be one of {_TARGETS}, but got "
                          f"{device_target}")
-    if device_target != 'CPU':
-        raise ValueError(f"set_device: hookgrad computes on the CPU (with NumPy); device "
-                         f"'{device_target}' is not available")
     device_id = 0 if device_id is None else int(device_id)
     if device_id < 0:
         raise ValueError(f"set_device: the device id must be >= 0, got {device_id}")
     if _device_set is not None and _device_set != (device_target, device_id):
         raise RuntimeError(f"set_device: the device is already set to {_device_set}; it "
                            f"cannot be changed")
+    device = backend.select(device_target, device_id, 'set_device')
     set_context(device_target=device_target, device_id=device_id)
+    backend.set_default(device)
     _device_set = (device_target, device_id)
 
 

@@ -75,6 +75,7 @@ def set_context(**kwargs):
             if value not in _TARGETS:
                 raise ValueError(f"set_context: device_target must be one of {_TARGETS}, "
                                  f"got {value!r}")
+            _target_device(value, kwargs.get('device_id', _context.get('device_id')))
         elif key == 'save_graphs':
             value = {True: 2, False: 0}.get(value, value) if isinstance(value, bool) else value
             if not isinstance(value, int) or not 0 <= value <= 3:
@@ -205,3 +206,17 @@ def reset_ps_context():
 
 from .compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.context')
+
+
+def _target_device(target, device_id):
+    """``set_context(device_target=...)``: the GPU when one is there, the CPU otherwise; a
+    target hookgrad has no device for ('Ascend', 'GPU' without one) is kept for
+    ``get_context`` with a warning that the CPU computes (scripts often set it first thing)."""
+    from .kernels import backend
+    try:
+        device = backend.select(target, device_id, 'set_context')
+    except ValueError as e:
+        from ._frames import warn
+        warn(f"{e}; computing on the CPU", RuntimeWarning)
+        device = backend.CPU
+    backend.set_default(device)

@@ -131,8 +131,9 @@ def test_set_device_and_get_current_device():
 
 
 @pytest.mark.parametrize('args, error, msg', [
-    (('GPU',), ValueError, "set_device: hookgrad computes on the CPU \\(with NumPy\\); device "
-                           "'GPU' is not available"),
+    (('Ascend',), ValueError, "set_device: hookgrad has no Ascend device; it computes on the "
+                              "CPU \\(NumPy\\) or an NVIDIA GPU \\(CuPy\\)"),
+    (('GPU', 1), ValueError, "set_device: hookgrad uses GPU 0 of a process; got device_id 1"),
     (('cpu',), ValueError, "set_device: device_target must be one of \\['CPU', 'GPU', "
                            "'Ascend'\\], but got cpu"),
     ((3,), TypeError, "set_device: device_target must be a str, got int"),
@@ -143,6 +144,33 @@ def test_set_device_errors(args, error, msg):
     with pytest.raises(error, match=msg):
         ms.set_device(*args)
     assert _toplevel._device_set is None
+
+
+def test_set_device_gpu_puts_new_tensors_and_parameters_there():
+    from hookgrad.kernels import backend
+    ms.set_device('GPU')
+    try:
+        assert ms.get_current_device() == ('GPU', 0) and get_context('device_target') == 'GPU'
+        assert ms.Tensor([1.0]).device == 'GPU:0'
+        assert ms.Parameter(np.zeros(2, np.float32), name='w').device == 'GPU:0'
+        assert ms.Parameter(np.zeros(2, np.float32), name='w', device='CPU').device == 'CPU'
+    finally:
+        backend.set_default(backend.CPU)
+
+
+def test_a_gpu_that_is_not_there(monkeypatch):
+    from hookgrad.kernels import backend
+
+    def none():
+        raise RuntimeError("CuPy finds no CUDA device on this machine")
+    monkeypatch.setattr(backend, 'gpu', none)
+    with pytest.raises(ValueError, match="set_device: device 'GPU' is not available: CuPy "
+                                         "finds no CUDA device"):
+        ms.set_device('GPU')
+    with pytest.warns(RuntimeWarning, match="set_context: device 'GPU' is not available: .*; "
+                                            "computing on the CPU"):
+        set_context(device_target='GPU')
+    assert ms.Tensor([1.0]).device == 'CPU' and get_context('device_target') == 'GPU'
 
 
 def test_top_level_names_are_mindspores():

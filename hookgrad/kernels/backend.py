@@ -146,3 +146,21 @@ def on_default(a):
     """Host data ``a`` (a NumPy array) on the default device: the creation path of tensors."""
     device = _default
     return a if device is CPU else device.xp.asarray(a)
+
+
+def select(target, device_id, who):
+    """The backend device for ``target`` ('CPU', 'GPU'), or a ValueError saying why there is
+    none ('Ascend'; no GPU; a GPU other than 0)."""
+    if target == 'CPU':
+        return CPU
+    if target == 'Ascend':
+        raise ValueError(f"{who}: hookgrad has no Ascend device; it computes on the CPU "
+                         f"(NumPy) or an NVIDIA GPU (CuPy)")
+    try:
+        device = gpu()
+    except RuntimeError as e:
+        raise ValueError(f"{who}: device 'GPU' is not available: {e}") from None
+    if device_id not in (None, 0):
+        raise ValueError(f"{who}: hookgrad uses GPU 0 of a process; got device_id "
+                         f"{device_id} (choose the GPU with CUDA_VISIBLE_DEVICES)")
+    return device

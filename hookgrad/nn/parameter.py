@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor, _to_array
+from ..kernels import backend
 from ..autograd.function import effect
 from ..common.initializer import initializer
 
@@ -50,7 +51,7 @@ class Parameter(Tensor):
         parallel_optimizer: MindSpore's optimizer-sharding flag, a bool kept as an attribute.
             Default True.
         storage_format: '' only (other values choose an Ascend weight layout).
-        device: None or 'CPU' (hookgrad keeps parameters in host memory).
+        device: None (the default device, ``set_device``'s) or 'CPU' (host memory).
 
     Raises:
         ValueError: for a ``name`` that is not a str or None, or one over 1024 characters; a
@@ -74,10 +75,10 @@ class Parameter(Tensor):
             raise ValueError(f"Parameter: storage_format {storage_format!r} selects an Ascend "
                              f"weight layout, which hookgrad cannot honour; use ''")
         if device is not None and device != 'CPU':
-            raise ValueError(f"Parameter: device must be None or 'CPU' (hookgrad keeps every "
-                             f"parameter in host memory), got {device!r}")
+            raise ValueError(f"Parameter: device must be None or 'CPU' (None: the default "
+                             f"device; 'CPU': host memory), got {device!r}")
         if isinstance(default_input, Tensor):
-            data = np.array(default_input._data)      # a parameter owns its storage
+            data = default_input._data.copy()       # a parameter owns its storage
         elif isinstance(default_input, _INPUT_TYPES):
             data = _to_array(default_input, None)
             if data.base is not None or not data.flags.writeable:
@@ -85,7 +86,8 @@ class Parameter(Tensor):
         else:
             raise TypeError(f"Parameter: default_input must be a Tensor, NumPy array, number or "
                             f"list, got {type(default_input).__name__}")
-        self._data = data
+        self._data = backend.to_device(data, backend.CPU if device == 'CPU' else
+                                       backend.default())
         self._node = None
         self._index = 0
         self.requires_grad = bool(requires_grad)
@@ -140,7 +142,7 @@ class Parameter(Tensor):
 
     def value(self):
         """A Tensor holding a copy of the current values (not connected to the graph)."""
-        return Tensor._wrap(np.array(self._data))
+        return Tensor._wrap(self._data.copy())
 
     def set_data(self, data):
         """Replace the values with ``data``, cast to this parameter's dtype; returns self.
@@ -160,7 +162,8 @@ class Parameter(Tensor):
         """
         if isinstance(data, Tensor):
             src = data._data
-        elif isinstance(data, (np.ndarray, np.generic, numbers.Real)):
+        elif isinstance(data, (np.ndarray, np.generic, numbers.Real)) or \
+                backend.is_device_array(data):
             src = np.asarray(data)
         else:
             raise TypeError(f"Parameter '{self._name}'.set_data: data must be a Tensor, NumPy "
@@ -173,8 +176,9 @@ class Parameter(Tensor):
         if rank is None or rank > _KIND_RANK[dst.kind]:
             raise TypeError(f"Parameter '{self._name}'.set_data: cannot store {src.dtype} "
                             f"values in a {self.dtype} parameter")
-        effect(_replace_data, self, np.array(src, dtype=dst))   # a fresh array: values saved
-        return self                                             # by graphs stay valid
+        fresh = backend.to_device(src, backend.device_of(self._data)).astype(dst)
+        effect(_replace_data, self, fresh)      # a fresh array: values saved by graphs stay
+        return self                             # valid
 
     def register_hook(self, hook):
         """``Tensor.register_hook``; a Parameter with ``requires_grad=False`` gets no gradient,
@@ -193,19 +197,21 @@ class Parameter(Tensor):
                 gives freshly initialised values.
         """
         if isinstance(init, str) and init == 'same':
-            data = np.array(self._data)
+            data = Tensor._wrap(self._data)
         else:
             data = initializer(init, self.shape, self.dtype)
-        return Parameter(data, name=self._name, requires_grad=self.requires_grad,
-                         layerwise_parallel=self._layerwise_parallel,
-                         parallel_optimizer=self._parallel_optimizer)
+        clone = Parameter(data, name=self._name, requires_grad=self.requires_grad,
+                          layerwise_parallel=self._layerwise_parallel,
+                          parallel_optimizer=self._parallel_optimizer)
+        clone._data = backend.to_device(clone._data, backend.device_of(self._data))
+        return clone
 
     def __repr__(self):
         return (f"Parameter (name={self._name}, shape={self.shape}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
 
     def __reduce__(self):
-        return (Parameter, (np.asarray(self._data), self._name, self.requires_grad,
+        return (Parameter, (backend.to_host(self._data), self._name, self.requires_grad,
                             self._layerwise_parallel, self._parallel_optimizer))
 
 
