@@ -108,9 +108,9 @@ class Adam(Optimizer):
         self.use_lazy = use_lazy
         self.use_offload = use_offload
         self.beta1_power = Parameter(np.array(1.0, np.float32), name='beta1_power',
-                                     requires_grad=False)
+                                     requires_grad=False, device='CPU')
         self.beta2_power = Parameter(np.array(1.0, np.float32), name='beta2_power',
-                                     requires_grad=False)
+                                     requires_grad=False, device='CPU')
         self.moment1 = self._add_state('moment1', 0)
         self.moment2 = self._add_state('moment2', 0)
         if use_amsgrad:

@@ -262,7 +262,7 @@ class AdaMax(Optimizer):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
         self.beta1_power = Parameter(np.ones(1, np.float32), name='beta1_power',
-                                     requires_grad=False)
+                                     requires_grad=False, device='CPU')
         self.moment1 = self._add_state('moment1', 0)
         self.moment2 = self._add_state('moment2', 0)
 

@@ -2,6 +2,7 @@
 ``nn.Lamb``; its kernel runs on Ascend and GPU only, hookgrad computes the same formula)."""
 import numpy as np
 
+from ...kernels.backend import array_module
 from .adaptive import _float
 from .optimizer import Optimizer, _who
 
@@ -55,7 +56,7 @@ class Lamb(Optimizer):
             lr, wd = lrs[seg.slot], seg.weight_decay
             for i, centralize in zip(seg.index, seg.gc_flags):
                 w = self.parameters[i]._data
-                g = np.array(grads[i], dtype=w.dtype)
+                g = array_module(w).array(grads[i], dtype=w.dtype)
                 if centralize:
                     g -= g.mean(axis=tuple(range(1, g.ndim)), keepdims=True)
                 m, v = self.moments1[i]._data, self.moments2[i]._data
@@ -68,8 +69,13 @@ class Lamb(Optimizer):
                 np.divide(m * (1.0 / c1), r, out=r)
                 if wd:
                     r += wd * w
-                w_norm, r_norm = float(np.linalg.norm(w)), float(np.linalg.norm(r))
-                trust = w_norm / r_norm if w_norm > 0 and r_norm > 0 else 1.0
+                if type(w) is np.ndarray:
+                    w_norm, r_norm = float(np.linalg.norm(w)), float(np.linalg.norm(r))
+                    trust = w_norm / r_norm if w_norm > 0 and r_norm > 0 else 1.0
+                else:           # on a device: the ratio stays there (no host read)
+                    w_norm, r_norm = np.linalg.norm(w), np.linalg.norm(r)
+                    both = (w_norm > 0) & (r_norm > 0)
+                    trust = np.where(both, w_norm / np.where(both, r_norm, 1.0), 1.0)
                 r *= lr * trust
                 w -= r
         self.global_step._data += 1

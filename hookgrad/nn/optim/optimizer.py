@@ -27,6 +27,7 @@ import numbers
 import numpy as np
 
 from ...kernels import threads as _threads
+from ...kernels.backend import device_of, is_device_array, to_device
 from ..._tensor import Tensor
 from ...autograd.function import effect
 from ..cell import Cell
@@ -193,7 +194,7 @@ class Optimizer(Cell):
             raise ValueError(f"{who}: the per-step learning-rate lists must all have the same "
                              f"length, got lengths {sorted(lengths)}")
         self.global_step = Parameter(np.zeros(1, np.int32), name='global_step',
-                                     requires_grad=False)
+                                     requires_grad=False, device='CPU')     # read on the host
         slots, slot_of = self._build_slots(specs, who)
         if not self._decay_all and not self.is_group:
             wds = [wd if _decays(p) else 0.0 for p, wd in zip(params, wds)]
@@ -255,7 +256,8 @@ class Optimizer(Cell):
             if name not in index:
                 kind, value = spec
                 if kind == 'static':
-                    slot = Parameter(np.array(value, np.float32), name=name, requires_grad=False)
+                    slot = Parameter(np.array(value, np.float32), name=name, requires_grad=False,
+                                     device='CPU')      # read on the host each step
                 elif kind == 'list':
                     slot = _IteratorLearningRate(value, name, who)
                 else:
@@ -273,12 +275,12 @@ class Optimizer(Cell):
         """State named ``<prefix>.<parameter name>``, ``fill`` everywhere, one per parameter."""
         state = [None] * len(self.parameters)
         for seg in self._segments:
-            flat = np.full(seg.size, fill, seg.dtype)
+            flat = seg.xp.full(seg.size, fill, seg.dtype)      # on the parameters' device
             seg.add_state(prefix, flat)
             for i, view in zip(seg.index, seg.views(flat)):
                 p = self.parameters[i]
                 s = Parameter(np.zeros(()), name=f"{prefix}.{p.name if p.name else i}",
-                              requires_grad=False)
+                              requires_grad=False, device='CPU')
                 s._data = view
                 state[i] = s
                 self._links.append((s, view, seg))
@@ -354,7 +356,7 @@ class Optimizer(Cell):
         for p, shape, g in zip(params, self._shapes, gradients):
             if isinstance(g, Tensor):
                 a = g._data
-            elif isinstance(g, np.ndarray):
+            elif isinstance(g, np.ndarray) or is_device_array(g):
                 a = g
             elif g is None:
                 raise ValueError(f"{who}: the gradient for parameter '{p.name}' is None")
@@ -382,7 +384,7 @@ class Optimizer(Cell):
         """Copy back state replaced through ``set_data`` (a checkpoint load) into the buffers."""
         for s, view, seg in self._links:
             if s._data is not view:
-                np.copyto(view, s._data)
+                view[...] = to_device(s._data, device_of(view))
                 s._data = view
                 for block in seg.blocks:
                     block.mode = None

@@ -6,13 +6,15 @@ slice. A step walks the segment block by block: a block covers about ``BLOCK`` v
 small parameters, or a slice of a large one), so the handful of whole-array NumPy calls that
 compute its update work on data that stays in cache, and a small network is a single block.
 A large segment's blocks are shared between free cores in contiguous runs, each run with its
-own scratch arrays.
+own scratch arrays. On a device (a GPU) a segment is one block and one run: its arrays are
+the device's, and the kernels of one update are launched over all of it.
 """
 import math
 
 import numpy as np
 
 from ...kernels import threads as _threads
+from ...kernels.backend import array_module
 
 BLOCK = 1 << 16     # values per block: gradient, scratch and state slices stay within L2
 
@@ -59,7 +61,7 @@ class Segment:
     """Parameters sharing dtype, learning-rate slot and weight decay, and their blocks."""
 
     __slots__ = ('index', 'params', 'shapes', 'sizes', 'size', 'dtype', 'slot', 'weight_decay',
-                 'gc_flags', 'split', 'split_params', 'blocks', 'scratch_runs', 'state')
+                 'gc_flags', 'split', 'split_params', 'blocks', 'scratch_runs', 'state', 'xp')
 
     def __init__(self, index, params, slot, weight_decay, gc_flags, limit=BLOCK):
         self.index = tuple(index)
@@ -74,6 +76,9 @@ class Segment:
         self.gc_flags = tuple(flag and len(s) >= 2 and s[1] % 16 == 0
                               for flag, s in zip(gc_flags, self.shapes))
         self.state = {}
+        self.xp = xp = array_module(params[0]._data)
+        if xp is not np:
+            limit = self.size or 1          # a device: one block
         runs = _runs(self.sizes, self.gc_flags, limit)
         self.split = tuple(sorted({self.index[k] for _, _, run in runs
                                    for k, _, _, whole in run if not whole}))
@@ -81,8 +86,8 @@ class Segment:
         width = max(hi - lo for lo, hi, _ in runs)
         # one pair of scratch arrays per core, each serving a contiguous run of blocks; threads
         # take whole runs (``scratch_runs``: their first blocks), so no two share one
-        sets = min(len(runs), _threads.cores())
-        scratch = [(np.empty(width, self.dtype), np.empty(width, self.dtype))
+        sets = min(len(runs), _threads.cores() if xp is np else 1)
+        scratch = [(xp.empty(width, self.dtype), xp.empty(width, self.dtype))
                    for _ in range(sets)]
         self.scratch_runs = [len(runs) * i // sets for i in range(sets + 1)]
         self.blocks = tuple(self._block(lo, hi, run, *scratch[_run_of(k, self.scratch_runs)])
@@ -125,8 +130,9 @@ class Segment:
             return
         for i, p in zip(self.split, self.split_params):
             grads[i] = np.ascontiguousarray(grads[i]).reshape(-1)
-            if not (p._data.flags.c_contiguous and p._data.flags.writeable):
-                p._data = np.array(p._data, order='C')
+            flags = p._data.flags
+            if not (flags.c_contiguous and getattr(flags, 'writeable', True)):
+                p._data = self.xp.array(p._data, order='C')
 
 
 def _run_of(k, starts):

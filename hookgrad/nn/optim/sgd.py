@@ -15,7 +15,8 @@ def _flag(value, arg, who):
 
 
 def _momentum_parameter(value):
-    return Parameter(np.array(value, np.float32), name='momentum', requires_grad=False)
+    return Parameter(np.array(value, np.float32), name='momentum', requires_grad=False,
+                     device='CPU')       # read on the host each step
 
 
 class SGD(Optimizer):

@@ -56,9 +56,9 @@ class ASGD(_Counted):
         for i, p in enumerate(self.parameters):
             name = p.name if p.name else str(i)
             mu.append(Parameter(np.array(1.0, np.float32), name=f'mu_{name}',
-                                requires_grad=False))
+                                requires_grad=False, device='CPU'))
             eta.append(Parameter(np.array(0.0, np.float32), name=f'eta_{name}',
-                                 requires_grad=False))
+                                 requires_grad=False, device='CPU'))
         for s in mu + eta:
             self.insert_param_to_cell(s.name, s, check_name_contain_dot=False)
         self.mu, self.eta = ParameterTuple(mu), ParameterTuple(eta)
