@@ -17,9 +17,9 @@ import numpy as np
 
 from ..kernels.fp_errors import fp_notes_enter, fp_notes_exit
 from .._frames import GENERATED
-from ..kernels.backend import asarray
+from ..kernels.backend import array_module, asarray
 from ..autograd.engine import _accumulate_grad, _call_backward, _count_error, _note_failure
-from ..autograd.function import NO_CTX, Node, _edge
+from ..autograd.function import NO_CTX, Node, _edge, no_ctx
 from ..autograd.math import array_math
 from ..autograd.state import grad, grad_enabled
 from ..hooks.calling import run_tensor_hooks
@@ -95,6 +95,7 @@ class Emitter:
         self.rec = None             # grad mode here when every replay has it, else None
         self.used = set()           # slots some step or the result reads (others need no locals)
         self.made = set()           # slots a Tensor was made for (hooks can be put on those)
+        self.device = False         # whether the program runs on a device (not the CPU)
         self._names = {}            # id(constant) -> its name
         self._count = 0
 
@@ -160,6 +161,9 @@ class Emitter:
 def compile_program(program):
     """The replay function of ``program`` and its source: ``run(flat_args)`` -> result."""
     em = Emitter()
+    em.device = program.device is not None
+    if em.device:                   # the ops' ctx and nodes on the program's device
+        em.namespace.update(NO_CTX=no_ctx(program.device), _XP=array_module(program.device))
     reads = collections.Counter(slot for step in program.steps
                                 for slot in step.reads() + step.edge_reads())
     reads.update(program.result.slots())

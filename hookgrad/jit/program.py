@@ -201,7 +201,8 @@ class OpStep:
             test = ' or '.join(f'e{i} is not None' for i in edges)
             em.line(f"if {test}:" if em.rec else f"if rec and ({test}):")
             em.indent += 1
-            em.line(f'{n} = _new(Node); {n}.op = {em.const(op, "op")}; {n}.saved = ()')
+            em.line(f'{n} = _new(Node); {n}.op = {em.const(op, "op")}; {n}.saved = ()'
+                    + (f'; {n}.xp = _XP' if em.device else ''))
             em.line(f"y = {forward}({n}, {arrays})")
             shapes = em.const(self.shapes, 'shapes') if self.shapes is not None else \
                 f"[{''.join(f'a{i}.shape, ' for i in ins)}]"
@@ -365,6 +366,8 @@ class Program:
         grad_mode: grad mode when the call starts (the call signature fixes it).
         large: slots of large arrays the call makes: the replay lets go of each after the
             last step that reads it, as eager code drops a value no name holds.
+        device: an array of the device the call ran on, None on the CPU: a replay's ops run
+            there (the call signature holds the devices of the arguments).
         args: ``(slot, position, has_edge)`` of each Tensor among the call's flattened
             arguments (whether it has a graph edge: the call signature fixes it).
         externals: ``(slot, tensor, shape, dtype, requires_grad)`` of each outside tensor the
@@ -379,8 +382,10 @@ class Program:
         source: its Python source.
     """
 
-    def __init__(self, n_slots, args, externals, steps, result, cells, grad_mode, large=()):
+    def __init__(self, n_slots, args, externals, steps, result, cells, grad_mode, large=(),
+                 device=None):
         from .codegen import compile_program
+        self.device = device        # an array of the device the call ran on (None: the CPU)
         self.grad_mode = grad_mode
         self.large = large
         self.n_slots = n_slots

@@ -281,8 +281,10 @@ class Recorder(OpObserver):
         outside = self.arg_slots.union(s for s, _ in self.externals)
         large = {s for s, a in enumerate(self.arrays) if s not in outside and
                  isinstance(a, np.ndarray) and a.nbytes >= LARGE}
+        device = next((a for a in (self.arrays[slot] for slot, _, _ in self.args)
+                       if not isinstance(a, np.ndarray)), None)     # a device array, if any
         return Program(len(self.arrays), self.args, externals, self.steps, out,
-                       list(self.cells.values()), self.grad_mode_at_start, large)
+                       list(self.cells.values()), self.grad_mode_at_start, large, device)
 
 
 class EngineLog(list):
