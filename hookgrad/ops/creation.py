@@ -12,6 +12,7 @@ from .._dtype import bool_ as _bool, float32 as _float32, float64 as _float64, t
 from .._dtype import int32 as _int32, int64 as _int64
 from .._tensor import Tensor
 from ..autograd.function import Op, effect, value_read
+from ..kernels import backend
 from ._base import as_tensor, check_size, dtype_arg
 
 _F32 = np.dtype(np.float32)
@@ -23,11 +24,11 @@ class OneHot(Op):
     differentiable = False
 
     @staticmethod
-    def forward(ctx, indices, *, on, off, depth, axis):
+    def forward(ctx, indices, *, on, off, depth, axis, is_mask=False):
         shape = indices.shape
-        classes = np.arange(depth).reshape((depth,) + (1,) * (len(shape) - axis))
+        classes = ctx.xp.arange(depth).reshape((depth,) + (1,) * (len(shape) - axis))
         hot = indices.reshape(shape[:axis] + (1,) + shape[axis:]) == classes
-        if on == 1 and off == 0:
+        if is_mask:         # on 1 and off 0 (known on the host): the mask is the result
             return hot.astype(on.dtype)
         return np.where(hot, on, off)
 
@@ -93,6 +94,20 @@ def _value_dtype(value):
     return _F32
 
 
+def tensor_on(value, like, name='input'):
+    """``value`` as a Tensor on the device of the Tensor ``like``: a Tensor as it is; other data
+    (numbers, lists, NumPy arrays) made a Tensor there, with ``as_tensor``'s dtype rules."""
+    if isinstance(value, Tensor):
+        return value
+    device = backend.device_of(like._data)
+    if backend.is_device_array(value):      # a saved array, in a rule run on Tensors
+        return Tensor._wrap(backend.to_device(value, device))
+    if device is backend.default():
+        return as_tensor(value, name)
+    with backend.default_device(device):
+        return as_tensor(value, name)
+
+
 # ----------------------------------------------------------------------------- filled tensors
 def fill(type, shape, value):
     """A tensor of ``shape`` and dtype ``type`` with every element ``value``.
@@ -104,7 +119,8 @@ def fill(type, shape, value):
     dt = dtype_arg(type, 'type')
     shape = _shape(shape, 'fill')
     check_size('fill', shape, dt.itemsize)
-    return Tensor._wrap(np.full(shape, _number(value, 'fill', 'value'), dtype=dt))
+    return Tensor._wrap(backend.default().xp.full(shape, _number(value, 'fill', 'value'),
+                                                  dtype=dt))
 
 
 def full(size, fill_value, *, dtype=None):
@@ -112,21 +128,22 @@ def full(size, fill_value, *, dtype=None):
     shape = _shape(size, 'full')
     dt = _value_dtype(fill_value) if dtype is None else to_numpy(dtype)
     check_size('full', shape, dt.itemsize)
-    return Tensor._wrap(np.full(shape, _number(fill_value, 'full', 'fill_value'), dtype=dt))
+    return Tensor._wrap(backend.default().xp.full(shape, _number(fill_value, 'full', 'fill_value'),
+                                                  dtype=dt))
 
 
 def ones(shape, dtype=None):
     """A tensor of ones (Float32 unless ``dtype`` is given)."""
     shape, dt = _shape(shape, 'ones'), _F32 if dtype is None else to_numpy(dtype)
     check_size('ones', shape, dt.itemsize)
-    return Tensor._wrap(np.ones(shape, dtype=dt))
+    return Tensor._wrap(backend.default().xp.ones(shape, dtype=dt))
 
 
 def zeros(size, dtype=None):
     """A tensor of zeros of shape ``size`` (Float32 unless ``dtype`` is given)."""
     shape, dt = _shape(size, 'zeros'), _F32 if dtype is None else to_numpy(dtype)
     check_size('zeros', shape, dt.itemsize)
-    return Tensor._wrap(np.zeros(shape, dtype=dt))
+    return Tensor._wrap(backend.default().xp.zeros(shape, dtype=dt))
 
 
 def ones_like(input, *, dtype=None):
@@ -134,7 +151,7 @@ def ones_like(input, *, dtype=None):
     x = as_tensor(input)
     dt = x._data.dtype if dtype is None else to_numpy(dtype)
     check_size('ones_like', x._data.shape, dt.itemsize)
-    return Tensor._wrap(np.ones(x._data.shape, dt))
+    return Tensor._wrap(backend.array_module(x._data).ones(x._data.shape, dt))
 
 
 def zeros_like(input, *, dtype=None):
@@ -142,7 +159,7 @@ def zeros_like(input, *, dtype=None):
     x = as_tensor(input)
     dt = x._data.dtype if dtype is None else to_numpy(dtype)
     check_size('zeros_like', x._data.shape, dt.itemsize)
-    return Tensor._wrap(np.zeros(x._data.shape, dt))
+    return Tensor._wrap(backend.array_module(x._data).zeros(x._data.shape, dt))
 
 
 def full_like(input, fill_value, *, dtype=None):
@@ -150,8 +167,8 @@ def full_like(input, fill_value, *, dtype=None):
     x = as_tensor(input)
     dt = x._data.dtype if dtype is None else to_numpy(dtype)
     check_size('full_like', x._data.shape, dt.itemsize)
-    return Tensor._wrap(np.full(x._data.shape, _number(fill_value, 'full_like', 'fill_value'),
-                                dtype=dt))
+    return Tensor._wrap(backend.array_module(x._data).full(
+        x._data.shape, _number(fill_value, 'full_like', 'fill_value'), dtype=dt))
 
 
 def fills(x, value):
@@ -166,10 +183,16 @@ def filled_like(x, value, name):
         if value.ndim:
             raise ValueError(f"ops.{name}: value must be a number or a 0-d Tensor, got "
                              f"shape {value.shape}")
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        if value._data.dtype.kind not in 'iuf':
+            raise TypeError(f"ops.{name}: value must be a number, got a Tensor of dtype "
+                            f"{value.dtype}")
+        # the value stays on its device: no read of it on the host
+        value = backend.to_device(value._data, backend.device_of(x._data))
+    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ops.{name}: value must be a number, got {value!r}")
-    return full(x.shape, value, dtype=x.dtype)
+    check_size(name, x._data.shape, x._data.itemsize)
+    return Tensor._wrap(backend.array_module(x._data).full(x._data.shape, value,
+                                                           dtype=x._data.dtype))
 
 
 # ----------------------------------------------------------------------------- Python numbers
@@ -252,7 +275,8 @@ def arange(start=0, end=None, step=1, *, dtype=None):
         dt = _F32
     check_size('arange', (int(np.ceil((end - start) / step)),), np.dtype(dt).itemsize)
     values = np.arange(start, end, step)
-    return Tensor._wrap(values if values.dtype == dt else values.astype(dt))
+    # computed on the host, so every device holds the values NumPy gives
+    return Tensor._wrap(backend.on_default(values if values.dtype == dt else values.astype(dt)))
 
 
 def linspace(start, end, steps):
@@ -263,7 +287,7 @@ def linspace(start, end, steps):
     if steps == 0:
         raise ValueError("ops.linspace: steps must be positive, got 0")
     check_size('linspace', (steps,), 8)
-    return Tensor._wrap(np.linspace(start, end, steps).astype(_F32))
+    return Tensor._wrap(backend.on_default(np.linspace(start, end, steps).astype(_F32)))
 
 
 def eye(n, m=None, dtype=None):
@@ -272,26 +296,30 @@ def eye(n, m=None, dtype=None):
     m = n if m is None else _count(m, 'eye', 'm')
     dt = _F32 if dtype is None else to_numpy(dtype)
     check_size('eye', (n, m), dt.itemsize)
-    return Tensor._wrap(np.eye(n, m, dtype=dt))
+    return Tensor._wrap(backend.default().xp.eye(n, m, dtype=dt))
 
 
 _one_hot_constants = {}
 
 
-def _one_hot_value(value, dt, what):
-    """``value`` as a 0-d array of ``dt`` (None: the dtype MindSpore gives the value)."""
+def _one_hot_value(value, dt, what, like):
+    """``value`` as a 0-d array of ``dt`` (None: the dtype MindSpore gives the value) on the
+    device of the array ``like``."""
     if isinstance(value, Tensor):
         if value.size != 1:
             raise ValueError(f"ops.one_hot: {what} must be a number or a 0-d Tensor, got a "
                              f"Tensor of shape {value.shape}")
         value_read(value)
-        arr = value._data.reshape(())
+        arr = backend.to_device(value._data.reshape(()), backend.device_of(like))
         return arr if dt is None or arr.dtype == dt else arr.astype(dt)
-    key = (type(value), value, dt)
+    kind = type(like)
+    key = (type(value), value, dt, kind)
     arr = _one_hot_constants.get(key)
     if arr is None:
         number = _number(value, 'one_hot', what)
         arr = np.asarray(number, dtype=_value_dtype(value) if dt is None else dt)
+        if kind is not np.ndarray:
+            arr = backend.to_device(arr, backend.device_of(like))
         if len(_one_hot_constants) < 256:
             _one_hot_constants[key] = arr
     return arr
@@ -316,10 +344,13 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     if not isinstance(axis, (int, np.integer)) or not -ndim - 1 <= axis <= ndim:
         raise ValueError(f"ops.one_hot: axis {axis!r} is out of range for indices of rank "
                          f"{ndim} (expected {-ndim - 1}..{ndim})")
-    on = _one_hot_value(on_value, None, 'on_value')
-    off = _one_hot_value(off_value, on.dtype, 'off_value')
+    on = _one_hot_value(on_value, None, 'on_value', x._data)
+    off = _one_hot_value(off_value, on.dtype, 'off_value', x._data)
     # no gradient ever flows (to the indices nor to on/off): the op is not differentiable
-    return OneHot.apply(x, on=on, off=off, depth=depth, axis=int(axis) % (ndim + 1))
+    is_mask = not isinstance(on_value, Tensor) and not isinstance(off_value, Tensor) and \
+        on_value == 1 and off_value == 0
+    return OneHot.apply(x, on=on, off=off, depth=depth, axis=int(axis) % (ndim + 1),
+                        is_mask=is_mask)
 
 
 # ----------------------------------------------------------------------------- graph control
@@ -351,7 +382,7 @@ def _assign(variable, value):
     if isinstance(value, (bool, int, float, np.generic)):
         src = np.asarray(value)
     else:
-        src = value._data if isinstance(value, Tensor) else as_tensor(value, 'value')._data
+        src = (value if isinstance(value, Tensor) else tensor_on(value, variable, 'value'))._data
         if src.shape != data.shape:
             raise ValueError(f"ops.assign: value has shape {src.shape}, but variable has shape "
                              f"{data.shape}")
@@ -362,11 +393,27 @@ def _assign(variable, value):
 def assign_array(variable, src):
     """Write array ``src`` (of ``variable``'s shape, or a 0-d fill value) into ``variable``."""
     data = variable._data
-    if data.flags.writeable:
+    try:
+        writeable = data.flags.writeable
+    except AttributeError:          # a device array: CuPy's have no writeable flag
+        _assign_device(variable, data, src)
+        return
+    if writeable:
         np.copyto(data, src, casting='unsafe')
     else:
         # read-only data (a broadcast view, a cached constant) is replaced, never written through
         variable._data = np.array(np.broadcast_to(src, data.shape), dtype=data.dtype)
+
+
+def _assign_device(variable, data, src):
+    """``assign_array`` on a device: ``src`` is brought to ``data``'s device first."""
+    xp = backend.array_module(data)
+    src = backend.to_device(src, backend.device_of(data))
+    if data.size > 1 and 0 in data.strides:
+        # a broadcast view: writing through it would write one element many times
+        variable._data = xp.array(xp.broadcast_to(src, data.shape), dtype=data.dtype)
+    else:
+        xp.copyto(data, src, casting='unsafe')
 
 
 def range(start, end, step, maxlen=1000000):
@@ -398,7 +445,7 @@ def range(start, end, step, maxlen=1000000):
     if out.size > maxlen:
         raise ValueError(f"ops.range: the result has {out.size} elements, more than maxlen "
                          f"{maxlen}")
-    return Tensor._wrap(out)
+    return Tensor._wrap(backend.on_default(out))
 
 
 def _assign_combined(variable, value, combine, name):
