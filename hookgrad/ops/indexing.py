@@ -10,8 +10,10 @@ from .._tensor import Tensor
 from ..autograd.function import Op, effect, value_read
 from ..autograd.state import grad_enabled as _grad_enabled
 from ..autograd.math import array_math
+from ..kernels import backend
 from ._base import as_tensor, operands, scalar_like
 from .arithmetic import cast
+from .creation import tensor_on
 
 _BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
 
@@ -31,7 +33,7 @@ class GetItem(Op):
         if ctx.recording:
             ctx.key, ctx.in_shape, ctx.n_indices = key, x.shape, len(indices)
         y = x[key]
-        return y if type(y) is np.ndarray else np.asarray(y)
+        return y if type(y) is np.ndarray else ctx.xp.asarray(y)
 
     @staticmethod
     def backward(ctx, gy):
@@ -65,7 +67,7 @@ class SetItem(Op):
         y = x.copy()
         y[key] = value
         if ctx.recording:
-            keep = np.ones(x.shape, np.bool_)
+            keep = ctx.xp.ones(x.shape, np.bool_)
             keep[key] = False
             ctx.save(keep)
             ctx.key, ctx.n_indices = key, len(indices)
@@ -135,15 +137,17 @@ class KeyInput:
         return f"KeyInput({self.i})"
 
 
-def _key(index):
-    """An index with every Tensor and list replaced by a NumPy array (what ``x[key]`` takes)."""
-    template, tensors = _split_key(index)
+def _key(index, x):
+    """An index with every Tensor and list replaced by an array on the device of the Tensor
+    ``x`` it indexes (what ``x._data[key]`` takes)."""
+    template, tensors = _split_key(index, x)
     return _filled(template, [t._data for t in tensors]) if tensors else template
 
 
-def _split_key(index):
+def _split_key(index, x):
     """``(template, index tensors)``: the Tensors of an index become op inputs, stood for by
-    ``KeyInput`` in the template; lists become arrays."""
+    ``KeyInput`` in the template; lists become arrays. Index arrays and Tensors go to the
+    device of the Tensor ``x`` the key indexes (indices given on the host follow the data)."""
     t = type(index)
     if t in _BASIC:
         return index, ()
@@ -151,8 +155,32 @@ def _split_key(index):
     if t is tuple:
         if all(type(i) in _BASIC for i in index):
             return index, ()
-        return tuple(_key_item(i, tensors) for i in index), tensors
-    return _key_item(index, tensors), tensors
+        template = tuple(_key_item(i, tensors) for i in index)
+    else:
+        template = _key_item(index, tensors)
+    if type(x._data) is not np.ndarray:
+        return _on_device(template, tensors, x)
+    return template, tensors
+
+
+def follow(t, x):
+    """The index Tensor ``t`` on the device of the Tensor ``x`` it indexes: indices given on
+    another device (the host) follow the data, through a differentiable move."""
+    if type(t._data) is type(x._data):
+        return t
+    from .device import MoveTo
+    return MoveTo.apply(t, device=backend.device_of(x._data))
+
+
+def _on_device(template, tensors, x):
+    """A key template and its index Tensors moved to the device of ``x``."""
+    device = backend.device_of(x._data)
+    tensors = [follow(t, x) for t in tensors]
+
+    def put(k):
+        return backend.to_device(k, device) if isinstance(k, np.ndarray) else k
+    template = tuple(map(put, template)) if type(template) is tuple else put(template)
+    return template, tensors
 
 
 def _key_item(i, tensors):
@@ -163,7 +191,7 @@ def _key_item(i, tensors):
         parts = [v for v in i if isinstance(v, Tensor)]
         for v in parts:
             value_read(v)       # a list of Tensors is built into one array from their values
-        a = np.asarray([v._data if isinstance(v, Tensor) else v for v in i])
+        a = np.asarray([backend.to_host(v._data) if isinstance(v, Tensor) else v for v in i])
         return a.astype(np.intp) if a.size == 0 else a
     return i
 
@@ -181,6 +209,8 @@ def _describe(index):
         return '(' + ', '.join(_describe(i) for i in index) + (',)' if len(index) == 1 else ')')
     if isinstance(index, Tensor):
         index = index._data
+    if backend.is_device_array(index):
+        index = backend.to_host(index)      # an error message: a host read is fine
     if isinstance(index, np.ndarray):
         if index.size <= 8:
             return repr(index.tolist())
@@ -193,9 +223,16 @@ def _describe(index):
     return repr(index)
 
 
-def _indices(indices, name):
-    """Integer indices as a Tensor (an input of the op that uses them)."""
-    t = indices if isinstance(indices, Tensor) else Tensor._wrap(np.asarray(indices))
+def _indices(indices, name, x):
+    """Integer indices as a Tensor (an input of the op that uses them) on the device of the
+    Tensor ``x`` they index."""
+    if isinstance(indices, Tensor):
+        t = follow(indices, x)
+    else:
+        a = indices if backend.is_device_array(indices) else np.asarray(indices)
+        if type(a) is not type(x._data):
+            a = backend.to_device(a, backend.device_of(x._data))
+        t = Tensor._wrap(a)
     a = t._data
     if a.dtype.kind not in 'iu':
         if a.size == 0:
@@ -232,7 +269,7 @@ def getitem(x, index):
     [2, 4]
     """
     x = as_tensor(x, 'x')
-    key, indices = _split_key(index)
+    key, indices = _split_key(index, x)
     try:
         return GetItem.apply(x, *indices, key=key)
     except IndexError as e:
@@ -277,9 +314,17 @@ def _check_value(value):
 
 def _write(x, index, value):
     """``x[index] = value`` in place, without recording."""
-    key = _key(index)
+    key = _key(index, x)
     arr = x._data
-    if type(arr) is not np.ndarray or not arr.flags.writeable:
+    if type(arr) is np.ndarray:
+        if not arr.flags.writeable:
+            arr = np.array(arr)
+    elif backend.is_device_array(arr):
+        # CuPy's arrays have no writeable flag; a broadcast view would take one write many times
+        if arr.size > 1 and 0 in arr.strides:
+            arr = arr.copy()
+        value = _device_value(value, arr)
+    else:
         arr = np.array(arr)
     try:
         arr[key] = value._data if isinstance(value, Tensor) else value
@@ -291,8 +336,26 @@ def _write(x, index, value):
     x._data = arr
 
 
+def _device_value(value, arr):
+    """A value written into the device array ``arr``, on its device (host data uploaded)."""
+    device = backend.device_of(arr)
+    if isinstance(value, Tensor):
+        return backend.to_device(value._data, device)
+    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        return backend.to_device(np.asarray(value), device)
+    return value
+
+
+def _indexed_shape(a, key):
+    """The shape of ``a[key]``, found on a broadcast view of one value (nothing copied)."""
+    if type(a) is np.ndarray:
+        return np.broadcast_to(np.int8(0), a.shape)[key].shape
+    xp = backend.array_module(a)
+    return xp.broadcast_to(xp.zeros((), np.int8), a.shape)[key].shape
+
+
 def _value_error(x, index, key, value):
-    target = np.broadcast_to(np.int8(0), x.shape)[key].shape
+    target = _indexed_shape(x._data, key)
     shape = value.shape if isinstance(value, Tensor) else np.shape(value)
     return ValueError(f"ops.setitem: cannot assign a value of shape {tuple(shape)} to "
                       f"x[{_describe(index)}] of shape {target}")
@@ -301,18 +364,16 @@ def _value_error(x, index, key, value):
 def _record_setitem(x, index, value):
     """Record ``x[index] = value`` as a SetItem node and rebind ``x`` to its output."""
     from .shaping import reshape
-    template, indices = _split_key(index)
+    template, indices = _split_key(index, x)
     key = _filled(template, [t._data for t in indices]) if indices else template
-    if isinstance(value, Tensor):
-        v = value
-    elif isinstance(value, (bool, int, float)):
+    if isinstance(value, (bool, int, float)):
         v = scalar_like(value, x)
     else:
-        v = Tensor(value)
+        v = tensor_on(value, x, 'value')
     if v._data.dtype != x._data.dtype:
         v = cast(v, x._data.dtype)
     try:
-        target = np.broadcast_to(np.int8(0), x.shape)[key].shape
+        target = _indexed_shape(x._data, key)
     except IndexError as e:
         raise IndexError(f"ops.setitem: index {_describe(index)} is invalid for a tensor of shape "
                          f"{x.shape}: {e}") from None
@@ -338,7 +399,7 @@ def take(x, indices, axis=None):
         IndexError: for an index out of range.
     """
     x = as_tensor(x, 'x')
-    idx = _indices(indices, 'take')
+    idx = _indices(indices, 'take', x)
     if axis is None:
         from .shaping import reshape
         x = reshape(x, (-1,))
@@ -352,7 +413,7 @@ def unindex(g, shape, key):
     """Zeros of ``shape`` with ``g`` added at ``key``: the adjoint of ``x[key]``, differentiable."""
     g = as_tensor(g, 'g')
     shape = _adjoint_shape(shape, 'unindex')
-    template, indices = _split_key(key)
+    template, indices = _split_key(key, g)
     try:
         return Unindex.apply(g, *indices, shape=shape, key=template)
     except (IndexError, ValueError, TypeError) as e:
@@ -364,7 +425,7 @@ def untake(g, shape, indices, axis):
     """Zeros of ``shape`` with ``g`` added at ``indices`` along ``axis``: the adjoint of take."""
     g = as_tensor(g, 'g')
     shape = _adjoint_shape(shape, 'untake')
-    idx = _indices(indices, 'untake')
+    idx = _indices(indices, 'untake', g)
     axis = _axis(axis, max(len(shape), 1), 'untake')
     try:
         return Untake.apply(g, idx, shape=shape, axis=axis)
@@ -398,7 +459,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     [30, 10, 30]
     """
     x = as_tensor(input_params, 'input_params')
-    idx = _indices(input_indices, 'gather')
+    idx = _indices(input_indices, 'gather', x)
     axis = _axis(axis, max(x.ndim, 1), 'gather')
     if isinstance(batch_dims, bool) or not isinstance(batch_dims, (int, np.integer)):
         raise TypeError(f"ops.gather: batch_dims must be an int, got {batch_dims!r}")
@@ -416,8 +477,9 @@ def _batched_gather(x, idx, axis, batch_dims, k):
         raise ValueError(f"ops.gather: batch_dims {batch_dims} does not fit params of shape "
                          f"{x.shape}, indices of shape {idx.shape} and axis {axis}")
     ni = idx.ndim
+    xp = backend.array_module(x._data)
     # one broadcasting arange per batch dimension pairs each batch item with its indices
-    key = tuple(np.arange(n).reshape((1,) * j + (n,) + (1,) * (ni - j - 1))
+    key = tuple(xp.arange(n).reshape((1,) * j + (n,) + (1,) * (ni - j - 1))
                 for j, n in enumerate(x.shape[:k]))
     key += (slice(None),) * (axis - k) + (KeyInput(0),)
     try:
@@ -443,7 +505,7 @@ def index_select(input, axis, index):
         IndexError: for an index out of range.
     """
     x = as_tensor(input)
-    idx = _indices(index, 'index_select')
+    idx = _indices(index, 'index_select', x)
     if idx.ndim == 0:
         idx = idx.reshape(1)
     elif idx.ndim != 1:
@@ -451,8 +513,8 @@ def index_select(input, axis, index):
     return _take(x, idx, _axis(axis, max(x.ndim, 1), 'index_select'), 'index_select')
 
 
-def _condition(condition):
-    c = as_tensor(condition, 'condition')
+def _condition(condition, like):
+    c = condition if isinstance(condition, Tensor) else tensor_on(condition, like, 'condition')
     if c._data.dtype != np.bool_:
         c = cast(c, np.bool_)
     return c
@@ -471,8 +533,11 @@ def where(condition, x, y):
     >>> ms.ops.where(ms.Tensor([True, False]), ms.Tensor([1.0, 2.0]), 0.0).tolist()
     [1.0, 0.0]
     """
-    c = _condition(condition)
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor) and \
+            isinstance(condition, Tensor):
+        x = tensor_on(x, condition, 'x')        # numbers on the condition's device
     a, b = operands(x, y)
+    c = _condition(condition, a)
     try:
         return Where.apply(c, a, b)
     except ValueError:
@@ -492,7 +557,7 @@ def masked_fill(input_x, mask, value):
         ValueError: when ``value`` is not 0-d or ``mask`` does not broadcast with ``input_x``.
     """
     x = as_tensor(input_x, 'input_x')
-    m = _condition(mask)
+    m = _condition(mask, x)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise ValueError(f"ops.masked_fill: value must be a number or a 0-d Tensor, got shape "
