@@ -35,10 +35,10 @@ class Roll(Op):
     @staticmethod
     def backward(ctx, gy):
         back = tuple(-s for s in ctx.shifts) if ctx.dims is not None else -ctx.shifts[0]
-        if type(gy) is np.ndarray:
-            return np.roll(gy, back, ctx.dims)
-        return Roll.apply(gy, shifts=back if isinstance(back, tuple) else (back,),
-                          dims=ctx.dims)
+        if isinstance(gy, Tensor):
+            return Roll.apply(gy, shifts=back if isinstance(back, tuple) else (back,),
+                              dims=ctx.dims)
+        return np.roll(gy, back, ctx.dims)
 
 
 def _int(value, name, what):
@@ -94,8 +94,8 @@ def repeat_interleave(input, repeats, axis=None):
                          f"one per slice ({n}) or one int")
     check_size('repeat_interleave', x.shape[:axis] + (sum(counts),) + x.shape[axis + 1:],
                x._data.itemsize)
-    index = np.repeat(np.arange(n), counts)
-    return take(x, Tensor._wrap(index), axis)
+    index = np.repeat(np.arange(n), counts)     # uploaded to x's device by take
+    return take(x, index, axis)
 
 
 def repeat_elements(x, rep, axis=0):

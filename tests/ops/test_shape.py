@@ -89,7 +89,7 @@ CASES = [
 ]
 
 
-globals().update(row_tests(CASES))
+globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))
