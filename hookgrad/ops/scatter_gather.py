@@ -12,10 +12,12 @@ import numpy as np
 from .._dtype import from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels import backend
 from ._base import as_tensor
 from .arithmetic import add, cast, mul, sub
 from .comparison import maximum, minimum
-from .indexing import GetItem, KeyInput, SetItem, unindex
+from .creation import tensor_on
+from .indexing import GetItem, KeyInput, SetItem, follow, unindex
 from .unary import reciprocal
 
 
@@ -27,7 +29,7 @@ class GatherElements(Op):
     def forward(ctx, x, index, axis):
         if ctx.recording:
             ctx.in_shape, ctx.axis, ctx.index = x.shape, axis, index
-        return x[_along(index, axis)]
+        return x[_along(ctx.xp, index, axis)]
 
     @staticmethod
     def backward(ctx, gy):
@@ -41,8 +43,9 @@ class ScatterAddElements(Op):
     def forward(ctx, g, index, shape, axis):
         if ctx.recording:
             ctx.axis, ctx.index = axis, index
-        out = np.zeros(shape, g.dtype)
-        np.add.at(out, _along(index, axis), g)
+        xp = ctx.xp
+        out = xp.zeros(shape, g.dtype)
+        xp.add.at(out, _along(xp, index, axis), g)
         return out
 
     @staticmethod
@@ -50,24 +53,32 @@ class ScatterAddElements(Op):
         return _gather(gy, ctx.index, ctx.axis), None
 
 
-def _along(index, axis):
-    """The fancy-index key that addresses ``index`` along ``axis`` (others by position)."""
-    grids = np.indices(index.shape, sparse=True)
-    return tuple(index if k == axis else g for k, g in enumerate(grids))
+def _along(xp, index, axis):
+    """The fancy-index key that addresses ``index`` along ``axis`` (others by position), in
+    the array module ``xp`` of ``index``."""
+    n = index.ndim
+    return tuple(index if k == axis else
+                 xp.arange(size).reshape((1,) * k + (size,) + (1,) * (n - k - 1))
+                 for k, size in enumerate(index.shape))
 
 
 def _gather(x, index, axis):
+    """GatherElements on an array (first-order backward) or a Tensor (recorded)."""
     if type(x) is np.ndarray:
         return np.take_along_axis(x, index, axis)
-    return GatherElements.apply(x, Tensor._wrap(index), axis=axis)
+    if isinstance(x, Tensor):
+        return GatherElements.apply(x, Tensor._wrap(index), axis=axis)
+    return x[_along(backend.array_module(x), index, axis)]
 
 
 def _scatter_add(g, index, shape, axis):
-    if type(g) is np.ndarray:
-        out = np.zeros(shape, g.dtype)
-        np.add.at(out, _along(index, axis), g)
-        return out
-    return ScatterAddElements.apply(g, Tensor._wrap(index), shape=shape, axis=axis)
+    """ScatterAddElements on an array (first-order backward) or a Tensor (recorded)."""
+    if isinstance(g, Tensor):
+        return ScatterAddElements.apply(g, Tensor._wrap(index), shape=shape, axis=axis)
+    xp = backend.array_module(g)
+    out = xp.zeros(shape, g.dtype)
+    xp.add.at(out, _along(xp, index, axis), g)
+    return out
 
 
 class ScatterElements(Op):
@@ -76,16 +87,18 @@ class ScatterElements(Op):
     (the winners) gets gy gathered at its index, the overwritten ones 0."""
     @staticmethod
     def forward(ctx, x, src, index, axis):
+        xp = ctx.xp
         y = x.copy()
-        key = _along(index, axis)
+        key = _along(xp, index, axis)
         y[key] = src
         if ctx.recording:
-            written = np.zeros(x.shape, bool)
+            written = xp.zeros(x.shape, bool)
             written[key] = True
-            target = np.ravel_multi_index(np.broadcast_arrays(*key), x.shape).ravel()
-            last = np.full(x.size, -1)
-            np.maximum.at(last, target, np.arange(target.size))
-            wins = (last[target] == np.arange(target.size)).reshape(index.shape)
+            target = _flat_positions(key, x.shape).reshape(-1)
+            order = xp.arange(target.size)
+            last = xp.full(x.size, -1, order.dtype)
+            xp.maximum.at(last, target, order)
+            wins = (last[target] == order).reshape(index.shape)
             ctx.save(written, wins)
             ctx.index, ctx.axis = index, axis
         return y
@@ -105,18 +118,19 @@ class ScatterExtreme(Op):
     result share its gradient."""
     @staticmethod
     def forward(ctx, u, *indices, shape, largest):
+        xp = ctx.xp
         key = tuple(indices)
         if u.dtype.kind == 'f':
             fill = -np.inf if largest else np.inf
         else:
             info = np.iinfo(u.dtype)
             fill = info.min if largest else info.max
-        y = np.full(shape, fill, u.dtype)
-        (np.maximum if largest else np.minimum).at(y, key, u)
+        y = xp.full(shape, fill, u.dtype)
+        (xp.maximum if largest else xp.minimum).at(y, key, u)
         if ctx.recording:
             hit = (u == y[key]).astype(u.dtype)
-            count = np.zeros(shape, u.dtype)
-            np.add.at(count, key, hit)
+            count = xp.zeros(shape, u.dtype)
+            xp.add.at(count, key, hit)
             ctx.save(hit / count[key])
             ctx.key, ctx.n_indices = key, len(indices)
         return y
@@ -133,6 +147,8 @@ class ScatterProduct(Op):
     @staticmethod
     def forward(ctx, u, *indices, shape):
         key = tuple(indices)
+        if ctx.xp is not np:
+            return _device_product(ctx, u, key, shape)
         y = np.ones(shape, u.dtype)
         np.multiply.at(y, key, u)
         if ctx.recording:
@@ -154,20 +170,86 @@ class ScatterProduct(Op):
     @staticmethod
     def backward(ctx, gy):
         g = ctx.m.getitem(gy, ctx.key)
-        if ctx.repeated:
-            if type(gy) is not np.ndarray:
+        repeated = ctx.repeated
+        if repeated is None:        # the device's forward saves the products in any case
+            if not isinstance(gy, Tensor):
+                return (g * ctx.saved[0],) + (None,) * ctx.n_indices
+            positions = ctx.positions       # sorted: a repeat is two equal neighbours
+            repeated = bool((positions[1:] == positions[:-1]).any())   # a host read
+        if repeated:
+            if isinstance(gy, Tensor):
                 raise NotImplementedError("gradients of second order through a product scatter "
                                           "with repeated indices are not implemented")
             g = g * ctx.saved[0]
         return (g,) + (None,) * ctx.n_indices
 
 
+def _flat_positions(key, shape):
+    """The row-major positions that the index arrays ``key`` address in an array of
+    ``shape`` (broadcast together)."""
+    flat = key[0].astype(np.int64)
+    for k, n in zip(key[1:], shape[1:]):
+        flat = flat * n + k
+    return flat
+
+
+def _segment_products(xp, runs, v):
+    """Inclusive running products of the rows of ``v`` within runs of equal ``runs`` (sorted),
+    by doubling: log2(n) whole-array steps, no loop over the values."""
+    n = runs.shape[0]
+    lift = (-1,) + (1,) * (v.ndim - 1)
+    k = 1
+    while k < n:
+        same = (runs[k:] == runs[:-k]).reshape(lift)
+        v = xp.concatenate([v[:k], xp.where(same, v[k:] * v[:-k], v[k:])])
+        k *= 2
+    return v
+
+
+def _exclusive(xp, runs, inclusive):
+    """Running products within runs that leave each row out (1 at a run's start)."""
+    lift = (-1,) + (1,) * (inclusive.ndim - 1)
+    same = (runs[1:] == runs[:-1]).reshape(lift)
+    one = xp.ones((1,) + inclusive.shape[1:], inclusive.dtype)
+    return xp.concatenate([one, xp.where(same, inclusive[:-1], 1)])
+
+
+def _device_product(ctx, u, key, shape):
+    """ScatterProduct's forward on a device, whose ``multiply.at`` CuPy lacks: the updates
+    sorted by position, multiplied within each position's run (``_segment_products``), and
+    each position given its run's product. When recording, each update's gradient factor
+    (the product of the others at its position) comes from the products before and after it."""
+    xp = ctx.xp
+    depth = len(key)
+    rest = tuple(shape[depth:])
+    flat = _flat_positions(key, shape).reshape(-1)
+    n = flat.shape[0]
+    v = u.reshape((n,) + rest)
+    order = xp.argsort(flat, kind='stable')
+    runs = flat[order]
+    inclusive = _segment_products(xp, runs, v[order])
+    m = int(np.prod(shape[:depth]))
+    last = xp.full(m, -1, order.dtype)
+    xp.maximum.at(last, runs, xp.arange(n))
+    picked = inclusive[xp.maximum(last, 0)]
+    y = xp.where((last >= 0).reshape((-1,) + (1,) * len(rest)), picked, 1).astype(u.dtype)
+    if ctx.recording:
+        before = _exclusive(xp, runs, inclusive)
+        after = _exclusive(xp, runs[::-1], _segment_products(xp, runs[::-1], v[order][::-1]))
+        others = xp.empty_like(v)
+        others[order] = before * after[::-1]
+        ctx.save(others.reshape(u.shape))
+        ctx.key, ctx.n_indices, ctx.repeated, ctx.positions = key, len(key), None, runs
+    return y.reshape(shape)
+
+
 # ------------------------------------------------------------------------------ checks
-def _index_tensor(index, name, what='index'):
-    t = index if isinstance(index, Tensor) else as_tensor(index, what)
+def _index_tensor(index, name, what, like):
+    """An integer index Tensor on the device of the Tensor ``like`` it addresses."""
+    t = index if isinstance(index, Tensor) else tensor_on(index, like, what)
     if t._data.dtype.kind not in 'iu':
         raise TypeError(f"ops.{name}: {what} must be an Int32 or Int64 tensor, got {t.dtype}")
-    return t
+    return follow(t, like)
 
 
 def _axis(axis, ndim, name):
@@ -180,8 +262,10 @@ def _axis(axis, ndim, name):
 
 def _bounded(index, size, name, what='index'):
     """``index`` (array) with negative entries counted from the end; IndexError when any is
-    outside [-size, size)."""
-    if index.size and (index.min() < -size or index.max() >= size):
+    outside [-size, size). The check reads the values, so it runs on the host only: on a
+    device an index out of range is not diagnosed (as CuPy's indexing does not)."""
+    if type(index) is np.ndarray and index.size and \
+            (index.min() < -size or index.max() >= size):
         bad = index[(index < -size) | (index >= size)].ravel()[0]
         raise IndexError(f"ops.{name}: {what} {bad} is out of range for a dimension of size "
                          f"{size}")
@@ -216,7 +300,7 @@ def gather_elements(input, dim, index):
     [[1.0, 1.0], [5.0, 6.0]]
     """
     x = as_tensor(input)
-    idx = _index_tensor(index, 'gather_elements')
+    idx = _index_tensor(index, 'gather_elements', 'index', x)
     axis = _axis(dim, max(x.ndim, 1), 'gather_elements')
     arr = _element_index(x, idx, axis, 'gather_elements')
     return GatherElements.apply(x, Tensor._wrap(arr), axis=axis)
@@ -251,8 +335,8 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction='none')
     if reduction not in ('none', 'add'):
         raise ValueError(f"ops.{name}: reduction must be 'none' or 'add', got {reduction!r}")
     x = as_tensor(input_x, 'input_x')
-    idx = _index_tensor(indices, name, 'indices')
-    src = as_tensor(updates, 'updates')
+    idx = _index_tensor(indices, name, 'indices', x)
+    src = tensor_on(updates, x, 'updates')
     if src.shape != idx.shape:
         raise ValueError(f"ops.{name}: updates of shape {src.shape} must have the shape of "
                          f"indices {idx.shape}")
@@ -266,10 +350,11 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction='none')
 
 
 # ------------------------------------------------------------------------------ n-d indices
-def _nd_key(indices, shape, name):
+def _nd_key(indices, shape, name, like):
     """The last axis of ``indices`` split into one index tensor per addressed dimension,
-    bounds-checked, as (template, index tensors) for GetItem/SetItem/Unindex."""
-    idx = _index_tensor(indices, name, 'indices')
+    bounds-checked (on the host: see ``_bounded``), as (template, index tensors) for
+    GetItem/SetItem/Unindex, on the device of the Tensor ``like``."""
+    idx = _index_tensor(indices, name, 'indices', like)
     if idx.ndim == 0:
         raise ValueError(f"ops.{name}: indices must have rank >= 1, got shape ()")
     depth = idx.shape[-1]
@@ -279,7 +364,8 @@ def _nd_key(indices, shape, name):
     columns = []
     for k in range(depth):
         column = idx._data[..., k]
-        if column.size and (column.min() < 0 or column.max() >= shape[k]):
+        if type(column) is np.ndarray and column.size and \
+                (column.min() < 0 or column.max() >= shape[k]):
             bad = idx._data.reshape(-1, depth)[((column < 0) | (column >= shape[k])).ravel()][0]
             raise IndexError(f"ops.{name}: indices {bad.tolist()} do not index into a tensor of "
                              f"shape {tuple(shape)}")
@@ -295,12 +381,12 @@ def gather_nd(input_x, indices):
         IndexError: for a position outside the input (negative entries included).
     """
     x = as_tensor(input_x, 'input_x')
-    template, columns = _nd_key(indices, x.shape, 'gather_nd')
+    template, columns = _nd_key(indices, x.shape, 'gather_nd', x)
     return GetItem.apply(x, *columns, key=template)
 
 
-def _updates(updates, idx_shape, shape, depth, dtype, name):
-    u = as_tensor(updates, 'updates')
+def _updates(updates, idx_shape, shape, depth, dtype, name, like):
+    u = tensor_on(updates, like, 'updates')
     want = tuple(idx_shape[:-1]) + tuple(shape[depth:])
     if u.shape != want:
         raise ValueError(f"ops.{name}: updates must have shape {want} (indices.shape[:-1] + "
@@ -322,17 +408,20 @@ def scatter_nd(indices, updates, shape):
     """
     from .shaping import _int_tuple
     shape = _int_tuple(shape, 'scatter_nd', 'shape')
-    idx = _index_tensor(indices, 'scatter_nd', 'indices')
-    template, columns = _nd_key(idx, shape, 'scatter_nd')
-    u = _updates(updates, idx.shape, shape, len(columns), None, 'scatter_nd')
+    # the result lives with the updates; indices given elsewhere follow them
+    data = updates if isinstance(updates, Tensor) else \
+        indices if isinstance(indices, Tensor) else as_tensor(updates, 'updates')
+    idx = _index_tensor(indices, 'scatter_nd', 'indices', data)
+    template, columns = _nd_key(idx, shape, 'scatter_nd', data)
+    u = _updates(updates, idx.shape, shape, len(columns), None, 'scatter_nd', data)
     return unindex(u, shape, tuple(columns))
 
 
 def _scatter_parts(input_x, indices, updates, name):
     x = as_tensor(input_x, 'input_x')
-    idx = _index_tensor(indices, name, 'indices')
-    template, columns = _nd_key(idx, x.shape, name)
-    u = _updates(updates, idx.shape, x.shape, len(columns), x._data.dtype, name)
+    idx = _index_tensor(indices, name, 'indices', x)
+    template, columns = _nd_key(idx, x.shape, name, x)
+    u = _updates(updates, idx.shape, x.shape, len(columns), x._data.dtype, name, x)
     return x, template, columns, u
 
 

@@ -12,11 +12,12 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels import backend
 from ._base import as_tensor, scalar_like
 from .arithmetic import add, cast
 from .broadcasting import broadcast_to
-from .creation import assign, stop_gradient
-from .indexing import GetItem, Where, untake
+from .creation import assign, stop_gradient, tensor_on
+from .indexing import GetItem, Where, follow, untake
 from .scatter_gather import (scatter_nd_values, tensor_scatter_add, tensor_scatter_div,
                       tensor_scatter_max, tensor_scatter_min, tensor_scatter_mul,
                       tensor_scatter_sub, tensor_scatter_update)
@@ -47,7 +48,7 @@ class Unique(Op):
         values, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
         order = np.argsort(first, kind='stable')           # sorted -> first-appearance order
         rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
+        rank[order] = ctx.xp.arange(order.size)
         return values[order], rank[inverse.reshape(-1)].reshape(x.shape).astype(index_dtype)
 
 
@@ -62,14 +63,15 @@ class UniqueConsecutive(Op):
         if axis is None:
             x = x.reshape(-1)
             axis = 0
+        xp = ctx.xp
         moved = np.moveaxis(x, axis, 0)
         n = moved.shape[0]
         if n == 0:
-            return x, np.zeros(0, _I64), np.zeros(0, _I64)
+            return x, xp.zeros(0, _I64), xp.zeros(0, _I64)
         flat = moved.reshape(n, -1)
-        starts = np.concatenate([[True], (flat[1:] != flat[:-1]).any(axis=1)])
+        starts = np.concatenate([xp.ones(1, np.bool_), (flat[1:] != flat[:-1]).any(axis=1)])
         inverse = np.cumsum(starts) - 1
-        counts = np.diff(np.append(np.flatnonzero(starts), n))
+        counts = np.diff(np.concatenate([np.flatnonzero(starts), xp.full(1, n, _I64)]))
         values = np.moveaxis(moved[starts], 0, axis)
         return values, inverse.astype(_I64), counts.astype(_I64)
 
@@ -89,7 +91,7 @@ def masked_select(input, mask):
     [3.0, 4.0]
     """
     x = as_tensor(input)
-    m = as_tensor(mask, 'mask')
+    m = follow(tensor_on(mask, x, 'mask'), x)
     if m._data.dtype != np.bool_:
         raise TypeError(f"ops.masked_select: mask must be a Bool tensor, got {m.dtype}")
     try:
@@ -161,13 +163,14 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 # ------------------------------------------------------------------------------ by index
-def _index_1d(index, name, what='index'):
-    t = index if isinstance(index, Tensor) else as_tensor(index, what)
+def _index_1d(index, name, what, like):
+    """A 0-d or 1-d integer index Tensor on the device of the Tensor ``like`` it addresses."""
+    t = index if isinstance(index, Tensor) else tensor_on(index, like, what)
     if t._data.dtype.kind not in 'iu':
         raise TypeError(f"ops.{name}: {what} must be an integer tensor, got {t.dtype}")
     if t.ndim > 1:
         raise ValueError(f"ops.{name}: {what} must be 0-d or 1-d, got shape {t.shape}")
-    return t
+    return follow(t, like)
 
 
 def _axis(axis, ndim, name):
@@ -178,8 +181,10 @@ def _axis(axis, ndim, name):
 
 
 def _in_range(index, size, name, what='index'):
+    """IndexError for an index outside [-size, size). The check reads the values, so it runs
+    on the host only: on a device an index out of range is not diagnosed."""
     a = index._data
-    if a.size and (a.min() < -size or a.max() >= size):
+    if type(a) is np.ndarray and a.size and (a.min() < -size or a.max() >= size):
         raise IndexError(f"ops.{name}: {what} {a.tolist()} is out of range for a dimension of "
                          f"size {size}")
 
@@ -196,8 +201,8 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     """
     t = as_tensor(x, 'x')
     ax = _axis(axis, t.ndim, 'index_add')
-    idx = _index_1d(indices, 'index_add', 'indices')
-    v = as_tensor(y, 'y')
+    idx = _index_1d(indices, 'index_add', 'indices', t)
+    v = tensor_on(y, t, 'y')
     want = t.shape[:ax] + (idx.size,) + t.shape[ax + 1:]
     if v.shape != want:
         raise ValueError(f"ops.index_add: y must have shape {want}, got {v.shape}")
@@ -218,9 +223,9 @@ def index_fill(x, axis, index, value):
     """
     t = as_tensor(x, 'x')
     ax = _axis(axis, t.ndim, 'index_fill')
-    idx = _index_1d(index, 'index_fill')
+    idx = _index_1d(index, 'index_fill', 'index', t)
     _in_range(idx, t.shape[ax] if t.ndim else 1, 'index_fill')
-    mask = np.zeros(t.shape[ax] if t.ndim else 1, bool)
+    mask = backend.array_module(t._data).zeros(t.shape[ax] if t.ndim else 1, bool)
     mask[idx._data.reshape(-1)] = True
     mask = mask.reshape((-1,) + (1,) * (t.ndim - ax - 1)) if t.ndim else mask.reshape(())
     if isinstance(value, Tensor):
@@ -233,21 +238,24 @@ def index_fill(x, axis, index, value):
     return Where.apply(Tensor._wrap(mask), v, t)
 
 
-def _rows(indices, name):
-    """``inplace_*`` indices: an int, a tuple of ints or a 1-d integer Tensor, as a Tensor."""
+def _rows(indices, name, like):
+    """``inplace_*`` indices: an int, a tuple of ints or a 1-d integer Tensor, as a Tensor on
+    the device of the Tensor ``like``."""
+    device = backend.device_of(like._data)
     if isinstance(indices, numbers.Integral) and not isinstance(indices, bool):
-        return Tensor._wrap(np.asarray([int(indices)]))
+        return Tensor._wrap(backend.to_device(np.asarray([int(indices)]), device))
     if isinstance(indices, tuple):
         if not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in indices):
             raise TypeError(f"ops.{name}: indices must be an int, a tuple of ints or a Tensor, "
                             f"got {indices!r}")
-        return Tensor._wrap(np.asarray(indices, _I64).reshape(-1))
-    return _index_1d(indices, name, 'indices').reshape(-1)
+        return Tensor._wrap(backend.to_device(np.asarray(indices, _I64).reshape(-1), device))
+    return _index_1d(indices, name, 'indices', like).reshape(-1)
 
 
 def _row_parts(x, v, indices, name):
-    t, u = as_tensor(x, 'x'), as_tensor(v, 'v')
-    idx = _rows(indices, name)
+    t = as_tensor(x, 'x')
+    u = tensor_on(v, t, 'v')
+    idx = _rows(indices, name, t)
     if t.ndim == 0:
         raise ValueError(f"ops.{name}: x must have rank >= 1, got shape ()")
     _in_range(idx, t.shape[0], name, 'indices')
@@ -284,7 +292,7 @@ def _write(variable, name, combine, indices, updates, nd):
                         f"{type(variable).__name__}")
     current = stop_gradient(variable)
     if not nd:
-        idx = indices if isinstance(indices, Tensor) else as_tensor(indices, 'indices')
+        idx = tensor_on(indices, variable, 'indices')
         from .shaping import expand_dims
         indices = expand_dims(idx, -1)
     x, columns, u = scatter_nd_values(current, indices, updates, name)
