@@ -12,8 +12,10 @@ import numpy as np
 from .._dtype import to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
+from ..kernels import backend
 from ._base import as_tensor, normalize_axis
 from .arithmetic import add, cast, mul, sub
+from .creation import tensor_on
 from .scatter_gather import GatherElements
 
 _I32 = np.dtype(np.int32)
@@ -42,11 +44,30 @@ class RunningExtreme(Op):
 
     @staticmethod
     def forward(ctx, x, axis, largest):
-        running = (np.maximum if largest else np.minimum).accumulate(x, axis)
+        xp = ctx.xp
         shape = [1] * x.ndim
         shape[axis] = x.shape[axis]
-        position = np.arange(x.shape[axis]).reshape(shape)
-        return np.maximum.accumulate(np.where(x == running, position, 0), axis).astype(_I64)
+        position = xp.arange(x.shape[axis]).reshape(shape)
+        if xp is np:
+            running = (np.maximum if largest else np.minimum).accumulate(x, axis)
+            return np.maximum.accumulate(np.where(x == running, position, 0), axis).astype(_I64)
+        running = _accumulated(xp, xp.maximum if largest else xp.minimum, x, axis)
+        return _accumulated(xp, xp.maximum, xp.where(x == running, position, 0),
+                            axis).astype(_I64)
+
+
+def _accumulated(xp, f, a, axis):
+    """``f.accumulate(a, axis)`` for a device, whose maximum and minimum (CuPy's) have no
+    ``accumulate``: log2(n) doubling steps, each combining every element with the one 2**k
+    places before it."""
+    n = a.shape[axis]
+    lead = (slice(None),) * axis
+    k = 1
+    while k < n:
+        a = xp.concatenate([a[lead + (slice(0, k),)],
+                            f(a[lead + (slice(k, None),)], a[lead + (slice(0, n - k),)])], axis)
+        k *= 2
+    return a
 
 
 class MedianIndex(Op):
@@ -58,7 +79,7 @@ class MedianIndex(Op):
     def forward(ctx, x, axis):
         k = (x.shape[axis] - 1) // 2
         order = np.argsort(x, axis, kind='stable')
-        return np.take(order, [k], axis).astype(_I64)
+        return order[(slice(None),) * axis + (slice(k, k + 1),)].astype(_I64)
 
 
 class InsertionIndex(Op):
@@ -91,6 +112,8 @@ class Histogram(Op):
 
     @staticmethod
     def forward(ctx, x, bins, low, high, dtype):
+        if ctx.xp is not np:
+            return _device_histogram(ctx.xp, x, bins, low, high).astype(dtype)
         if low == high:
             low, high = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
         if low == high:
@@ -99,12 +122,33 @@ class Histogram(Op):
         return np.histogram(inside, bins, (low, high))[0].astype(dtype)
 
 
+def _device_histogram(xp, x, bins, low, high):
+    """Histogram's counts on a device. The data's own range (``low == high``) stays there:
+    the bin edges are computed on the device, as ``np.histogram`` spaces them, so the host
+    reads nothing."""
+    a = x.reshape(-1)
+    if low != high:
+        return np.histogram(a, bins, (low, high))[0]
+    if a.size:
+        lo, hi = a.min().astype(np.float64), a.max().astype(np.float64)
+    else:
+        lo, hi = xp.zeros((), np.float64), xp.zeros((), np.float64)
+    same = lo == hi
+    lo, hi = xp.where(same, lo - 1, lo), xp.where(same, hi + 1, hi)
+    edges = xp.arange(bins + 1, dtype=np.float64) * ((hi - lo) / bins) + lo
+    edges[-1] = hi
+    inside = a[(a >= lo) & (a <= hi)]
+    return np.histogram(inside, edges)[0]
+
+
 class CountNonZero(Op):
     """y = the number of nonzero elements over ``axis``, in ``dtype``; no gradient."""
     differentiable = False
 
     @staticmethod
     def forward(ctx, x, axis, keepdims, dtype):
+        if ctx.xp is not np:        # CuPy's count_nonzero has no keepdims
+            return (x != 0).sum(axis=axis, keepdims=keepdims).astype(dtype)
         return np.asarray(np.count_nonzero(x, axis, keepdims=keepdims)).astype(dtype)
 
 
@@ -208,8 +252,8 @@ def quantile(input, q, axis=None, keepdims=False):
     if x._data.dtype.kind != 'f':
         raise TypeError(f"ops.quantile: input must be a floating tensor, got {x.dtype}")
     if isinstance(q, Tensor):
-        value_read(q)
-        qs, scalar = q._data.reshape(-1).astype(np.float64), q.ndim == 0
+        value_read(q)       # the positions interpolated come from q's values: read on the host
+        qs, scalar = backend.to_host(q._data).reshape(-1).astype(np.float64), q.ndim == 0
     elif isinstance(q, numbers.Real) and not isinstance(q, bool):
         qs, scalar = np.asarray([float(q)]), True
     else:
@@ -227,9 +271,10 @@ def quantile(input, q, axis=None, keepdims=False):
     lo, hi = np.floor(pos).astype(np.intp), np.ceil(pos).astype(np.intp)
     shape = [1] * values.ndim
     shape[ax] = qs.size
-    weight = Tensor._wrap((pos - lo).astype(values._data.dtype).reshape(shape))
-    a = take(values, Tensor._wrap(lo), ax)
-    result = add(a, mul(sub(take(values, Tensor._wrap(hi), ax), a), weight))
+    weight = Tensor._wrap(backend.to_device((pos - lo).astype(values._data.dtype).reshape(shape),
+                                            backend.device_of(values._data)))
+    a = take(values, lo, ax)
+    result = add(a, mul(sub(take(values, hi, ax), a), weight))
     if scalar:
         result = squeeze(result, ax)
     elif ax:
@@ -276,7 +321,7 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
         ValueError: for leading dimensions of sequence and values that differ, or a bad side.
     """
     seq = as_tensor(sorted_sequence, 'sorted_sequence')
-    v = as_tensor(values, 'values')
+    v = tensor_on(values, seq, 'values')
     if side is not None:
         if side not in ('left', 'right'):
             raise ValueError(f"ops.searchsorted: side must be 'left' or 'right', got {side!r}")
@@ -303,8 +348,9 @@ def bucketize(input, boundaries, *, right=False):
     if not isinstance(boundaries, (list, tuple)):
         raise TypeError(f"ops.bucketize: boundaries must be a list of numbers, got "
                         f"{type(boundaries).__name__}")
-    edges = Tensor._wrap(np.asarray(boundaries, dtype=x._data.dtype if x._data.dtype.kind == 'f'
-                                    else np.float64).reshape(-1))
+    edges = np.asarray(boundaries, dtype=x._data.dtype if x._data.dtype.kind == 'f'
+                       else np.float64).reshape(-1)
+    edges = Tensor._wrap(backend.to_device(edges, backend.device_of(x._data)))
     return searchsorted(edges, cast(x, edges._data.dtype), right=right)
 
 
@@ -322,6 +368,7 @@ def bincount(input, weights=None, minlength=0):
     if x.ndim != 1:
         raise ValueError(f"ops.bincount: input must be 1-d, got shape {x.shape}")
     value_read(x)
+    # the result's length comes from the values: reading them on the host is needed anyway
     if x.size and x._data.min() < 0:
         raise ValueError("ops.bincount: input must be non-negative")
     if isinstance(minlength, bool) or not isinstance(minlength, numbers.Integral) \
@@ -329,7 +376,7 @@ def bincount(input, weights=None, minlength=0):
         raise ValueError(f"ops.bincount: minlength must be a non-negative int, got {minlength!r}")
     inputs, dt = [x], _F32
     if weights is not None:
-        w = as_tensor(weights, 'weights')
+        w = tensor_on(weights, x, 'weights')
         if w.shape != x.shape:
             raise ValueError(f"ops.bincount: weights of shape {w.shape} must have the shape of "
                              f"input {x.shape}")

@@ -186,7 +186,7 @@ RUNNING = [
 CASES = ORDER + COUNTING + RUNNING
 
 
-globals().update(row_tests(CASES))
+globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
 
 
 def test_mindspore_values():
