@@ -8,7 +8,9 @@ import numbers
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels import backend
 from ._base import as_tensor
 
 
@@ -17,23 +19,24 @@ class Triangle(Op):
     last two axes zeroed; the gradient is masked the same way."""
     @staticmethod
     def forward(ctx, x, lower, diagonal):
+        xp = ctx.xp
         n, m = x.shape[-2:]
-        keep = np.tri(n, m, diagonal, dtype=bool)
+        keep = xp.tri(n, m, diagonal, dtype=bool)
         if not lower:
-            keep = ~np.tri(n, m, diagonal - 1, dtype=bool)
+            keep = ~xp.tri(n, m, diagonal - 1, dtype=bool)
         ctx.keep = keep
-        return np.where(keep, x, np.zeros((), x.dtype))
+        return xp.where(keep, x, xp.zeros((), x.dtype))
 
     @staticmethod
     def backward(ctx, gy):
         return ctx.m.where(ctx.keep, gy, 0)
 
 
-def _diagonal_axes(shape, offset, dim1, dim2):
+def _diagonal_axes(xp, shape, offset, dim1, dim2):
     """The positions of a diagonal: row and column index arrays along dim1 and dim2."""
     n1, n2 = shape[dim1], shape[dim2]
     length = max(0, min(n1 + min(offset, 0), n2 - max(offset, 0)))
-    i = np.arange(length)
+    i = xp.arange(length)
     return i - min(offset, 0), i + max(offset, 0)
 
 
@@ -64,26 +67,27 @@ class EmbedDiagonal(Op):
 
 
 def _embed_array(g, shape, offset, dim1, dim2):
+    xp = backend.array_module(g)
     rest = [n for k, n in enumerate(shape) if k not in (dim1, dim2)]
-    out = np.zeros(tuple(rest) + (shape[dim1], shape[dim2]), g.dtype)
-    rows, cols = _diagonal_axes(shape, offset, dim1, dim2)
+    out = xp.zeros(tuple(rest) + (shape[dim1], shape[dim2]), g.dtype)
+    rows, cols = _diagonal_axes(xp, shape, offset, dim1, dim2)
     out[..., rows, cols] = g
     order = [k for k in range(len(shape)) if k not in (dim1, dim2)] + [dim1, dim2]
-    return np.transpose(out, np.argsort(order))
+    return np.transpose(out, tuple(np.argsort(order).tolist()))
 
 
 def _diagonal(x, offset, dim1, dim2):
     """Diagonal on an array (first-order backward) or a Tensor (recorded)."""
-    if type(x) is np.ndarray:
-        return np.diagonal(x, offset, dim1, dim2).copy()
-    return Diagonal.apply(x, offset=offset, dim1=dim1, dim2=dim2)
+    if isinstance(x, Tensor):
+        return Diagonal.apply(x, offset=offset, dim1=dim1, dim2=dim2)
+    return np.diagonal(x, offset, dim1, dim2).copy()
 
 
 def _embed(g, shape, offset, dim1, dim2):
     """EmbedDiagonal on an array (first-order backward) or a Tensor (recorded)."""
-    if type(g) is np.ndarray:
-        return _embed_array(g, shape, offset, dim1, dim2)
-    return EmbedDiagonal.apply(g, shape=shape, offset=offset, dim1=dim1, dim2=dim2)
+    if isinstance(g, Tensor):
+        return EmbedDiagonal.apply(g, shape=shape, offset=offset, dim1=dim1, dim2=dim2)
+    return _embed_array(g, shape, offset, dim1, dim2)
 
 
 # ------------------------------------------------------------------------------ checks

@@ -59,7 +59,7 @@ CASES = [
 ]
 
 
-globals().update(row_tests(CASES))
+globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
 
 
 def test_mindspore_values():
