@@ -31,7 +31,10 @@ def _keep_mask(rng, shape, keep_prob):
 
 
 def _masked(ctx, x, mask, keep_prob):
-    """``x * mask / keep_prob``; saves the scaled mask for backward."""
+    """``x * mask / keep_prob``; saves the scaled mask for backward. The mask, drawn on the
+    host (the same on every device), is uploaded to x's device."""
+    if ctx.xp is not np:
+        mask = ctx.xp.asarray(mask)
     scale = 1.0 / keep_prob if keep_prob > 0 else 0.0
     kept = mask * x.dtype.type(scale)          # a float array of x's dtype
     ctx.save(kept)

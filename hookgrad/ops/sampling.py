@@ -15,7 +15,9 @@ from .. import _random
 from .._dtype import bool_ as _bool, from_numpy, to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
+from ..kernels import backend
 from ._base import as_tensor, check_size
+from .creation import tensor_on
 
 _F32 = np.dtype(np.float32)
 _I32 = np.dtype(np.int32)
@@ -32,16 +34,21 @@ def _generator(seed):
     return np.random.default_rng(seed)
 
 
+# Draws are made on the host with hookgrad's one generator and uploaded, so a seed gives the
+# same values on every device. ``device`` is where an op without inputs puts them (None: the
+# default device when it runs).
 class UniformReal(Op):
     """y ~ U[0, 1) of ``shape`` in a floating ``dtype`` (no inputs, no gradient)."""
     differentiable = False
 
     @staticmethod
-    def forward(ctx, shape, dtype, seed):
+    def forward(ctx, shape, dtype, seed, device=None):
         rng = _generator(seed)
         if dtype == np.float64:
-            return rng.random(shape)
-        return rng.random(shape, dtype=np.float32).astype(dtype, copy=False)
+            y = rng.random(shape)
+        else:
+            y = rng.random(shape, dtype=np.float32).astype(dtype, copy=False)
+        return backend.to_device(y, device or backend.default())
 
 
 class StandardNormal(Op):
@@ -49,24 +56,32 @@ class StandardNormal(Op):
     differentiable = False
 
     @staticmethod
-    def forward(ctx, shape, dtype, seed):
+    def forward(ctx, shape, dtype, seed, device=None):
         rng = _generator(seed)
         if dtype == np.float64:
-            return rng.standard_normal(shape)
-        return rng.standard_normal(shape, dtype=np.float32).astype(dtype, copy=False)
+            y = rng.standard_normal(shape)
+        else:
+            y = rng.standard_normal(shape, dtype=np.float32).astype(dtype, copy=False)
+        return backend.to_device(y, device or backend.default())
 
 
 class UniformInt(Op):
-    """y ~ integers uniform in [low, high) (arrays broadcast with ``shape``) in ``dtype``."""
+    """y ~ integers uniform in [low, high) (arrays broadcast with ``shape``) in ``dtype``, on
+    the bounds' device (or ``device``). The bounds are read on the host: the draw is made
+    there."""
     differentiable = False
 
     @staticmethod
-    def forward(ctx, low, high, shape, dtype, seed):
+    def forward(ctx, low, high, shape, dtype, seed, device=None):
+        low, high = backend.to_host(low), backend.to_host(high)
         if np.any(low >= high):
             raise ValueError(f"ops.uniform: minval must be less than maxval, got {low.tolist()} "
                              f"and {high.tolist()}")
         size = np.broadcast_shapes(shape, low.shape, high.shape)
-        return _generator(seed).integers(low, high, size=size, dtype=dtype)
+        y = _generator(seed).integers(low, high, size=size, dtype=dtype)
+        if device is not None:
+            return backend.to_device(y, device)
+        return y if ctx.xp is np else ctx.xp.asarray(y)
 
 
 class Uniform(Op):
@@ -77,6 +92,8 @@ class Uniform(Op):
     def forward(ctx, low, high, shape, seed):
         size = np.broadcast_shapes(shape, low.shape, high.shape)
         u = _generator(seed).random(size, dtype=np.float32)
+        if ctx.xp is not np:
+            u = ctx.xp.asarray(u)
         return (low + (high - low) * u).astype(low.dtype, copy=False)
 
 
@@ -91,23 +108,36 @@ class Multinomial(Op):
     @staticmethod
     def forward(ctx, probs, num_samples, replacement, seed):
         rng = _generator(seed)
-        p = np.atleast_2d(probs).astype(np.float64)
-        if np.any(p < 0) or not np.all(np.isfinite(p)):
-            raise ValueError("ops.multinomial: probabilities must be finite and non-negative")
+        xp = ctx.xp
+        p = probs.reshape((-1, probs.shape[-1])).astype(np.float64)
         total = p.sum(-1, keepdims=True)
-        if np.any(total == 0):
-            raise ValueError("ops.multinomial: every row of probabilities needs a positive sum")
+        # the checks read the weights, so they run on the host only: on a device, weights that
+        # are negative, not finite or all zero in a row are not diagnosed
+        if xp is np:
+            if np.any(p < 0) or not np.all(np.isfinite(p)):
+                raise ValueError("ops.multinomial: probabilities must be finite and "
+                                 "non-negative")
+            if np.any(total == 0):
+                raise ValueError("ops.multinomial: every row of probabilities needs a positive "
+                                 "sum")
         rows, k = p.shape
         if replacement:
             cdf = np.cumsum(p / total, -1)
             cdf[:, -1] = 1.0
-            offset = np.arange(rows)[:, None]
-            u = rng.random((rows, num_samples)) + offset      # row r searches in [r, r + 1)
+            offset = xp.arange(rows)[:, None]
+            u = rng.random((rows, num_samples))
+            u = (u if xp is np else xp.asarray(u)) + offset     # row r searches in [r, r + 1)
             flat = np.searchsorted((cdf + offset).ravel(), u.ravel(), side='right')
             idx = flat.reshape(rows, num_samples) - offset * k
         else:
-            with np.errstate(divide='ignore'):
-                keys = np.log(p) + rng.gumbel(size=p.shape)
+            noise = rng.gumbel(size=p.shape)
+            if xp is np:
+                with np.errstate(divide='ignore'):
+                    keys = np.log(p) + noise
+            else:               # no errstate on a device: zero weights are kept out of log
+                positive = p > 0
+                keys = xp.where(positive, xp.log(xp.where(positive, p, 1.0)), -np.inf) + \
+                    xp.asarray(noise)
             idx = np.argsort(-keys, axis=-1, kind='stable')[:, :num_samples]
         idx = np.minimum(idx, k - 1).astype(_I32)
         return idx if probs.ndim == 2 else idx[0]
@@ -187,8 +217,7 @@ def rand(*size, dtype=None, seed=None):
     """
     shape, dt = _size(size, 'rand'), _float_dtype(dtype, 'rand')
     check_size('rand', shape, dt.itemsize)
-    return UniformReal.apply(shape=shape, dtype=dt,
-                             seed=check_seed(seed, 'rand'))
+    return UniformReal.apply(shape=shape, dtype=dt, seed=check_seed(seed, 'rand'))
 
 
 def randn(*size, dtype=None, seed=None):
@@ -213,7 +242,7 @@ def randint(low, high, size, seed=None, *, dtype=None):
     return _randint(low, high, size, seed, dtype, 'randint')
 
 
-def _randint(low, high, size, seed, dtype, name):
+def _randint(low, high, size, seed, dtype, name, device=None):
     low = _int_bound(low, name, 'low')
     high = _int_bound(high, name, 'high')
     if not isinstance(size, tuple):
@@ -224,14 +253,16 @@ def _randint(low, high, size, seed, dtype, name):
     if low >= high:
         raise ValueError(f"ops.{name}: low must be less than high, got low {low} and high {high}")
     bounds = (Tensor._wrap(np.asarray(low, dt)), Tensor._wrap(np.asarray(high, dt)))
-    return UniformInt.apply(*bounds, shape=shape, dtype=dt, seed=check_seed(seed, name))
+    return UniformInt.apply(*bounds, shape=shape, dtype=dt, seed=check_seed(seed, name),
+                            device=device or backend.default())
 
 
 def rand_like(input, seed=None, *, dtype=None):
     """``rand`` with the shape of ``input`` and its dtype (or ``dtype``; it must be floating)."""
     x = as_tensor(input)
     dt = _float_dtype(x._data.dtype if dtype is None else dtype, 'rand_like')
-    return UniformReal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'rand_like'))
+    return UniformReal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'rand_like'),
+                             device=backend.device_of(x._data))
 
 
 def randn_like(input, seed=None, *, dtype=None):
@@ -242,14 +273,15 @@ def randn_like(input, seed=None, *, dtype=None):
         dt = x._data.dtype if x._data.dtype.kind == 'f' else _F32
     else:
         dt = _float_dtype(dtype, 'randn_like')
-    return StandardNormal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'randn_like'))
+    return StandardNormal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'randn_like'),
+                                device=backend.device_of(x._data))
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
     """``randint`` with the shape of ``input`` and its dtype (or ``dtype``; it must be integer)."""
     x = as_tensor(input)
     return _randint(low, high, x.shape, seed, x._data.dtype if dtype is None else dtype,
-                    'randint_like')
+                    'randint_like', backend.device_of(x._data))
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=None):
@@ -298,8 +330,13 @@ def normal(shape, mean, stddev, seed=None):
     from .arithmetic import add, cast, mul
     shape = _shape(shape, 'normal')
     check_size('normal', shape, 4)
-    m = mean if isinstance(mean, Tensor) else as_tensor(float(mean), 'mean')
-    s = stddev if isinstance(stddev, Tensor) else as_tensor(float(stddev), 'stddev')
+    # the samples live with a Tensor mean or stddev; numbers follow it (else the default device)
+    like = mean if isinstance(mean, Tensor) else stddev if isinstance(stddev, Tensor) else None
+    if like is None:
+        m, s = as_tensor(float(mean), 'mean'), as_tensor(float(stddev), 'stddev')
+    else:
+        m = mean if isinstance(mean, Tensor) else tensor_on(float(mean), like, 'mean')
+        s = stddev if isinstance(stddev, Tensor) else tensor_on(float(stddev), like, 'stddev')
     dt = m._data.dtype if m._data.dtype.kind == 'f' else _F32
     if s._data.dtype.kind == 'f' and s._data.dtype.itemsize > dt.itemsize:
         dt = s._data.dtype
@@ -308,7 +345,8 @@ def normal(shape, mean, stddev, seed=None):
     except ValueError:
         raise ValueError(f"ops.normal: shape {shape}, mean of shape {m.shape} and stddev of "
                          f"shape {s.shape} cannot be broadcast together") from None
-    noise = StandardNormal.apply(shape=out, dtype=dt, seed=check_seed(seed, 'normal'))
+    noise = StandardNormal.apply(shape=out, dtype=dt, seed=check_seed(seed, 'normal'),
+                                 device=backend.device_of(m._data))
     return add(mul(cast(s, dt), noise), cast(m, dt))
 
 
@@ -393,9 +431,11 @@ def random_choice_with_mask(input_x, count, rng, name):
     if not 1 <= x.ndim <= 5:
         raise ValueError(f"ops.{name}: input_x must have rank 1 to 5, got shape {x.shape}")
     rng = rng if rng is not None else _random.generator()
-    found = np.argwhere(x._data)
-    found = found[rng.permutation(len(found))][:count]
-    index = np.zeros((count, x.ndim), np.int32)
+    xp = backend.array_module(x._data)
+    found = np.argwhere(x._data)                # how many is known from the shape
+    order = rng.permutation(len(found))         # drawn on the host, the same on every device
+    found = found[order if xp is np else xp.asarray(order)][:count]
+    index = xp.zeros((count, x.ndim), np.int32)
     index[:len(found)] = found
-    mask = np.arange(count) < len(found)
+    mask = xp.arange(count) < len(found)
     return Tensor._wrap(index), Tensor._wrap(mask)
