@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ._base import as_tensor
-from .creation import full
+from ..kernels import backend
+from ._base import as_tensor, check_size
 from .indexing import getitem, take
 from .shaping import concat
 
@@ -49,7 +49,9 @@ def _constant_axis(x, axis, before, after, value):
     for amount in (before, after):
         if amount > 0:
             shape = x.shape[:axis] + (amount,) + x.shape[axis + 1:]
-            pieces.append(full(shape, value, dtype=x.dtype))
+            check_size('pad', shape, x._data.itemsize)
+            xp = backend.array_module(x._data)
+            pieces.append(Tensor._wrap(xp.full(shape, value, dtype=x._data.dtype)))
         else:
             pieces.append(None)
     parts = [p for p in (pieces[0], x, pieces[1]) if p is not None]
@@ -80,8 +82,7 @@ def padded(x, pairs, mode, value, op):
             raise ValueError(f"ops.{op}: cannot pad the empty dimension {axis} in '{mode}' "
                              f"mode")
         if before or after:
-            idx = Tensor._wrap(_source_index(n, before, after, mode))
-            x = take(x, idx, axis)
+            x = take(x, _source_index(n, before, after, mode), axis)    # uploaded by take
     return x
 
 
@@ -155,6 +156,7 @@ def mirror_mode(mode, name):
 def mirror_padded(input_x, paddings, mode, name):
     """``mirror_pad`` with a checked mode (``ops.MirrorPad``'s form); errors name op ``name``."""
     x = as_tensor(input_x, 'input_x')
+    # amounts given as a Tensor are read on the host: they decide the result's shape
     amounts = paddings.tolist() if isinstance(paddings, Tensor) else paddings
     return padded(x, pad_pairs(amounts, x.ndim, name), mode.lower(), 0, name)
 

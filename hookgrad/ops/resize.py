@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ..kernels import backend
 from ._base import as_tensor
 from . import indexing as _index, linalg as _linalg, pooling as _pool, shaping as _shape
 
@@ -30,7 +31,8 @@ def source_coordinates(n_in, n_out, align_corners, half_pixel):
 
 
 def linear_matrix(n_in, n_out, align_corners, half_pixel, dtype):
-    """(n_out, n_in) weights of linear interpolation, the coordinates clamped to the input."""
+    """(n_out, n_in) weights of linear interpolation, the coordinates clamped to the input
+    (a Tensor on the host)."""
     src = source_coordinates(n_in, n_out, align_corners, half_pixel).astype(np.float64)
     floor = np.floor(src)
     lerp = src - floor
@@ -114,15 +116,17 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
             return _shape.squeeze(y, 2)
         return _pool.adaptive_avg_pool2d(x, out)
     y = x
+    device = backend.device_of(x._data)
     for k, n_out in enumerate(out):
         axis, n_in = 2 + k, x.shape[2 + k]
         if mode == 'nearest':
             src = np.minimum(np.floor(np.arange(n_out, dtype=np.float32) *
                                       np.float32(n_in / n_out)), n_in - 1).astype(np.int64)
-            y = _index.take(y, Tensor._wrap(src), axis)
+            y = _index.take(y, src, axis)       # uploaded to x's device by take
         else:
             align = bool(align_corners)
-            y = _along(y, axis, linear_matrix(n_in, n_out, align, not align, x._data.dtype))
+            matrix = linear_matrix(n_in, n_out, align, not align, x._data.dtype)._data
+            y = _along(y, axis, Tensor._wrap(backend.to_device(matrix, device)))
     return y
 
 
