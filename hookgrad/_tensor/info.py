@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd import function as _function
+from ..kernels import backend as _backend
 
 
 _ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
@@ -62,11 +63,11 @@ class InfoMethods:
 
     def is_contiguous(self):
         """Whether the values lie in row-major order without gaps."""
-        return bool(self._data.flags['C_CONTIGUOUS'])
+        return bool(self._data.flags.c_contiguous)
 
     def contiguous(self):
         """This tensor if it is contiguous, otherwise a row-major copy (differentiable)."""
-        if self._data.flags['C_CONTIGUOUS']:
+        if self._data.flags.c_contiguous:
             return self
         return _ops.identity(self, copy=True)
 
@@ -87,7 +88,7 @@ class InfoMethods:
         """A tensor holding a copy of the values, cut from the graph."""
         from .tensor import Tensor
         _function.value_read(self)
-        return Tensor._wrap(np.array(self._data))
+        return Tensor._wrap(self._data.copy())
 
     @property
     def has_init(self):
@@ -132,7 +133,9 @@ class InfoMethods:
         if n <= self.size:
             flat = _ops.narrow(flat, 0, 0, n)
         else:
-            flat = _ops.concat((flat, _ops.zeros((n - self.size,), self.dtype)), 0)
+            with _here(self):
+                zeros = _ops.zeros((n - self.size,), self.dtype)
+            flat = _ops.concat((flat, zeros), 0)
         return _ops.reshape(flat, shape)
 
     # ----------------------------------------------------------------- types
@@ -200,23 +203,30 @@ class InfoMethods:
 
     # ----------------------------------------------------------------- new tensors
     def new_zeros(self, size, dtype=None):
-        """Zeros of shape ``size``, of this tensor's dtype unless ``dtype`` is given."""
-        return _ops.zeros(_shape_arg(size, 'new_zeros'), dtype or self.dtype)
+        """Zeros of shape ``size`` on this tensor's device, of its dtype unless ``dtype`` is
+        given."""
+        with _here(self):
+            return _ops.zeros(_shape_arg(size, 'new_zeros'), dtype or self.dtype)
 
     def new_ones(self, size, dtype=None):
-        """Ones of shape ``size``, of this tensor's dtype unless ``dtype`` is given."""
-        return _ops.ones(_shape_arg(size, 'new_ones'), dtype or self.dtype)
+        """Ones of shape ``size`` on this tensor's device, of its dtype unless ``dtype`` is
+        given."""
+        with _here(self):
+            return _ops.ones(_shape_arg(size, 'new_ones'), dtype or self.dtype)
 
     def new_full(self, size, fill_value, *, dtype=None):
-        """``fill_value`` in shape ``size``, of this tensor's dtype unless ``dtype`` is given."""
-        return _ops.full(_shape_arg(size, 'new_full'), fill_value, dtype=dtype or self.dtype)
+        """``fill_value`` in shape ``size`` on this tensor's device, of its dtype unless
+        ``dtype`` is given."""
+        with _here(self):
+            return _ops.full(_shape_arg(size, 'new_full'), fill_value, dtype=dtype or self.dtype)
 
     def new_empty(self, size, *, dtype=None, device=None):
         """A tensor of shape ``size`` (holding zeros), of this dtype unless ``dtype`` is given."""
         if device not in (None, 'CPU', 'cpu'):
             raise ValueError(f"Tensor.new_empty: device {device!r} is not available in hookgrad "
                              f"(it computes on the CPU with NumPy); pass device=None")
-        return _ops.zeros(_shape_arg(size, 'new_empty'), dtype or self.dtype)
+        with _here(self):
+            return _ops.zeros(_shape_arg(size, 'new_empty'), dtype or self.dtype)
 
     @staticmethod
     def from_numpy(array):
@@ -269,5 +279,10 @@ def _dtype_named(name):
     raise TypeError(f"Tensor.type: unknown dtype name {name!r}")
 
 
+def _here(x):
+    """The block in which new tensors are created on the device of the Tensor ``x``."""
+    return _backend.default_device(_backend.device_of(x._data))
+
+
 def _replace_data(x, value):
-    x._data = np.array(value._data)
+    x._data = value._data.copy()

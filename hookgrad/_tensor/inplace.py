@@ -132,7 +132,7 @@ class InplaceMethods:
 
     def index_copy_(self, dim, index, tensor):
         """Write the slices of ``tensor`` at ``index`` along ``dim``; returns self."""
-        positions = np.asarray(index).reshape(-1).tolist()
+        positions = index if hasattr(index, '_data') else np.asarray(index).reshape(-1).tolist()
         return _inplace(self, _embed_along(self, tensor, dim, positions), 'index_copy_')
 
     def scatter_(self, dim, index, src=None, *, reduce=None, value=None):
@@ -184,7 +184,7 @@ class InplaceMethods:
             mask.reshape(-1)[:end:step] = True
         else:
             mask[(np.arange(self.shape[0]),) * self.ndim] = True
-        return _ops.masked_fill(self, _constant(mask), fill_value)
+        return _ops.masked_fill(self, _constant(mask, self), fill_value)
 
     def fill_diagonal_(self, fill_value, wrap=False):
         return _inplace(self, self.fill_diagonal(fill_value, wrap), 'fill_diagonal_')

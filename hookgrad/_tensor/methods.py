@@ -234,7 +234,11 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
         """``reshape(*shape)``; ``view(dtype)`` reads the same bytes as ``dtype`` (a new tensor
         without gradient, its last dimension scaled by the ratio of the item sizes)."""
         if len(shape) == 1 and isinstance(shape[0], _dtype.DType):
-            return self.from_numpy(self.detach()._data.view(_dtype.to_numpy(shape[0])))
+            data = self.detach()._data.view(_dtype.to_numpy(shape[0]))
+            if type(data) is np.ndarray:
+                return self.from_numpy(data)
+            from .tensor import Tensor
+            return Tensor._wrap(data)       # the same bytes, on their device
         return self.reshape(*shape)
 
     def transpose(self, *axes, dim0=None, dim1=None):

@@ -7,6 +7,7 @@ the method tells them apart by its arguments, as MindSpore does.
 import numpy as np
 
 from .. import _dtype
+from ..kernels import backend as _backend
 from .info import _size_arg
 
 _ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
@@ -16,9 +17,10 @@ def _is_tensor(value):
     return hasattr(value, '_data')
 
 
-def _constant(array):
+def _constant(array, like):
+    """The host array ``array`` as a constant Tensor on the device of the Tensor ``like``."""
     from .tensor import Tensor
-    return Tensor._wrap(array)
+    return Tensor._wrap(_backend.to_device(array, _backend.device_of(like._data)))
 
 
 def _pick_axis(dim, axis, default):
@@ -153,7 +155,8 @@ class ShapeMethods:
             raise ValueError(f"Tensor.take: mode must be 'clip', 'wrap' or 'raise', got {mode!r}")
         if mode != 'raise':
             n = self.size if axis is None else self.shape[axis]
-            idx = indices if _is_tensor(indices) else _constant(np.asarray(indices, np.int64))
+            idx = indices if _is_tensor(indices) else \
+                _constant(np.asarray(indices, np.int64), self)
             idx = _ops.clamp(idx, -n, n - 1) if mode == 'clip' else _ops.remainder(idx, n)
             indices = idx
         return _ops.take(self, indices, axis)
@@ -283,10 +286,12 @@ class ShapeMethods:
         order, by the first elements of ``source``."""
         hit = _ops.reshape(_ops.broadcast_to(mask, self.shape), (-1,))
         position = _ops.sub(_ops.cumsum(_ops.cast(hit, _dtype.int64), 0), 1)
-        need = int(_ops.sum(_ops.cast(hit, _dtype.int64)).item())
-        if source.size < need:
-            raise ValueError(f"Tensor.masked_scatter: mask selects {need} elements but source "
-                             f"has only {source.size}")
+        if type(self._data) is np.ndarray:
+            # the check reads the mask: on the host only (a device does not diagnose it)
+            need = int(_ops.sum(_ops.cast(hit, _dtype.int64)).item())
+            if source.size < need:
+                raise ValueError(f"Tensor.masked_scatter: mask selects {need} elements but "
+                                 f"source has only {source.size}")
         flat_src = _ops.cast(_ops.reshape(source, (-1,)), self.dtype)
         picked = _ops.take(flat_src, _ops.clamp(position, 0, max(source.size - 1, 0)))
         return _ops.reshape(_ops.where(hit, picked, _ops.reshape(self, (-1,))), self.shape)
@@ -312,7 +317,11 @@ def _scattered(x, dim, index, src, reduce, name):
     if reduce not in (None, 'add', 'multiply'):
         raise ValueError(f"Tensor.{name}: reduce must be None, 'add' or 'multiply', got "
                          f"{reduce!r}")
-    src = _ops.cast(src, x.dtype) if _is_tensor(src) else _ops.full_like(index, src, dtype=x.dtype)
+    if _is_tensor(src):
+        src = _ops.cast(src, x.dtype)
+    else:
+        with _backend.default_device(_backend.device_of(x._data)):
+            src = _ops.full(tuple(index.shape), src, dtype=x.dtype)
     if reduce == 'multiply':
         factor = _ops.tensor_scatter_elements(_ops.ones_like(x), index, src, dim, 'none')
         return _ops.mul(x, factor)
@@ -320,15 +329,21 @@ def _scattered(x, dim, index, src, reduce, name):
 
 
 def _embed_along(x, src, axis, positions):
-    """``x`` with positions ``positions`` along ``axis`` replaced by the slices of ``src``."""
+    """``x`` with positions ``positions`` (a list, or a 1-d integer Tensor) along ``axis``
+    replaced by the slices of ``src``."""
     axis = axis % x.ndim
-    want = x.shape[:axis] + (len(positions),) + x.shape[axis + 1:]
+    count = positions.size if _is_tensor(positions) else len(positions)
+    want = x.shape[:axis] + (count,) + x.shape[axis + 1:]
     if tuple(src.shape) != want:
         raise ValueError(f"Tensor: src must have shape {want}, got {tuple(src.shape)}")
-    idx = _constant(np.asarray(positions, np.int64))
+    if _is_tensor(positions):
+        idx = _ops.reshape(positions, (-1,))
+    else:
+        idx = _constant(np.asarray(positions, np.int64), x)
     src = _ops.cast(src, x.dtype)
     placed = _ops.untake(src, x.shape, idx, axis)
-    hit = np.zeros(x.shape[axis], np.bool_)
-    hit[positions] = True
-    mask = _constant(hit.reshape((-1,) + (1,) * (x.ndim - axis - 1)))
+    hit = _backend.array_module(x._data).zeros(x.shape[axis], np.bool_)
+    hit[_backend.to_device(idx._data, _backend.device_of(hit))] = True
+    from .tensor import Tensor
+    mask = Tensor._wrap(hit.reshape((-1,) + (1,) * (x.ndim - axis - 1)))
     return _ops.where(mask, placed, x)
