@@ -4,7 +4,9 @@ convolution) and ``bias_add`` (the channel bias a convolution's output takes), N
 
 The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
 channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
-``conv_batchlast``; ``conv_kernels.ALGORITHM`` chooses among them.
+``conv_batchlast``; ``conv_kernels.ALGORITHM`` chooses among them. On a device (the GPU's
+arrays) the ops run ``kernels/conv_device.py`` instead, which has the same functions: each op
+picks the module by its first input's type.
 
 Higher order. ``Convolution2D`` (y from x, w), ``Conv2DBackpropInput`` (x's gradient from gy, w)
 and ``Conv2DBackpropFilter`` (w's gradient from gy, x) are bilinear; each one's backward is
@@ -13,6 +15,8 @@ written with the other two, so gradients of gradients are exact.
 import numbers
 
 from ..autograd.function import Op
+from ..kernels import conv as _cpu, conv_device as _device
+from ..kernels.backend import ndarray as _ndarray
 from ._base import as_tensor
 from ..kernels.conv import (_to_groups, conv_forward, filter_grad, grad_operand,  # noqa: F401
                            input_grad, out_length)
@@ -51,7 +55,8 @@ class Convolution2D(Op):
     """
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
-        y, how, xh, rows, cols = conv_forward(x, w, stride, padding, dilation, groups)
+        kernels = _cpu if type(x) is _ndarray else _device
+        y, how, xh, rows, cols = kernels.conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y += b.reshape(-1, 1, 1)
         if ctx.recording:
@@ -79,11 +84,13 @@ class Convolution2D(Op):
         x, w, xh, rows, cols = ctx.saved
         p = ctx.p
         gx = gw = None
-        gyg = grad_operand(gy, ctx.how, p['groups'])
+        kernels = _cpu if type(gy) is _ndarray else _device
+        gyg = kernels.grad_operand(gy, ctx.how, p['groups'])
         if ctx.needs_grad(0):
-            gx = input_grad(gy, w, x.shape[2:], how=ctx.how, gyg=gyg, rows=rows, **p)
+            gx = kernels.input_grad(gy, w, x.shape[2:], how=ctx.how, gyg=gyg, rows=rows, **p)
         if ctx.needs_grad(1):
-            gw = filter_grad(gy, x, w.shape[2:], how=ctx.how, xh=xh, gyg=gyg, cols=cols, **p)
+            gw = kernels.filter_grad(gy, x, w.shape[2:], how=ctx.how, xh=xh, gyg=gyg,
+                                     cols=cols, **p)
         return _with_bias(ctx, gx, gw, gy)
 
 
@@ -93,7 +100,8 @@ class Conv2DBackpropInput(Op):
     def forward(ctx, gy, w, *, input_size, stride, padding, dilation, groups):
         ctx.save(gy, w)
         ctx.p = _params(stride, padding, dilation, groups)
-        return input_grad(gy, w, input_size, stride, padding, dilation, groups)
+        kernels = _cpu if type(gy) is _ndarray else _device
+        return kernels.input_grad(gy, w, input_size, stride, padding, dilation, groups)
 
     @staticmethod
     def backward(ctx, ggx):
@@ -105,8 +113,10 @@ class Conv2DBackpropInput(Op):
     @staticmethod
     def backward_arrays(ctx, ggx):
         gy, w = ctx.saved
-        return (conv_forward(ggx, w, **ctx.p)[0] if ctx.needs_grad(0) else None,
-                filter_grad(gy, ggx, w.shape[2:], **ctx.p) if ctx.needs_grad(1) else None)
+        kernels = _cpu if type(gy) is _ndarray else _device
+        return (kernels.conv_forward(ggx, w, **ctx.p)[0] if ctx.needs_grad(0) else None,
+                kernels.filter_grad(gy, ggx, w.shape[2:], **ctx.p) if ctx.needs_grad(1)
+                else None)
 
 
 class Conv2DBackpropFilter(Op):
@@ -115,7 +125,8 @@ class Conv2DBackpropFilter(Op):
     def forward(ctx, gy, x, *, kernel_size, stride, padding, dilation, groups):
         ctx.save(gy, x)
         ctx.p = _params(stride, padding, dilation, groups)
-        return filter_grad(gy, x, kernel_size, stride, padding, dilation, groups)
+        kernels = _cpu if type(gy) is _ndarray else _device
+        return kernels.filter_grad(gy, x, kernel_size, stride, padding, dilation, groups)
 
     @staticmethod
     def backward(ctx, ggw):
@@ -127,8 +138,10 @@ class Conv2DBackpropFilter(Op):
     @staticmethod
     def backward_arrays(ctx, ggw):
         gy, x = ctx.saved
-        return (conv_forward(x, ggw, **ctx.p)[0] if ctx.needs_grad(0) else None,
-                input_grad(gy, ggw, x.shape[2:], **ctx.p) if ctx.needs_grad(1) else None)
+        kernels = _cpu if type(gy) is _ndarray else _device
+        return (kernels.conv_forward(x, ggw, **ctx.p)[0] if ctx.needs_grad(0) else None,
+                kernels.input_grad(gy, ggw, x.shape[2:], **ctx.p) if ctx.needs_grad(1)
+                else None)
 
 
 def _with_bias(ctx, gx, gw, gy):

@@ -1,0 +1,108 @@
+"""Convolution on a device (the GPU's arrays): im2col as a strided view, one matrix product.
+
+The device path of ``ops/conv.py``: it has the CPU kernels' functions (conv.py) with the same
+arguments, so an op picks one of the two modules by its inputs' type. Everything is allocated
+and computed with the inputs' array module, in NCHW: the windows of the padded input are a
+strided view (N, G, Cg, kh, kw, Ho, Wo), copied once into the im2col matrix (N, G, K, Ho*Wo),
+K = Cg*kh*kw, and multiplied by the weight's (G, Og, K) rows in one batched product, whose
+(N, G, Og, Ho*Wo) result is the output. The input gradient is that product transposed, then
+col2im: each of the kh*kw kernel offsets adds its slice into the padded gradient. The weight
+gradient is one product of gy and the im2col matrix with the batch folded into the sum.
+
+Nothing of the CPU kernels' tuning (pieces sized for the cache, Winograd, OpenBLAS threads,
+scratch pools) applies here: the device's library chooses its own products.
+"""
+from .backend import array_module
+
+DEVICE = 'device'       # the ``how`` of a convolution that ran here
+
+
+def out_length(size, kernel, stride, dilation):
+    """Number of windows of a dilated kernel over ``size`` (padding included) at ``stride``."""
+    return (size - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _padded(x, padding):
+    """x (N, C, H, W) with zero rows and columns around it (x itself when none)."""
+    pt, pb, pl, pr = padding
+    if not (pt or pb or pl or pr):
+        return x
+    n, c, h, wd = x.shape
+    out = array_module(x).zeros((n, c, h + pt + pb, wd + pl + pr), x.dtype)
+    out[:, :, pt:pt + h, pl:pl + wd] = x
+    return out
+
+
+def _cols(x, kernel, stride, padding, dilation, groups, out_hw):
+    """The im2col matrix (N, G, Cg*kh*kw, Ho*Wo) of x (N, C, H, W): a copy of its padded
+    windows, read through a strided view."""
+    xp = array_module(x)
+    xh = xp.ascontiguousarray(_padded(x, padding))
+    n, c = xh.shape[:2]
+    cg = c // groups
+    (kh, kw), (ho, wo) = kernel, out_hw
+    s0, s1, s2, s3 = xh.strides
+    view = xp.lib.stride_tricks.as_strided(
+        xh, (n, groups, cg, kh, kw, ho, wo),
+        (s0, s1 * cg, s1, s2 * dilation[0], s3 * dilation[1], s2 * stride[0], s3 * stride[1]))
+    return xp.ascontiguousarray(view).reshape(n, groups, cg * kh * kw, ho * wo)
+
+
+def conv_forward(x, w, stride, padding, dilation, groups):
+    """(y, how, xh, rows, cols) as ``conv.conv_forward`` gives them: the convolution of x
+    (N, C, H, W) with w (O, C/G, kh, kw), ``DEVICE``, and None for the kept operands (backward
+    rebuilds the im2col matrix rather than holding kh*kw times the input)."""
+    n, _, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    pt, pb, pl, pr = padding
+    ho = out_length(h + pt + pb, kh, stride[0], dilation[0])
+    wo = out_length(wd + pl + pr, kw, stride[1], dilation[1])
+    cols = _cols(x, (kh, kw), stride, padding, dilation, groups, (ho, wo))
+    rows = w.reshape(groups, o // groups, cg * kh * kw)
+    y = array_module(x).matmul(rows, cols)                 # (N, G, Og, Ho*Wo)
+    return y.reshape(n, o, ho, wo), DEVICE, None, None, None
+
+
+def grad_operand(gy, how, groups):
+    """gy as the gradient kernels take it: as it is (the device kernels group it themselves)."""
+    return gy
+
+
+def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None, xh=None,
+                gyg=None, cols=None):
+    """The weight gradient (O, C/G, kh, kw) of conv2d for gy (N, O, Ho, Wo) and x: gy times
+    x's im2col matrix, the batch and the output pixels summed in one product."""
+    xp = array_module(gy)
+    n, o, ho, wo = gy.shape
+    kh, kw = kernel_size
+    cg = x.shape[1] // groups
+    og = o // groups
+    cols = _cols(x, kernel_size, stride, padding, dilation, groups, (ho, wo))
+    k = cols.shape[2]
+    gyg = xp.ascontiguousarray(gy.reshape(n, groups, og, ho * wo).transpose(1, 2, 0, 3))
+    colsg = xp.ascontiguousarray(cols.transpose(1, 0, 3, 2))          # (G, N, Ho*Wo, K)
+    gw = xp.matmul(gyg.reshape(groups, og, n * ho * wo), colsg.reshape(groups, n * ho * wo, k))
+    return gw.reshape(o, cg, kh, kw)
+
+
+def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, gyg=None,
+               rows=None):
+    """The input gradient (N, C, *input_size) of conv2d for gy (N, O, Ho, Wo) and w: each
+    output pixel's columns w^T gy, added back (col2im) into the kh*kw input pixels its window
+    read, one strided slice per kernel offset."""
+    xp = array_module(gy)
+    n, o, ho, wo = gy.shape
+    _, cg, kh, kw = w.shape
+    h, wd = input_size
+    pt, pb, pl, pr = padding
+    (sh, sw), (dh, dw) = stride, dilation
+    og = o // groups
+    rows_t = w.reshape(groups, og, cg * kh * kw).transpose(0, 2, 1)      # (G, K, Og)
+    gc = xp.matmul(rows_t, gy.reshape(n, groups, og, ho * wo))            # (N, G, K, Ho*Wo)
+    gc = gc.reshape(n, groups * cg, kh, kw, ho, wo)
+    buf = xp.zeros((n, groups * cg, h + pt + pb, wd + pl + pr), gc.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            buf[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh,
+                j * dw:j * dw + (wo - 1) * sw + 1:sw] += gc[:, :, i, j]
+    return buf[:, :, pt:pt + h, pl:pl + wd]
