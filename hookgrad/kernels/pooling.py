@@ -1,11 +1,13 @@
 """Pooling kernels on NCHW arrays: window geometry, padded planes, strided window views.
 
 A window's kernel offsets are strided slices of the padded input, so a pooling pass is kh*kw
-whole-array operations and no window is ever copied. ``p`` is the dict of one pooling's
-geometry: 'kernel_size', 'stride', 'dilation', 'padding' (top, bottom, left, right) and
-'out_size'.
+whole-array operations and no window is ever copied. The arrays may be of any device: new ones
+come from the input's array module. ``p`` is the dict of one pooling's geometry:
+'kernel_size', 'stride', 'dilation', 'padding' (top, bottom, left, right) and 'out_size'.
 """
 import numpy as np
+
+from .backend import array_module
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -27,10 +29,10 @@ def padded(x, p, fill):
     if (hp, wp) == (h, w):
         return x
     pt, _, pl, _ = p['padding']
-    xp = alike((n, c, hp, wp), x)
-    xp.fill(fill)
-    xp[:, :, pt:pt + h, pl:pl + w] = x
-    return xp
+    out = alike((n, c, hp, wp), x)
+    out.fill(fill)
+    out[:, :, pt:pt + h, pl:pl + w] = x
+    return out
 
 
 def memory_order(x):
@@ -43,11 +45,12 @@ def alike(shape, x, dtype=None):
     of x's (channels-last, batch-last, ...), so that element-wise passes between them (and
     the layers around them) read both in one order."""
     dtype = x.dtype if dtype is None else dtype
+    xp = array_module(x)
     order = memory_order(x)
     if order == list(range(x.ndim)):
-        return np.empty(shape, dtype)
-    stored = np.empty([shape[a] for a in order], dtype)
-    return stored.transpose(np.argsort(order))
+        return xp.empty(shape, dtype)
+    stored = xp.empty([shape[a] for a in order], dtype)
+    return stored.transpose(sorted(range(x.ndim), key=order.__getitem__))     # the inverse
 
 
 def like(a, x):
@@ -89,7 +92,8 @@ def first_maximum(views, y):
 
     Branch-free: walking the offsets backwards, k -= (k - t) * (view_t == y) moves k to t where
     offset t holds the maximum; a masked copy (``np.copyto(where=)``) would be several times
-    slower on the random masks of real activations."""
+    slower on the random masks of real activations. On a device the NaN pass always runs:
+    asking whether y holds a NaN would be a read by the host."""
     kk = len(views)
     small = kk < 256
     k = np.empty_like(y, dtype=np.uint8 if small else np.intp)
@@ -104,9 +108,9 @@ def first_maximum(views, y):
         np.subtract(k, step, out=k)
     if y.dtype.kind == 'f':
         nan = np.isnan(y)
-        if nan.any():
-            for t in range(kk - 1, -1, -1):
-                np.copyto(k, t, where=nan & np.isnan(views[t]))
+        if type(y) is not np.ndarray or nan.any():
+            for t in range(kk - 1, -1, -1):      # t in k's dtype: CuPy casts no Python int
+                np.copyto(k, k.dtype.type(t), where=nan & np.isnan(views[t]))
     return k
 
 
@@ -120,7 +124,7 @@ def window_sum(x, p):
 
 
 def window_scatter(g, shape, p):
-    gx = np.zeros(padded_shape(shape, p), g.dtype)
+    gx = array_module(g).zeros(padded_shape(shape, p), g.dtype)
     kh, kw = p['kernel_size']
     for t in range(kh * kw):
         gx[offset_slice(t // kw, t % kw, p)] += g

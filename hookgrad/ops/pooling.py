@@ -12,6 +12,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels.backend import array_module, device_of, to_device
 from ..kernels.pooling import (alike, crop, first_maximum, like, offset_slice, padded,
                                padded_shape, pool_out_length, window_scatter, window_sum)
 from ._base import as_tensor
@@ -33,9 +34,9 @@ class MaxPool2D(Op):
         p = {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
              'dilation': dilation, 'out_size': out_size}
         fill = -np.inf if x.dtype.kind == 'f' else np.iinfo(x.dtype).min
-        xp = padded(x, p, fill)
+        xpad = padded(x, p, fill)
         kh, kw = kernel_size
-        views = [xp[offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
+        views = [xpad[offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
         y = np.copy(views[0])                       # keeps x's layout
         for v in views[1:]:
             np.maximum(y, v, out=y)
@@ -44,26 +45,28 @@ class MaxPool2D(Op):
             k = first_maximum(views, y)
         if ctx.recording:
             ctx.save(k)
-            ctx.p, ctx.in_shape, ctx.like = p, x.shape, xp
+            ctx.p, ctx.in_shape, ctx.like = p, x.shape, xpad
         if not return_indices:
             return y
         k = k.astype(np.int64)
-        rows = np.arange(out_size[0])[:, None] * stride[0] + (k // kw) * dilation[0] - \
-            padding[0]
-        cols = np.arange(out_size[1]) * stride[1] + (k % kw) * dilation[1] - padding[2]
+        arange = ctx.xp.arange
+        rows = arange(out_size[0])[:, None] * stride[0] + (k // kw) * dilation[0] - padding[0]
+        cols = arange(out_size[1]) * stride[1] + (k % kw) * dilation[1] - padding[2]
         return y, rows * x.shape[3] + cols
 
     @staticmethod
     def backward(ctx, gy, gindices=None):
         """gy scattered to each window's maximum by one (recorded) indexed add."""
         # constant window positions (a Tensor on the graph path)
-        k = np.asarray(ctx.saved[0]).astype(np.intp)
+        k = ctx.saved[0]
+        k = (k._data if isinstance(k, Tensor) else k).astype(np.intp)
+        arange = array_module(k).arange
         p, shape = ctx.p, ctx.in_shape
         kw = p['kernel_size'][1]
         n, c, ho, wo = k.shape
-        key = (np.arange(n)[:, None, None, None], np.arange(c)[:, None, None],
-               np.arange(ho)[:, None] * p['stride'][0] + (k // kw) * p['dilation'][0],
-               np.arange(wo) * p['stride'][1] + (k % kw) * p['dilation'][1])
+        key = (arange(n)[:, None, None, None], arange(c)[:, None, None],
+               arange(ho)[:, None] * p['stride'][0] + (k // kw) * p['dilation'][0],
+               arange(wo) * p['stride'][1] + (k % kw) * p['dilation'][1])
         return ctx.m.getitem(ctx.m.unindex(gy, padded_shape(shape, p), key), crop(shape, p))
 
     @staticmethod
@@ -201,7 +204,7 @@ def avg_pool(x, kernel, stride, pads, ceil_mode, count_include_pad, divisor_over
                               count_include_pad)
         cols = _window_counts(w, kernel[1], stride[1], pads[2], pads[3], out[1],
                               count_include_pad)
-        divisor = np.outer(rows, cols).astype(x._data.dtype)
+        divisor = to_device(np.outer(rows, cols).astype(x._data.dtype), device_of(x._data))
     return AvgPool2D.apply(x, kernel_size=kernel, stride=stride, padding=pads, out_size=out,
                            divisor=divisor)
 
@@ -340,13 +343,14 @@ def adaptive_avg_pool2d(input, output_size):
     if h % ho == 0 and w % wo == 0:
         return mean(reshape(x, lead + (ho, h // ho, wo, w // wo)), (-3, -1))
     dtype = x._data.dtype
+    device = device_of(x._data)
     nd = x.ndim
     y = x
     if wo != w:     # (..., H, W) @ (W, W_out)
-        y = matmul(y, Tensor._wrap(_pool_matrix(w, wo, dtype).T))
+        y = matmul(y, Tensor._wrap(to_device(_pool_matrix(w, wo, dtype).T, device)))
     if ho != h:     # (H_out, H) @ (..., H, W_out), as a product on the last axis
         y = transpose(y, tuple(range(nd - 2)) + (nd - 1, nd - 2))
-        y = matmul(y, Tensor._wrap(_pool_matrix(h, ho, dtype).T))
+        y = matmul(y, Tensor._wrap(to_device(_pool_matrix(h, ho, dtype).T, device)))
         y = transpose(y, tuple(range(nd - 2)) + (nd - 1, nd - 2))
     return y
 
