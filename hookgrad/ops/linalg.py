@@ -50,7 +50,7 @@ class MatMul(Op):
         ctx.save(a, b)
         before = _threads.set_threads(_product_threads(a, b))
         try:
-            return np.asarray(np.matmul(a, b))    # a 0-d array, not a scalar, for two vectors
+            return ctx.xp.asarray(np.matmul(a, b))    # a 0-d array, not a scalar, for two vectors
         finally:
             _threads.set_threads(before)
 
@@ -116,7 +116,7 @@ class Dense(Op):
         if ctx.recording:
             ctx.save(x, w)
             ctx.has_bias = bool(bias)
-        return np.asarray(y)
+        return ctx.xp.asarray(y)
 
     @staticmethod
     def backward(ctx, gy):

@@ -29,6 +29,14 @@ def _unkeep(y, axis, keepdims, ndim):
     return y.reshape(tuple(n for i, n in enumerate(y.shape) if i not in axes))
 
 
+def _max_or_zero(xp, a, axis):
+    """``np.max(a, axis, keepdims=True, initial=0)`` of a non-negative ``a`` on a device."""
+    if a.size:
+        return xp.max(a, axis, keepdims=True)
+    axes = range(a.ndim) if axis is None else axis
+    return xp.zeros(tuple(1 if i in axes else n for i, n in enumerate(a.shape)), a.dtype)
+
+
 class VectorNorm(Op):
     """y = (sum |x|^p)^(1/p) over ``axis`` (p = inf: max |x|, -inf: min |x|, 0: the count of
     nonzeros, which has no gradient); the gradient is 0 where y is 0."""
@@ -39,15 +47,16 @@ class VectorNorm(Op):
             y = np.sqrt(np.sum(a * a, axis, keepdims=True))
         elif p == 1:
             y = np.sum(a, axis, keepdims=True)
-        elif p == _INF:
-            y = np.max(a, axis, keepdims=True, initial=0)
+        elif p == _INF:             # 0 for an empty x; CuPy's max has no ``initial``
+            y = np.max(a, axis, keepdims=True, initial=0) if ctx.xp is np else \
+                _max_or_zero(ctx.xp, a, axis)
         elif p == -_INF:
             y = np.min(a, axis, keepdims=True)
         elif p == 0:
             y = np.sum(a != 0, axis, keepdims=True).astype(x.dtype)
         else:
             y = np.sum(a ** p, axis, keepdims=True) ** (1.0 / p)
-        out = np.asarray(_unkeep(y, axis, keepdims, x.ndim))
+        out = ctx.xp.asarray(_unkeep(y, axis, keepdims, x.ndim))
         if ctx.recording:
             ctx.p, ctx.axis, ctx.keep_shape = p, axis, y.shape
             ctx.save(x, out)
@@ -80,14 +89,15 @@ class SingularValues(Op):
     gradient is ``U diag(gy) V^T`` (exact where they are distinct; first order only)."""
     @staticmethod
     def forward(ctx, x):
-        u, s, vt = np.linalg.svd(x, full_matrices=False)
+        xp = ctx.xp         # the CUDA stand-in hands svd's named tuple back unwrapped
+        u, s, vt = (xp.asarray(a) for a in np.linalg.svd(x, full_matrices=False))
         if ctx.recording:
             ctx.save(u, vt)
         return s
 
     @staticmethod
     def backward(ctx, gy):
-        if type(gy) is not np.ndarray:
+        if isinstance(gy, Tensor):
             raise NotImplementedError("gradients of second order through singular values "
                                       "(matrix norms 2, -2 and 'nuc') are not implemented")
         u, vt = ctx.saved

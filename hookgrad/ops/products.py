@@ -12,6 +12,7 @@ import numpy as np
 from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels.backend import array_module
 from ._base import as_tensor, check_size
 from .arithmetic import add, cast, mul
 from .linalg import matmul
@@ -32,7 +33,7 @@ class Einsum(Op):
         if ctx.recording:
             ctx.equation = equation
             ctx.save(*xs)
-        return np.asarray(np.einsum(equation, *xs, optimize=len(xs) > 2))
+        return ctx.xp.asarray(np.einsum(equation, *xs, optimize=len(xs) > 2))
 
     @staticmethod
     def backward(ctx, gy):
@@ -51,26 +52,28 @@ def _operand_grad(k, subs, out, xs, gy):
     elsewhere = set(out + ''.join(s for i, s in enumerate(subs) if i != k))
     seen = set()
     shape = xs[k].shape
-    dtype = (xs[k]._data if isinstance(xs[k], Tensor) else xs[k]).dtype
+    data = xs[k]._data if isinstance(xs[k], Tensor) else xs[k]
+    dtype = data.dtype
+    xp = array_module(data)
     for c, n in zip(subs[k], shape):
         if c in seen:                       # a repeated letter: a diagonal, through eye(n)
             f = next(fresh)
             target.append(f)
             extra_subs.append(c + f)
-            extra.append(np.eye(n, dtype=dtype))
+            extra.append(xp.eye(n, dtype=dtype))
             continue
         seen.add(c)
         target.append(c)
         if c not in elsewhere:              # summed only inside operand k: broadcast back
             extra_subs.append(c)
-            extra.append(np.ones(n, dtype=dtype))
+            extra.append(xp.ones(n, dtype=dtype))
             elsewhere.add(c)
     others = [x for i, x in enumerate(xs) if i != k]
     other_subs = [s for i, s in enumerate(subs) if i != k]
     equation = ','.join([out] + other_subs + extra_subs) + '->' + ''.join(target)
     operands = [gy] + others + extra
-    if type(gy) is np.ndarray:
-        return np.asarray(np.einsum(equation, *operands, optimize=len(operands) > 2))
+    if not isinstance(gy, Tensor):
+        return xp.asarray(np.einsum(equation, *operands, optimize=len(operands) > 2))
     operands = [o if isinstance(o, Tensor) else Tensor._wrap(o) for o in operands]
     return Einsum.apply(*operands, equation=equation)
 

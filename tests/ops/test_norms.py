@@ -170,7 +170,7 @@ CLIPS = [
 CASES = VECTOR + MATRIX + NORM + DISTANCES + CLIPS
 
 
-globals().update(row_tests(CASES))
+globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
 
 
 def test_mindspore_values():

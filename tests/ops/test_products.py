@@ -73,7 +73,7 @@ SCALED = [
 CASES = EINSUM + PRODUCTS + SCALED
 
 
-globals().update(row_tests(CASES))
+globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
 
 
 def test_mindspore_values():
