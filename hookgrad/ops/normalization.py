@@ -14,6 +14,10 @@ With ``xhat = (x - mean) * rstd`` over ``M`` values, the gradient of both normal
 gradient times the scale. The first-order rule reuses arrays saved by the forward (the
 centred input or ``xhat``); when a higher-order gradient is requested the same formula is
 recomputed from ``x`` with ``ctx.m``, so it records a differentiable graph.
+
+On a device the same passes run with the input's array module, whole (the CPU splits large
+passes between cores), and batch_norm always centres: choosing the one-pass variance would
+read the channel means on the host.
 """
 import math
 import numbers
@@ -21,6 +25,7 @@ import numbers
 import numpy as np
 
 from ..kernels import threads as _threads
+from ..kernels.backend import array_module
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import cast
@@ -51,13 +56,21 @@ def _channel_views(a, *others):
         r = math.gcd(rows, _BLOCK_ROWS)
         views = [t.transpose(last).reshape(rows // r, r, c) for t in (a,) + others]
         return ('krc,' * len(views))[:-1] + '->kc', views
-    views = [np.ascontiguousarray(t).reshape(t.shape[0], c, -1) for t in (a,) + others]
+    xp = array_module(a)
+    views = [xp.ascontiguousarray(t).reshape(t.shape[0], c, -1) for t in (a,) + others]
     return ('ncl,' * len(views))[:-1] + '->nc', views
+
+
+def _whole(fn, n, size):
+    """``fn(0, n)``: a device's pass, run whole (``_threads.split``'s form)."""
+    fn(0, n)
 
 
 def _by_ranges(part, a):
     """``part(lo, hi)`` (per-channel float64 sums over a[lo:hi]) summed over ranges of a's
     first axis, which large arrays split between free cores (``_threads.split``)."""
+    if type(a) is not np.ndarray:
+        return part(0, a.shape[0])
     sums = {}
     _threads.split(lambda lo, hi: sums.__setitem__(lo, part(lo, hi)), a.shape[0], a.size)
     return sum(sums[lo] for lo in sorted(sums))
@@ -66,7 +79,7 @@ def _by_ranges(part, a):
 def _channel_sum(a):
     """Per-channel sum over every axis but 1, in float64 (float32 partials over few values)."""
     if a.size == 0:
-        return np.zeros(a.shape[1])
+        return array_module(a).zeros(a.shape[1])
 
     def part(lo, hi):
         spec, views = _channel_views(a[lo:hi])
@@ -78,7 +91,7 @@ def _channel_dot(a, b):
     """Per-channel sum of ``a * b`` over every axis but 1, in float64, without the product
     array; ``b`` is read in ``a``'s layout (copied into it when its strides differ)."""
     if a.size == 0:
-        return np.zeros(a.shape[1])
+        return array_module(a).zeros(a.shape[1])
     b = _in_layout(b, a)
 
     def part(lo, hi):
@@ -159,9 +172,12 @@ class BatchNormTrain(Op):
     def forward(ctx, x, w, b, eps, momentum, running):
         dtype = x.dtype
         count = x.size // x.shape[1]
+        cpu = type(x) is np.ndarray
+        split = _threads.split if cpu else _whole
         sums = _channel_sum(x)                          # float64; the rest in dtype
         mean = sums.astype(dtype) / count
-        var = _one_pass_variance(x, sums / count) if x.nbytes >= ONE_PASS_BYTES else None
+        var = _one_pass_variance(x, sums / count) if x.nbytes >= ONE_PASS_BYTES and cpu \
+            else None
         y, xc = np.empty_like(x), None                  # x's memory layout
         if var is not None:
             rstd = 1 / np.sqrt(var + eps)
@@ -178,7 +194,7 @@ class BatchNormTrain(Op):
             def centre(lo, hi):
                 (xr, xcr), expand = _row_views(x[lo:hi], xc[lo:hi])
                 np.subtract(xr, expand(mean), out=xcr)
-            _threads.split(centre, x.shape[0], x.size)
+            split(centre, x.shape[0], x.size)
             var = _channel_dot(xc, xc).astype(dtype) / count
             rstd = 1 / np.sqrt(var + eps)
 
@@ -186,7 +202,7 @@ class BatchNormTrain(Op):
                 (xcr, yr), expand = _row_views(xc[lo:hi], y[lo:hi])
                 np.multiply(xcr, expand(w * rstd), out=yr)
                 yr += expand(b)
-        _threads.split(normalize, x.shape[0], x.size)
+        split(normalize, x.shape[0], x.size)
         if ctx.recording:
             ctx.save(x, w, rstd)
             ctx.xc, ctx.mean, ctx.eps = xc, sums / count, eps
@@ -244,7 +260,8 @@ class BatchNormTrain(Op):
                     np.subtract(gyr, gxr, out=gxr)
                     gxr -= expand(shift)
                 gxr *= expand(w * rstd)
-            _threads.split(input_grad, base.shape[0], base.size)
+            split = _threads.split if type(base) is np.ndarray else _whole
+            split(input_grad, base.shape[0], base.size)
         return gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None
 
 
