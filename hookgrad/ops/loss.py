@@ -7,6 +7,11 @@ from the saved softmax with the target entries subtracted in place. Reductions: 
 one loss per sample, 'sum' adds them (float16 losses in float32, cast back), 'mean' divides
 the sum by the summed weights of the counted targets (class-index targets) or by the number of
 losses (everything else).
+
+On a device everything is computed with the input's array module. Checking that class indices
+are classes is the one read by the host (one transfer of the smallest and largest counted
+label); where nothing is counted the device's denominator is NaN rather than 0, so that the
+'mean' is NaN without asking the host.
 """
 import numbers
 
@@ -15,6 +20,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ..autograd.math import array_math
+from ..kernels.backend import array_module, is_device_array, to_host
 from .arithmetic import cast
 from .unary import _floating
 
@@ -31,6 +37,9 @@ def _reduce(loss, reduction, denom):
         return loss
     # float16 losses are summed in float32: a sum of a few losses near 1e4 overflows float16
     total = loss.sum(dtype=np.float32) if loss.dtype == np.float16 else loss.sum()
+    if type(loss) is not np.ndarray:            # a device: no floating-point error state
+        return array_module(loss).asarray(total / denom if reduction == 'mean' else total,
+                                          dtype=loss.dtype)
     if reduction == 'mean':
         with np.errstate(invalid='ignore', divide='ignore'):    # nothing counted: nan
             total = total / denom
@@ -44,6 +53,8 @@ def _scale(gy, reduction, denom, axis, m):
         return gy if axis is None else m.expand_dims(gy, axis)
     if reduction == 'sum':
         return gy
+    if is_device_array(denom):                  # NaN where nothing counted: no host read
+        return gy / (denom if m is array_math else Tensor._wrap(denom))
     return gy / denom if denom else gy * np.nan     # nothing counted: the mean is nan
 
 
@@ -62,7 +73,13 @@ class _IndexTargets:
         """The targets of integer ``labels`` for input ``x``, after checking every label is a
         class of ``x`` or ``ignore_index`` (``weight``: () or (class weights,))."""
         n_classes = x.shape[axis]
-        if labels.size:
+        if labels.size and type(labels) is not np.ndarray:
+            low, high = _counted_range(labels, ignore_index)
+            if low is not None and (low < 0 or high >= n_classes):
+                ignored = '' if ignore_index is None else f" or ignore_index {ignore_index}"
+                raise IndexError(f"ops.{name}: target values must be in [0, {n_classes})"
+                                 f"{ignored}, got {low if low < 0 else high}")
+        elif labels.size:
             counted = labels if ignore_index is None else labels[labels != ignore_index]
             if counted.size and (counted.min() < 0 or counted.max() >= n_classes):
                 bad = counted.min() if counted.min() < 0 else counted.max()
@@ -74,21 +91,25 @@ class _IndexTargets:
 
     def __init__(self, labels, weight, ignore_index, axis, n_classes, dtype):
         valid = None
+        xp = array_module(labels)
         if ignore_index is not None:
             hit = labels == ignore_index
-            if hit.any():
+            if xp is not np or hit.any():       # a device always masks: no host read
                 valid = ~hit
                 labels = np.where(hit, 0, labels)
         self.safe = np.expand_dims(labels, axis)
         self.valid = valid
         if weight is None:
-            wn = np.ones(labels.shape, dtype) if valid is None else valid.astype(dtype)
+            wn = xp.ones(labels.shape, dtype) if valid is None else valid.astype(dtype)
         else:
             wn = weight[labels]
             if valid is not None:
                 wn = wn * valid
         self.wn = wn
-        self.denom = wn.sum(dtype=np.float32) if wn.dtype == np.float16 else wn.sum()
+        denom = wn.sum(dtype=np.float32) if wn.dtype == np.float16 else wn.sum()
+        if xp is not np:                        # nothing counted: NaN, so the mean is NaN
+            denom = xp.where(denom == 0, xp.nan, denom).astype(denom.dtype)
+        self.denom = denom
         self.weight = weight
         self.n_classes = n_classes
         self.axis = axis
@@ -101,11 +122,13 @@ class _IndexTargets:
 
     def counted(self, dtype):
         """Per target, 1 where it counts and 0 where it is ignored."""
-        return np.ones(self.wn.shape, dtype) if self.valid is None else self.valid.astype(dtype)
+        if self.valid is None:
+            return array_module(self.wn).ones(self.wn.shape, dtype)
+        return self.valid.astype(dtype)
 
     def dense(self, shape, dtype, smoothing):
         """The target distribution q (times the weights) as a dense array of ``shape``."""
-        q = np.zeros(shape, dtype)
+        q = array_module(self.wn).zeros(shape, dtype)
         np.put_along_axis(q, self.safe, np.expand_dims(self.wn * (1 - smoothing), self.axis),
                           self.axis)
         if smoothing:
@@ -124,6 +147,20 @@ class _IndexTargets:
             total = (logp.sum(axis) if w is None else (logp * w).sum(axis))
             loss -= (smoothing / self.n_classes) * self.counted(logp.dtype) * total
         return loss
+
+
+def _counted_range(labels, ignore_index):
+    """(smallest, largest) of the device array ``labels`` leaving out ``ignore_index``, read by
+    the host in one transfer; (None, None) when every label is ignored."""
+    xp = array_module(labels)
+    if ignore_index is None:
+        low, high = labels.min(), labels.max()
+    else:
+        hit = labels == ignore_index
+        info = np.iinfo(labels.dtype)
+        low, high = xp.where(hit, info.max, labels).min(), xp.where(hit, info.min, labels).max()
+    low, high = to_host(xp.stack((low, high))).tolist()
+    return (None, None) if low > high else (low, high)
 
 
 class CrossEntropyIndex(Op):
@@ -152,10 +189,13 @@ class CrossEntropyIndex(Op):
         axis = t.axis
         m = ctx.m
         g = _scale(gy, ctx.reduction, t.denom, axis, m)
-        e = m.exp(x - ctx.xmax)
-        p = e / m.sum(e, axis, True)
         q = t.dense(x.shape, ctx.xmax.dtype, eps)
-        return (g * (p * q.sum(axis, keepdims=True) - q),) + ctx.no_grads
+        xmax, qsum = ctx.xmax, q.sum(axis, keepdims=True)
+        if m is not array_math:                 # constants of the recorded graph
+            xmax, q, qsum = Tensor._wrap(xmax), Tensor._wrap(q), Tensor._wrap(qsum)
+        e = m.exp(x - xmax)
+        p = e / m.sum(e, axis, True)
+        return (g * (p * qsum - q),) + ctx.no_grads
 
     @staticmethod
     def backward_arrays(ctx, gy):
@@ -203,8 +243,9 @@ class CrossEntropyProb(Op):
     @staticmethod
     def backward(ctx, gy):
         """logp recomputed from x, so that on Tensors it is on the graph."""
-        z = ctx.saved[0] - ctx.xmax
         m = ctx.m
+        xmax = ctx.xmax if m is array_math else Tensor._wrap(ctx.xmax)
+        z = ctx.saved[0] - xmax
         return _prob_grads(ctx, gy, z - m.log(m.sum(m.exp(z), ctx.axis, True)), m)
 
     @staticmethod
@@ -215,6 +256,8 @@ class CrossEntropyProb(Op):
 def _prob_grads(ctx, gy, logp, m):
     x, t = ctx.saved[:2]
     axis, eps, w = ctx.axis, ctx.smoothing, ctx.weight
+    if w is not None and m is not array_math:
+        w = Tensor._wrap(w)                     # a constant of the recorded graph
     g = _scale(gy, ctx.reduction, ctx.denom, axis, m)
     gx = gt = None
     if ctx.needs_grad(0):
@@ -249,6 +292,8 @@ class NLLIndex(Op):
         t = ctx.targets
         shape, dtype = ctx.meta
         q = t.dense(shape, dtype, ctx.smoothing)
+        if ctx.m is not array_math:             # a constant of the recorded graph
+            q = Tensor._wrap(q)
         return (_scale(gy, ctx.reduction, t.denom, t.axis, ctx.m) * -q,) + ctx.no_grads
 
 
