@@ -12,10 +12,14 @@ differentiable with MindSpore's bprops (``ops/_grad/grad_comm_ops.py``):
 - Broadcast: dx = dy on every rank (MindSpore passes the gradient through unchanged).
 
 Backward runs the matching collective, so every rank must run backward over the same ops in
-the same order, as it ran forward.
+the same order, as it ran forward. The world exchanges host buffers: a device array goes to the
+host and its result back to the device (``_exchange``).
 """
+import numpy as np
+
 from ..autograd.function import Op
 from ..communication import _world
+from ..kernels.backend import device_of, to_device, to_host
 from ._base import as_tensor
 from .arithmetic import cast
 
@@ -30,6 +34,15 @@ class ReduceOp:
     PROD = 'prod'
 
 
+def _exchange(method, x, *args):
+    """``world.<method>(x, *args)``: on x's host buffer for a device array, the result put back
+    on x's device (the world's buffers are NumPy's, as MPI's)."""
+    fn = getattr(_world.world(), method)
+    if type(x) is np.ndarray:
+        return fn(x, *args)
+    return to_device(fn(to_host(x), *args), device_of(x))
+
+
 # ------------------------------------------------------------------------------------ ops
 class AllReduceOp(Op):
     """y = the reduction of every member's x; see the module docstring for dx."""
@@ -37,7 +50,7 @@ class AllReduceOp(Op):
 
     @staticmethod
     def forward(ctx, x, op, group):
-        y = _world.world().allreduce(x, op, group)
+        y = _exchange('allreduce', x, op, group)
         ctx.reduce, ctx.group = op, group
         if op != ReduceOp.SUM:
             ctx.save(x, y)
@@ -45,13 +58,12 @@ class AllReduceOp(Op):
 
     @staticmethod
     def backward_arrays(ctx, gy):
-        world = _world.world()
         if ctx.reduce == ReduceOp.SUM:
-            return (world.allreduce(gy, 'sum', ctx.group),)
+            return (_exchange('allreduce', gy, 'sum', ctx.group),)
         x, y = ctx.saved
         if ctx.reduce == ReduceOp.PROD:
-            return (world.allreduce(gy * y, 'sum', ctx.group) / x,)
-        return (world.allreduce(gy, 'sum', ctx.group) * (x == y).astype(gy.dtype),)
+            return (_exchange('allreduce', gy * y, 'sum', ctx.group) / x,)
+        return (_exchange('allreduce', gy, 'sum', ctx.group) * (x == y).astype(gy.dtype),)
 
     @staticmethod
     def backward(ctx, gy):
@@ -70,11 +82,11 @@ class AllGatherOp(Op):
     @staticmethod
     def forward(ctx, x, group):
         ctx.group = group
-        return _world.world().allgather(x, group)
+        return _exchange('allgather', x, group)
 
     @staticmethod
     def backward_arrays(ctx, gy):
-        return (_world.world().reduce_scatter(gy, 'sum', ctx.group),)
+        return (_exchange('reduce_scatter', gy, 'sum', ctx.group),)
 
     @staticmethod
     def backward(ctx, gy):
@@ -89,12 +101,12 @@ class ReduceScatterOp(Op):
     @staticmethod
     def forward(ctx, x, op, group):
         ctx.reduce, ctx.group = op, group
-        return _world.world().reduce_scatter(x, op, group)
+        return _exchange('reduce_scatter', x, op, group)
 
     @staticmethod
     def backward_arrays(ctx, gy):
         ReduceScatterOp._check_sum(ctx)
-        return (_world.world().allgather(gy, ctx.group),)
+        return (_exchange('allgather', gy, ctx.group),)
 
     @staticmethod
     def backward(ctx, gy):
@@ -113,7 +125,7 @@ class BroadcastOp(Op):
 
     @staticmethod
     def forward(ctx, x, root, group):
-        return _world.world().broadcast(x, root, group)
+        return _exchange('broadcast', x, root, group)
 
     @staticmethod
     def backward(ctx, gy):

@@ -1,6 +1,7 @@
 """Rows for the collective ops in one process (rank 0 of 1), where each is the identity with
 an identity gradient; tests/distributed checks them on 2 MPI processes."""
 import numpy as np
+import pytest
 
 from hookgrad import communication as comm
 from hookgrad import ops
@@ -58,14 +59,19 @@ CASES = [
 ]
 
 
-def test_rows_agree_with_numpy_and_differences():
-    for case in CASES:
+# SyncBatchNormTrain (nn/layer/sync_batchnorm.py) gathers its sums in a host array: CPU only
+ON_DEVICE = [case for case in CASES if case.op != 'SyncBatchNormTrain']
+
+
+@pytest.mark.parametrize('device,cases', [('CPU', CASES), ('GPU', ON_DEVICE)])
+def test_rows_agree_with_numpy_and_differences(device, cases):
+    for case in cases:
         for shapes in case.shapes:
-            case.check_forward(shapes, np.float32)
+            case.check_forward(shapes, np.float32, device)
             if case.grad:
-                case.check_backward(shapes)
+                case.check_backward(shapes, device)
             if case.double:
-                case.check_double_backward(shapes)
+                case.check_double_backward(shapes, device)
 
 
 def test_sync_batch_norm_gradient_in_one_process_matches_differences():
