@@ -7,7 +7,9 @@ import pytest
 import hookgrad as ms
 from hookgrad import ops
 from hookgrad.autograd.engine import run_backward
+from hookgrad.kernels import backend
 from hookgrad.ops.operations import _primitive as P
+from hookgrad.testing.cases import device_named
 
 _rng = np.random.default_rng(0)
 X34 = _rng.standard_normal((3, 4))
@@ -168,7 +170,8 @@ def _run(fn, args):
     call_args, leaves = _args(args, requires_grad=True)
     outs = _outputs(fn(*call_args))
     rng = np.random.default_rng(7)
-    cts = [rng.standard_normal(o.shape).astype(o.asnumpy().dtype) for o in outs]
+    cts = [backend.to_device(rng.standard_normal(o.shape).astype(o.asnumpy().dtype),
+                             backend.device_of(o._data)) for o in outs]
     live = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
     grads = []
     if live and leaves:
@@ -176,11 +179,13 @@ def _run(fn, args):
     return outs, grads
 
 
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
 @pytest.mark.parametrize('make,args,functional', [pytest.param(m, a, f, id=n)
                                                    for n, m, a, f in PRIMITIVES])
-def test_primitive_matches_functional_forward_and_backward(make, args, functional):
-    got, got_grads = _run(make(), args)
-    want, want_grads = _run(functional, args)
+def test_primitive_matches_functional_forward_and_backward(make, args, functional, device):
+    with backend.default_device(device_named(device)):
+        got, got_grads = _run(make(), args)
+        want, want_grads = _run(functional, args)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert isinstance(g, ms.Tensor)
@@ -191,7 +196,7 @@ def test_primitive_matches_functional_forward_and_backward(make, args, functiona
     for g, w in zip(got_grads, want_grads):
         assert (g is None) == (w is None)
         if g is not None:
-            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+            np.testing.assert_array_equal(backend.to_host(g), backend.to_host(w))
 
 
 def test_every_primitive_class_has_a_case_and_is_exported():

@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
+from hookgrad.kernels import backend
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
+from hookgrad.testing.cases import device_named
 
 ANCHORS = np.float32([[2, 2, 2, 3], [2, 2, 2, 3], [0, 0, 4, 4]])
 TRUTH = np.float32([[1, 2, 1, 4], [1, 2, 1, 4], [1, 1, 5, 6]])
@@ -54,10 +56,12 @@ MINDSPORE = [
 ]
 
 
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
 @pytest.mark.parametrize('make,args,want', [pytest.param(m, a, w, id=n)
                                              for n, m, a, w in MINDSPORE])
-def test_primitive_values_match_mindspore(make, args, want):
-    got = make()(*[T(a) for a in args])
+def test_primitive_values_match_mindspore(make, args, want, device):
+    with backend.default_device(device_named(device)):
+        got = make()(*[T(a) for a in args])
     got = list(got) if isinstance(got, tuple) else [got]
     want = list(want) if isinstance(want, tuple) else [want]
     assert len(got) == len(want)

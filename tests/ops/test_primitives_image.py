@@ -5,8 +5,10 @@ import numpy as np
 import pytest
 
 import hookgrad as ms
+from hookgrad.kernels import backend
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
+from hookgrad.testing.cases import device_named
 
 X16 = np.arange(1, 17, dtype=np.float32).reshape(1, 1, 4, 4)
 IMG = np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4)
@@ -70,11 +72,13 @@ def _outputs(y):
     return list(y) if isinstance(y, (tuple, list)) else [y]
 
 
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
 @pytest.mark.parametrize('make,args,want', [pytest.param(m, a, w, id=n)
                                              for n, m, a, w in MINDSPORE])
-def test_primitive_values_match_mindspore(make, args, want):
-    args = [T(a) if isinstance(a, np.ndarray) else a for a in args]
-    got = _outputs(make()(*args))
+def test_primitive_values_match_mindspore(make, args, want, device):
+    with backend.default_device(device_named(device)):
+        args = [T(a) if isinstance(a, np.ndarray) else a for a in args]
+        got = _outputs(make()(*args))
     want = list(want) if isinstance(want, tuple) else [want]
     assert len(got) == len(want)
     for g, w in zip(got, want):

@@ -5,8 +5,10 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
+from hookgrad.kernels import backend
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
+from hookgrad.testing.cases import device_named
 
 X = np.array([[-2.0, -0.5, 0.0], [0.7, 1.5, 3.0]], np.float32)
 X4 = (np.arange(24).reshape(2, 3, 2, 2) * 0.1 - 1).astype(np.float32)
@@ -109,10 +111,12 @@ def _outputs(y):
     return list(y) if isinstance(y, (tuple, list)) else [y]
 
 
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
 @pytest.mark.parametrize('make,args,want', [pytest.param(m, a, w, id=n)
                                              for n, m, a, w in MINDSPORE])
-def test_primitive_values_match_mindspore(make, args, want):
-    got = _outputs(make()(*[T(a) for a in args]))
+def test_primitive_values_match_mindspore(make, args, want, device):
+    with backend.default_device(device_named(device)):
+        got = _outputs(make()(*[T(a) for a in args]))
     want = list(want) if isinstance(want, tuple) else [want]
     assert len(got) == len(want)
     for g, w in zip(got, want):

@@ -6,9 +6,11 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
+from hookgrad.kernels import backend
 from hookgrad.ops import functional as F
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
+from hookgrad.testing.cases import device_named
 
 GRAD = np.float32([0.5, -1.0, 2.0])
 SEG_X = np.float32([[1, 2], [3, 4], [5, 6]])
@@ -135,10 +137,12 @@ def _arg(a):
     return a
 
 
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
 @pytest.mark.parametrize('make,args,want', [pytest.param(m, a, w, id=n)
                                              for n, m, a, w in MINDSPORE])
-def test_primitive_values_match_mindspore(make, args, want):
-    got = make()(*[_arg(a) for a in args])
+def test_primitive_values_match_mindspore(make, args, want, device):
+    with backend.default_device(device_named(device)):
+        got = make()(*[_arg(a) for a in args])
     got = list(got) if isinstance(got, (tuple, list)) else [got]
     want = list(want) if isinstance(want, tuple) else [want]
     assert len(got) == len(want)

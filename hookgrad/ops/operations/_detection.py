@@ -12,9 +12,10 @@ import numbers
 import numpy as np
 
 from ..._tensor import Tensor
+from ...kernels.backend import device_of, to_device, to_host
 from .._base import as_tensor
 from .. import arithmetic as _arith, comparison as _cmp, shaping as _shape, unary as _unary
-from ._primitive import Primitive
+from ._primitive import Primitive, _constant
 
 __all__ = ['BoundingBoxEncode', 'BoundingBoxDecode', 'IOU', 'CheckValid', 'NMSWithMask']
 
@@ -65,8 +66,8 @@ class BoundingBoxEncode(Primitive):
                                 _arith.div(_arith.sub(gy, py), ph),
                                 _unary.log(_arith.div(gw, pw)),
                                 _unary.log(_arith.div(gh, ph))], 1)
-        means = Tensor(np.float32(self.means), a.dtype)
-        stds = Tensor(np.float32(self.stds), a.dtype)
+        means = _constant(np.float32(self.means).astype(a._data.dtype), a)
+        stds = _constant(np.float32(self.stds).astype(a._data.dtype), a)
         return _arith.div(_arith.sub(deltas, means), stds)
 
 
@@ -97,8 +98,8 @@ class BoundingBoxDecode(Primitive):
         if a.shape != d.shape:
             raise ValueError(f"ops.BoundingBoxDecode: anchor_box and deltas must have one "
                              f"shape, got {a.shape} and {d.shape}")
-        means = Tensor(np.float32(self.means), d.dtype)
-        stds = Tensor(np.float32(self.stds), d.dtype)
+        means = _constant(np.float32(self.means).astype(d._data.dtype), d)
+        stds = _constant(np.float32(self.stds).astype(d._data.dtype), d)
         dx, dy, dw, dh = _columns(_arith.add(_arith.mul(d, stds), means))
         limit = abs(math.log(self.wh_ratio_clip))
         dw, dh = _cmp.clamp(dw, -limit, limit), _cmp.clamp(dh, -limit, limit)
@@ -154,9 +155,12 @@ class CheckValid(Primitive):
         if meta.shape != (3,):
             raise ValueError(f"ops.CheckValid: img_metas must be (height, width, ratio), got "
                              f"shape {meta.shape}")
-        height, width, ratio = (float(v) for v in meta.asnumpy())
+        # the limits computed in float64 as Python floats would be, on the boxes' device
+        dtype = b._data.dtype if b._data.dtype.kind == 'f' else np.float64
+        height, width, ratio = meta._data.astype(np.float64)
         x1, y1, x2, y2 = (b._data[:, i] for i in range(4))
-        valid = (x1 >= 0) & (y1 >= 0) & (x2 <= width * ratio - 1) & (y2 <= height * ratio - 1)
+        valid = (x1 >= 0) & (y1 >= 0) & (x2 <= (width * ratio - 1).astype(dtype)) & \
+            (y2 <= (height * ratio - 1).astype(dtype))
         return Tensor._wrap(valid)
 
 
@@ -177,7 +181,7 @@ class NMSWithMask(Primitive):
 
     def construct(self, bboxes):
         b = _boxes(bboxes, 'NMSWithMask', 'bboxes', width=5)
-        data = b._data
+        data = to_host(b._data)         # a greedy pass, row by row: on the host
         order = np.argsort(-data[:, 4], kind='stable')
         boxes = data[order]
         x1, y1, x2, y2 = (boxes[:, i] for i in range(4))
@@ -191,5 +195,6 @@ class NMSWithMask(Primitive):
         for i in range(len(boxes)):          # greedy: each kept row suppresses later ones
             if keep[i]:
                 keep[i + 1:] &= ~over[i, i + 1:]
-        return (Tensor._wrap(np.ascontiguousarray(boxes)),
-                Tensor._wrap(np.arange(len(boxes), dtype=np.int32)), Tensor._wrap(keep))
+        device = device_of(b._data)
+        return tuple(Tensor._wrap(to_device(a, device)) for a in
+                     (np.ascontiguousarray(boxes), np.arange(len(boxes), dtype=np.int32), keep))

@@ -14,7 +14,7 @@ from ..conv import Conv2DBackpropInput as _BackpropInput
 from ..conv import _is_int, as_ints, as_pad_mode, as_padding, conv2d, out_length, same_padding
 from .. import (arithmetic as _arith, indexing as _index, linalg as _linalg, nn_pad as _pad,
                pooling as _pool, resize as _resize, shaping as _shape)
-from ._primitive import Primitive, _flag, _int_dtype
+from ._primitive import Primitive, _constant, _flag, _int_dtype
 
 __all__ = ['Conv2D', 'Conv2DBackpropInput', 'Conv2DTranspose', 'MaxPool', 'MaxPoolWithArgmax',
            'MaxPoolWithArgmaxV2', 'AvgPool', 'AdaptiveAvgPool2D', 'Pad', 'MirrorPad',
@@ -304,8 +304,9 @@ class ResizeBilinearV2(Primitive):
             raise TypeError(f"ops.ResizeBilinearV2: image must be floating, got {x.dtype}")
         (h, w), (ho, wo) = x.shape[2:], _size(size, 'ResizeBilinearV2')
         flags = (self.align_corners, self.half_pixel_centers, x._data.dtype)
-        y = _linalg.matmul(_resize.linear_matrix(h, ho, *flags), x)
-        across = _resize.linear_matrix(w, wo, *flags)
+        # the interpolation matrices (host constants of resize.py) on the image's device
+        y = _linalg.matmul(_constant(_resize.linear_matrix(h, ho, *flags)._data, x), x)
+        across = _constant(_resize.linear_matrix(w, wo, *flags)._data, x)
         return _linalg.matmul(y, _shape.transpose(across, (1, 0)))
 
 
@@ -326,7 +327,7 @@ class ResizeNearestNeighbor(Primitive):
                                     'ResizeNearestNeighbor')
         super().__init__(size=size, align_corners=align, half_pixel_centers=half)
 
-    def _index(self, n_in, n_out):
+    def _index(self, n_in, n_out, x):
         source = _resize.source_coordinates
         if self.half_pixel_centers:
             src = np.floor(source(n_in, n_out, False, True) + np.float32(0.5))
@@ -334,13 +335,13 @@ class ResizeNearestNeighbor(Primitive):
             src = np.floor(source(n_in, n_out, True, False) + np.float32(0.5))
         else:
             src = np.floor(source(n_in, n_out, False, False))
-        return Tensor._wrap(np.clip(src, 0, n_in - 1).astype(np.int64))
+        return _constant(np.clip(src, 0, n_in - 1).astype(np.int64), x)
 
     def construct(self, input_x):
         x = _image(input_x, 'ResizeNearestNeighbor')
         (h, w), (ho, wo) = x.shape[2:], self.size
-        y = _index.take(x, self._index(h, ho), 2)
-        return _index.take(y, self._index(w, wo), 3)
+        y = _index.take(x, self._index(h, ho, x), 2)
+        return _index.take(y, self._index(w, wo, x), 3)
 
 
 # ----------------------------------------------------------------------------- depth, space

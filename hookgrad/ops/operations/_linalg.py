@@ -12,7 +12,7 @@ from ..._tensor import Tensor
 from .._base import as_tensor, normalize_axis
 from .. import (arithmetic as _arith, indexing as _index, matrix as _matrix, norms as _norms,
                products as _products, shaping as _shape)
-from ._primitive import Primitive, _int, _int_dtype
+from ._primitive import Primitive, _constant, _int, _int_dtype
 
 __all__ = ['Einsum', 'Ger', 'Cross', 'Cdist', 'Tril', 'Triu', 'Trace', 'Diag', 'DiagPart',
            'TrilIndices', 'TriuIndices']
@@ -113,7 +113,7 @@ class DiagPart(Primitive):
                              f"{x.shape}")
         n = int(np.prod(x.shape[:k]))
         return _shape.reshape(_index.take(_shape.reshape(x, (n * n,)),
-                                          Tensor._wrap(np.arange(n) * (n + 1))), x.shape[:k])
+                                          _constant(np.arange(n) * (n + 1), x)), x.shape[:k])
 
 
 class _Indices(Primitive):

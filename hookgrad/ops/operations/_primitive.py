@@ -16,6 +16,8 @@ import numpy as np
 from ..._dtype import int32 as _int32
 from ..._dtype import int64 as _int64
 from ..._dtype import to_numpy
+from ..._tensor import Tensor
+from ...kernels.backend import device_of, to_device
 from .._base import as_tensor, normalize_axis
 from ..activation import gelu, log_softmax, relu, sigmoid, softmax
 from ..arithmetic import add, cast, div, identity, mul, neg, pow, square, sub
@@ -94,6 +96,11 @@ def _float(value, prim, what):
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"ops.{prim}: {what} must be a float, got {value!r}")
     return float(value)
+
+
+def _constant(array, like):
+    """Host data ``array`` as a constant Tensor on the device of the Tensor ``like``."""
+    return Tensor._wrap(to_device(array, device_of(like._data)))
 
 
 def _int_dtype(dtype, prim, what):

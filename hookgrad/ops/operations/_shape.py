@@ -10,13 +10,13 @@ import numbers
 
 import numpy as np
 
-from ..._dtype import int64 as _int64
 from ..._tensor import Tensor
+from ...kernels.backend import array_module
 from .._base import as_tensor, normalize_axis
-from .. import (broadcasting as _broadcast, creation as _create, inspection as _inspect,
+from .. import (broadcasting as _broadcast, inspection as _inspect,
                nn_pad as _pad, rearrange as _rearrange, scatter_gather as _scatter,
                shaping as _shape)
-from ._primitive import Primitive, _int
+from ._primitive import Primitive, _constant, _int
 
 __all__ = ['Shape', 'TensorShape', 'Rank', 'Size', 'DType', 'BroadcastTo', 'Expand', 'ReverseV2',
            'ReverseSequence', 'Pack', 'Unstack', 'Unpack', 'SplitV', 'Roll', 'Meshgrid', 'Padding',
@@ -34,7 +34,7 @@ class TensorShape(Primitive):
     """``TensorShape()(input_x)``: the shape of x as a 1-d Int64 Tensor."""
     def construct(self, input_x):
         x = as_tensor(input_x, 'input_x')
-        return Tensor(list(x.shape), _int64) if x.ndim else _create.zeros((0,), _int64)
+        return _constant(np.array(x.shape, np.int64), x)
 
 
 class Rank(Primitive):
@@ -97,7 +97,7 @@ class ReverseSequence(Primitive):
             raise ValueError(f"ops.ReverseSequence: seq_lengths must hold {x.shape[batch]} "
                              f"lengths in [0, {x.shape[seq]}] and seq_dim differ from "
                              f"batch_dim, got {lengths.tolist()}")
-        pos = np.arange(x.shape[seq])[None, :]
+        pos = array_module(lengths).arange(x.shape[seq])[None, :]
         n = lengths[:, None]
         src = np.where(pos < n, n - 1 - pos, pos)            # (batch, seq)
         shape = [1] * x.ndim

@@ -8,12 +8,11 @@ Primitives.
 import numpy as np
 
 from ..._dtype import int32 as _int32, int64 as _int64, to_numpy
-from ..._tensor import Tensor
 from .._base import as_tensor
 from .. import (arithmetic as _arith, comparison as _cmp, reduction as _red,
                scatter_gather as _scatter, selection as _select, shaping as _shape,
                sorting as _sort)
-from ._primitive import Primitive, _flag, _int, _int_dtype
+from ._primitive import Primitive, _constant, _flag, _int, _int_dtype
 
 __all__ = ['Unique', 'UniqueConsecutive', 'TopK', 'Sort', 'Median', 'Bucketize', 'SearchSorted',
            'UpperBound', 'LowerBound', 'InTopK']
@@ -37,8 +36,8 @@ class UniqueConsecutive(Primitive):
 
     def construct(self, x):
         r = _select.unique_consecutive(x, True, True, self.dim)
-        return (r[0], r[1] if self.return_inverse else Tensor(0, _int64),
-                r[2] if self.return_counts else Tensor(0, _int64))
+        return (r[0], r[1] if self.return_inverse else _constant(np.zeros((), np.int64), r[0]),
+                r[2] if self.return_counts else _constant(np.zeros((), np.int64), r[0]))
 
 
 class TopK(Primitive):
