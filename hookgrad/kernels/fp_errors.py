@@ -3,6 +3,11 @@
 NumPy warns from the Python frame that called the ufunc, which is inside hookgrad: an op's
 forward or a backward rule.
 
+Only NumPy's arrays warn, as CuPy's arrays have no floating-point error state: switching
+NumPy's costs a device's computation nothing, and what trips it on a device (only the CUDA
+stand-in's arrays, computed by NumPy, can) is recomputed silently. So the CPU path tests no
+array types.
+
 Forward: ``fp_call`` runs an op's NumPy call with every category NumPy would *warn* about
 switched to a callback that raises (categories set to 'ignore' or 'raise' by the caller stay as
 they are); on the rare call that trips it, the result is recomputed with those categories
@@ -23,6 +28,9 @@ import warnings
 import numpy as np
 
 from .._frames import user_stacklevel, warn, warn_at
+from .backend import is_device_array
+
+_ndarray = np.ndarray
 
 
 class FPTripped(Exception):
@@ -88,7 +96,11 @@ def fp_call(name, fn, *args):
 
 
 def fp_rewarn(name, fn, args, flag):
-    """Recompute ``fn(*args)`` without the warnings and issue them at the user's line."""
+    """Recompute ``fn(*args)`` without the warnings and issue them at the user's line; on a
+    device's arrays (the last argument says which) recompute it silently."""
+    if type(args[-1]) is not _ndarray and is_device_array(args[-1]):
+        with np.errstate(all='ignore'):
+            return fn(*args)
     modes = np.geterr()
     with np.errstate(**{k: 'ignore' for k, v in modes.items() if v == 'warn'}):
         y = fn(*args)

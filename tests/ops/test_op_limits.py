@@ -151,3 +151,17 @@ def test_number_and_dtype_arguments_given_tensors_name_the_op_and_argument():
         ms.Tensor([1], dtype=[1])
     np.testing.assert_allclose(ops.LinSpace()(ms.Tensor(0.0), ms.Tensor(1.0), 3).asnumpy(),
                                [0.0, 0.5, 1.0])
+
+
+
+def test_a_devices_ops_warn_nothing_as_cupys():
+    """CuPy's arrays have no floating-point error state: what warns on the CPU is silent on a
+    device, with the same values."""
+    x = ms.Tensor([-1.0, 0.0, 4.0]).move_to('GPU')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        ys = [ops.log(x), ops.sqrt(x), x / x, ops.reciprocal(x), ops.acos(x), x ** -1.0]
+    for y in ys:
+        assert y.device == 'GPU:0'
+    np.testing.assert_array_equal(ys[0].asnumpy(), [np.nan, -np.inf, np.log(np.float32(4.0))])
+    np.testing.assert_array_equal(ys[2].asnumpy(), [1.0, np.nan, 1.0])
