@@ -3,6 +3,8 @@ import math
 
 import numpy as np
 
+from .backend import array_module
+
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
@@ -38,13 +40,18 @@ _ERF_TABLES = {np.dtype(np.float64): _erf_table(11),
                np.dtype(np.float32): _erf_table(6).astype(np.float32)}
 
 
+_device_tables = {}       # (array module, dtype) -> _ERF_TABLES[dtype] uploaded once
+
+
 def erf_array(x):
-    """erf on a NumPy array, vectorised (float64 error about 1e-16; float32/16 about 2 ulp).
+    """erf on an array of any device, vectorised (float64 error about 1e-16; float32/16 about
+    2 ulp).
 
     Floating inputs keep their dtype (float16 is computed in float32); others give float64.
     NaN stays NaN, erf(+-inf) = +-1.
     """
-    x = np.asarray(x)
+    xp = np if type(x) is np.ndarray else array_module(x)
+    x = xp.asarray(x)
     dt = x.dtype
     if dt == np.float64 or dt == np.float32:
         work = dt
@@ -55,7 +62,7 @@ def erf_array(x):
     flat = x.reshape(-1)
     if flat.dtype != work:
         flat = flat.astype(work)
-    table = _ERF_TABLES[work]
+    table = _ERF_TABLES[work] if xp is np else _device_table(xp, work)
     terms = table.shape[0] - 1
     ax = np.abs(flat)
     j = np.fmin(ax, _ERF_TOP)           # fmin: a NaN picks a valid centre, h carries the NaN
@@ -63,14 +70,29 @@ def erf_array(x):
     j += 0.5
     j = j.astype(np.intp)
     h = np.minimum(ax, _ERF_TOP, out=ax)
-    buf = table[terms].take(j, mode='clip')      # j is in range: 'clip' skips the checks
-    h -= buf
-    y = table[terms - 1].take(j, mode='clip')
-    for k in range(terms - 2, -1, -1):
-        y *= h
-        table[k].take(j, out=buf, mode='clip')
-        y += buf
+    if xp is np:
+        buf = table[terms].take(j, mode='clip')      # j is in range: 'clip' skips the checks
+        h -= buf
+        y = table[terms - 1].take(j, mode='clip')
+        for k in range(terms - 2, -1, -1):
+            y *= h
+            table[k].take(j, out=buf, mode='clip')
+            y += buf
+    else:       # a device gathers every coefficient in one kernel (CuPy's take has no mode)
+        coef = table[:, j]
+        h -= coef[terms]
+        y = coef[terms - 1].copy()
+        for k in range(terms - 2, -1, -1):
+            y *= h
+            y += coef[k]
     np.copysign(y, flat, out=y)
     if y.dtype != dt and dt.kind == 'f':
         y = y.astype(dt)
     return y.reshape(x.shape)
+
+
+def _device_table(xp, dtype):
+    table = _device_tables.get((xp, dtype))
+    if table is None:
+        table = _device_tables[(xp, dtype)] = xp.asarray(_ERF_TABLES[dtype])
+    return table
