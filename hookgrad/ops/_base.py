@@ -60,7 +60,9 @@ def scalar_like(value, like):
         return value
     if not isinstance(value, (bool, int, float)):
         if isinstance(value, (np.ndarray, np.generic, list, tuple)):
-            return Tensor(value)
+            return _host_constant(value, like)
+        if backend.is_device_array(value):
+            return Tensor(value)            # on its own device: a mix is the op's error
         raise op_error(TypeError, value, 'other',
                        f": expected a Tensor or a Python number, got {type(value).__name__}")
     dt = like._data.dtype
@@ -79,6 +81,15 @@ def scalar_like(value, like):
     return t
 
 
+def _host_constant(value, like):
+    """Host data ``value`` (a NumPy array, a list) as a constant Tensor on the device of
+    ``like``, whatever the default device."""
+    t = Tensor(value)
+    if type(t._data) is not type(like._data):
+        t = Tensor._wrap(backend.to_device(t._data, backend.device_of(like._data)))
+    return t
+
+
 def as_tensor(x, name='input'):
     """Accept a Tensor, a Python number or a NumPy array where an op expects a tensor."""
     if isinstance(x, Tensor):
@@ -88,6 +99,8 @@ def as_tensor(x, name='input'):
             return Tensor(x)
         except (TypeError, ValueError) as e:
             raise op_error(type(e), x, name, f"cannot be made a Tensor: {e}") from None
+    if backend.is_device_array(x):
+        return Tensor(x)
     raise op_error(TypeError, x, name, f"must be a Tensor, got {type(x).__name__}")
 
 
