@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ..autograd.function import Op
+from ..autograd.math import array_math
 from ._base import as_tensor, normalize_axis
 from .arithmetic import cast
 
@@ -90,7 +91,7 @@ class ReduceSum(Op):
         _remember(ctx, x, axis, keepdims)
         if dtype is None and x.dtype.kind in 'biu':
             dtype = _INT64
-        return np.asarray(np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims))
+        return ctx.xp.asarray(np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims))
 
     @staticmethod
     def backward(ctx, gy):
@@ -103,8 +104,9 @@ class ReduceMean(Op):
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
         if x.dtype.itemsize < 4:        # float16: NumPy's mean accumulates in float32
-            return np.asarray(x.mean(axis=axis, keepdims=keepdims))
-        return np.asarray(np.add.reduce(x, axis=axis, keepdims=keepdims) / _count(x.shape, axis))
+            return ctx.xp.asarray(x.mean(axis=axis, keepdims=keepdims))
+        return ctx.xp.asarray(np.add.reduce(x, axis=axis, keepdims=keepdims) /
+                              _count(x.shape, axis))
 
     @staticmethod
     def backward(ctx, gy):
@@ -120,7 +122,7 @@ class IntegerMean(Op):
     @staticmethod
     def forward(ctx, x, axis, keepdims):
         total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-        return np.asarray(np.trunc(total / _count(x.shape, axis))).astype(x.dtype)
+        return ctx.xp.asarray(np.trunc(total / _count(x.shape, axis))).astype(x.dtype)
 
 
 class ReduceProd(Op):
@@ -134,10 +136,10 @@ class ReduceProd(Op):
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
         dtype = _INT64 if x.dtype.kind in 'biu' else None
-        y = np.asarray(x.prod(axis=axis, keepdims=keepdims, dtype=dtype))
+        y = ctx.xp.asarray(x.prod(axis=axis, keepdims=keepdims, dtype=dtype))
         if not ctx.recording:
             return y
-        if (x == 0).any():
+        if ctx.xp is not np or (x == 0).any():     # a device skips the host read: no division
             ctx.save(x)
         else:
             ctx.save(x, y)
@@ -167,8 +169,8 @@ def _product_of_others(m, x, axis):
     lead = tuple(xt.shape[:len(keep)])
     flat = m.reshape(xt, lead + (-1,))
     last = len(lead)
-    if type(x) is np.ndarray:
-        cumprod = np.cumprod
+    if m is array_math:
+        cumprod = np.cumprod        # on the arrays of every device
     else:
         from .statistics import cumprod
     ones = m.ones_like(m.getitem(flat, (Ellipsis, slice(0, 1))))
@@ -198,7 +200,7 @@ class ReduceMax(Op):
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
         ctx.dtype = x.dtype
-        y = np.asarray(x.max(axis=axis, keepdims=keepdims))
+        y = ctx.xp.asarray(x.max(axis=axis, keepdims=keepdims))
         ctx.save(x, y)
         return y
 
@@ -211,7 +213,7 @@ class ReduceMin(Op):
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
         ctx.dtype = x.dtype
-        y = np.asarray(x.min(axis=axis, keepdims=keepdims))
+        y = ctx.xp.asarray(x.min(axis=axis, keepdims=keepdims))
         ctx.save(x, y)
         return y
 
@@ -228,13 +230,13 @@ class ExtremeAtIndex(Op):
     def forward(ctx, x, index, axis, keepdims, largest):
         _remember(ctx, x, axis, keepdims)
         pick = x.max if largest else x.min
-        y = np.asarray(pick(axis=axis, keepdims=keepdims))
+        y = ctx.xp.asarray(pick(axis=axis, keepdims=keepdims))
         if ctx.recording:
             # positions along the axis, compared with the index in backward to route gy
             if axis is None:
-                grid = np.arange(x.size).reshape(x.shape)
+                grid = ctx.xp.arange(x.size).reshape(x.shape)
             else:
-                grid = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - 1 - axis))
+                grid = ctx.xp.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - 1 - axis))
             ctx.dtype = x.dtype
             ctx.save(grid, index)
         return y
@@ -252,7 +254,7 @@ class Argmax(Op):
 
     @staticmethod
     def forward(ctx, x, axis, keepdims):
-        return np.asarray(x.argmax(axis=axis, keepdims=keepdims)).astype(_INT64, copy=False)
+        return ctx.xp.asarray(x.argmax(axis=axis, keepdims=keepdims)).astype(_INT64, copy=False)
 
 
 class Argmin(Op):
@@ -262,7 +264,7 @@ class Argmin(Op):
 
     @staticmethod
     def forward(ctx, x, axis, keepdims, dtype=_INT64):
-        return np.asarray(x.argmin(axis=axis, keepdims=keepdims)).astype(dtype, copy=False)
+        return ctx.xp.asarray(x.argmin(axis=axis, keepdims=keepdims)).astype(dtype, copy=False)
 
 
 class CumSum(Op):
@@ -291,7 +293,7 @@ class Var(Op):
         _remember(ctx, x, axis, keepdims)
         ctx.ddof = ddof
         ctx.save(x)
-        return np.asarray(x.var(axis=axis, ddof=ddof, keepdims=keepdims))
+        return ctx.xp.asarray(x.var(axis=axis, ddof=ddof, keepdims=keepdims))
 
     @staticmethod
     def backward(ctx, gy):
@@ -307,7 +309,7 @@ class Std(Op):
     def forward(ctx, x, axis, ddof, keepdims):
         _remember(ctx, x, axis, keepdims)
         ctx.ddof = ddof
-        y = np.asarray(x.std(axis=axis, ddof=ddof, keepdims=keepdims))
+        y = ctx.xp.asarray(x.std(axis=axis, ddof=ddof, keepdims=keepdims))
         ctx.save(x, y)
         return y
 
@@ -325,7 +327,7 @@ class ReduceAll(Op):
 
     @staticmethod
     def forward(ctx, x, axis, keepdims):
-        return np.asarray(x.all(axis=axis, keepdims=keepdims))
+        return ctx.xp.asarray(x.all(axis=axis, keepdims=keepdims))
 
 
 class ReduceAny(Op):
@@ -334,7 +336,7 @@ class ReduceAny(Op):
 
     @staticmethod
     def forward(ctx, x, axis, keepdims):
-        return np.asarray(x.any(axis=axis, keepdims=keepdims))
+        return ctx.xp.asarray(x.any(axis=axis, keepdims=keepdims))
 
 
 # ---------------------------------------------------------------------------- public functions
