@@ -5,10 +5,13 @@ import numpy as np
 from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op, apply2
+from ..kernels import backend
 from ._base import as_tensor, binary, broadcast_error, check_broadcast, operands, scalar_like
 from .arithmetic import cast
 from .indexing import where
 from .inspection import tensor_arg
+
+_ndarray = np.ndarray
 
 
 class Greater(Op):
@@ -245,9 +248,11 @@ def minimum(input, other):
 _extremes = {}
 
 
-def _unbounded(dt, upper):
-    """A constant 0-d Tensor that never clips in dtype ``dt`` (an absent clamp bound)."""
-    key = (dt, upper)
+def _unbounded(dt, upper, like):
+    """A constant 0-d Tensor that never clips in dtype ``dt`` (an absent clamp bound), on the
+    device of the array ``like``."""
+    kind = type(like)
+    key = (dt, upper) if kind is _ndarray else (dt, upper, kind)
     t = _extremes.get(key)
     if t is None:
         if dt.kind == 'f':
@@ -258,7 +263,10 @@ def _unbounded(dt, upper):
         else:
             v = bool(upper)
         arr = np.asarray(v, dtype=dt)
-        arr.flags.writeable = False
+        if kind is _ndarray:
+            arr.flags.writeable = False
+        else:
+            arr = backend.to_device(arr, backend.device_of(like))
         t = _extremes[key] = Tensor._wrap(arr)
     return t
 
@@ -282,9 +290,9 @@ def clamp(input, min=None, max=None):
         if b is not None and b._data.dtype != dt:
             dt = promote(dt, b._data.dtype)
     if lo is None:
-        lo = _unbounded(dt, False)
+        lo = _unbounded(dt, False, x._data)
     if hi is None:
-        hi = _unbounded(dt, True)
+        hi = _unbounded(dt, True, x._data)
     if x._data.dtype != dt or lo._data.dtype != dt or hi._data.dtype != dt:
         x, lo, hi = cast(x, dt), cast(lo, dt), cast(hi, dt)
     try:
