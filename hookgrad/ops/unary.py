@@ -10,7 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
-from ._base import as_tensor
+from ._base import as_tensor, scalar_like
 from ..kernels.erf import erf_array
 from ..kernels.fp_errors import fp_call
 from .arithmetic import cast, neg
@@ -342,7 +342,7 @@ def copysign(x, other):
     """``|x|`` with the sign of ``other``: negative where ``other < 0`` (MindSpore's rule, so
     -0.0 counts as positive)."""
     t = _floating(x)
-    o = other._data if isinstance(other, Tensor) else np.asarray(other)
+    o = scalar_like(other, t)._data     # a number or host data: on the device of ``x``
     negative = Tensor._wrap(o < 0)
     a = abs(t)
     return where(negative, neg(a), a)
