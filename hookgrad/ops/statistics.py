@@ -8,6 +8,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..autograd.math import array_math
+from ..kernels.backend import array_module
 from ._base import as_tensor, normalize_axis, scalar_arg
 from .arithmetic import add, cast, div, sub
 from .comparison import isnan, logical_not
@@ -48,11 +50,11 @@ class CumProd(Op):
 
         safe = m.where(before > 0, x, m.ones_like(x))
         g = reverse_cumsum(gy * y) / safe * before
-        if not first.any():
+        if ctx.xp is np and not first.any():    # a device skips the host read: no shortcut
             return g
         # the first zero of a slice: the running product with that zero replaced by 1
         replaced = m.where(first, m.ones_like(x), x)
-        if type(x) is np.ndarray:
+        if m is array_math:
             c = np.cumprod(replaced, axis)
         else:
             c = CumProd.apply(replaced, axis=axis)
@@ -67,7 +69,10 @@ class LogCumSumExp(Op):
     """
     @staticmethod
     def forward(ctx, x, axis):
-        y = np.logaddexp.accumulate(x, axis)
+        if ctx.xp is np:
+            y = np.logaddexp.accumulate(x, axis)
+        else:
+            y = _log_cum_sum_exp_scan(ctx.xp, x, axis)
         if ctx.recording:
             ctx.axis = axis
             ctx.save(x, y)
@@ -85,6 +90,17 @@ class LogCumSumExp(Op):
         flip = (axis,)
         tail = m.flip(m.cumsum(m.flip(g * m.exp(top - y), flip), axis), flip)
         return m.cast(m.exp(x - top) * tail, dtype)
+
+
+def _log_cum_sum_exp_scan(xp, x, axis):
+    """``np.logaddexp.accumulate(x, axis)`` for a device, whose ufuncs accumulate only add and
+    multiply (CuPy's): a Hillis-Steele scan, log2(n) passes of logaddexp over shifted halves."""
+    y = xp.moveaxis(x, axis, -1).copy()
+    n, k = y.shape[-1], 1
+    while k < n:
+        y[..., k:] = np.logaddexp(y[..., k:], y[..., :-k])     # the right side is read first
+        k *= 2
+    return xp.moveaxis(y, -1, axis)
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -135,7 +151,6 @@ def cumulative(kind, x, axis, exclusive=False, reverse=False):
     Tensor), run backwards with ``reverse`` and shifted by one with ``exclusive`` (each
     position then excludes itself and the first holds the identity)."""
     from .shaping import concat, flip
-    from .creation import full
     t = _as_1d(as_tensor(x, 'x'))
     if isinstance(axis, Tensor):
         axis = scalar_arg(axis, 'axis')
@@ -150,8 +165,8 @@ def cumulative(kind, x, axis, exclusive=False, reverse=False):
         y = logcumsumexp(t, ax)
     if exclusive:
         n = t.shape[ax]
-        head = full(t.shape[:ax] + (1,) + t.shape[ax + 1:], _IDENTITY[kind],
-                    dtype=y._data.dtype)
+        head = Tensor._wrap(array_module(y._data).full(t.shape[:ax] + (1,) + t.shape[ax + 1:],
+                                                       _IDENTITY[kind], y._data.dtype))
         y = concat([head, y[(slice(None),) * ax + (slice(0, max(n - 1, 0)),)]], ax)
     if reverse:
         y = flip(y, ax)
