@@ -6,6 +6,7 @@ None of them records anything: they read metadata (``isreal`` makes a constant).
 import numpy as np
 
 from .._tensor import Tensor
+from ..kernels.backend import array_module
 
 __all__ = ['rank', 'size', 'numel', 'dtype', 'is_tensor', 'is_floating_point', 'is_complex',
            'isreal', 'print_']
@@ -56,7 +57,7 @@ def is_complex(input):
 def isreal(input):
     """Bool, True everywhere (hookgrad's dtypes are real)."""
     x = tensor_arg(input, 'isreal')
-    return Tensor._wrap(np.ones(x.shape, np.bool_))
+    return Tensor._wrap(array_module(x._data).ones(x.shape, np.bool_))
 
 
 def print_(*input_x):

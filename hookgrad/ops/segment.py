@@ -9,8 +9,10 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ._base import as_tensor
-from . import creation as _create, scatter_gather as _scatter, shaping as _shape
+from ._base import as_tensor, check_size
+from ..kernels import backend
+from ..kernels.backend import array_module
+from . import scatter_gather as _scatter, shaping as _shape
 
 __all__ = ['unsorted_segment_sum', 'unsorted_segment_max', 'unsorted_segment_min',
            'unsorted_segment_prod']
@@ -31,9 +33,14 @@ def _segments(x, segment_ids, num_segments, op):
         raise ValueError(f"ops.{op}: segment_ids of shape {ids.shape} must be a prefix of "
                          f"input_x's shape {x.shape}")
     flat = ids._data.reshape(-1)
-    if flat.size and (flat.min() < 0 or flat.max() >= num_segments):
-        raise ValueError(f"ops.{op}: segment_ids must be in [0, {num_segments}), got "
-                         f"values from {flat.min()} to {flat.max()}")
+    if flat.size:
+        if type(flat) is np.ndarray:
+            lo, hi = flat.min(), flat.max()
+        else:           # a device: one host read for both bounds
+            lo, hi = backend.to_host(array_module(flat).stack((flat.min(), flat.max())))
+        if lo < 0 or hi >= num_segments:
+            raise ValueError(f"ops.{op}: segment_ids must be in [0, {num_segments}), got "
+                             f"values from {lo} to {hi}")
     rest = x.shape[ids.ndim:]
     rows = _shape.reshape(x, (flat.size,) + rest)
     return rows, Tensor._wrap(flat.reshape(-1, 1).astype(np.int64)), (int(num_segments),) + rest
@@ -50,7 +57,14 @@ def unsorted_segment_sum(input_x, segment_ids, num_segments):
         ValueError: for ids outside [0, num_segments) or a shape mismatch.
     """
     rows, index, shape = _segments(input_x, segment_ids, num_segments, 'unsorted_segment_sum')
-    return _scatter.tensor_scatter_add(_create.zeros(shape, rows.dtype), index, rows)
+    return _scatter.tensor_scatter_add(_filled(rows, shape, 0), index, rows)
+
+
+def _filled(rows, shape, value):
+    """A Tensor of ``shape`` holding ``value``, with the dtype and on the device of ``rows``."""
+    x = rows._data
+    check_size(None, shape, x.dtype.itemsize)
+    return Tensor._wrap(array_module(x).full(shape, value, x.dtype))
 
 
 def _extreme_fill(dtype, largest):
@@ -62,7 +76,7 @@ def unsorted_segment_max(x, segment_ids, num_segments):
     """The maximum of the rows of x sharing each segment id; an empty segment holds the dtype's
     lowest value."""
     rows, index, shape = _segments(x, segment_ids, num_segments, 'unsorted_segment_max')
-    fill = _create.full(shape, _extreme_fill(rows._data.dtype, True), dtype=rows.dtype)
+    fill = _filled(rows, shape, _extreme_fill(rows._data.dtype, True))
     return _scatter.tensor_scatter_max(fill, index, rows)
 
 
@@ -70,7 +84,7 @@ def unsorted_segment_min(x, segment_ids, num_segments):
     """The minimum of the rows of x sharing each segment id; an empty segment holds the dtype's
     highest value."""
     rows, index, shape = _segments(x, segment_ids, num_segments, 'unsorted_segment_min')
-    fill = _create.full(shape, _extreme_fill(rows._data.dtype, False), dtype=rows.dtype)
+    fill = _filled(rows, shape, _extreme_fill(rows._data.dtype, False))
     return _scatter.tensor_scatter_min(fill, index, rows)
 
 
@@ -80,7 +94,7 @@ def unsorted_segment_prod(x, segment_ids, num_segments):
     # one full (segment, column) index per element: the product scatter takes whole positions
     m, width = rows.shape[0], int(np.prod(shape[1:], dtype=np.int64))
     ids = index._data.reshape(-1)
-    full = np.stack([np.repeat(ids, width), np.tile(np.arange(width), m)], 1)
-    out = _scatter.tensor_scatter_mul(_create.ones((shape[0], width), rows.dtype),
+    full = np.stack([np.repeat(ids, width), np.tile(array_module(ids).arange(width), m)], 1)
+    out = _scatter.tensor_scatter_mul(_filled(rows, (shape[0], width), 1),
                                       Tensor._wrap(full), _shape.reshape(rows, (-1,)))
     return _shape.reshape(out, shape)
