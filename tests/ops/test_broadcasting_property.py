@@ -14,6 +14,8 @@ from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 
 import hookgrad as ms
 from hookgrad import ops
+from hookgrad.kernels import backend
+from hookgrad.testing.cases import device_named
 from hookgrad.testing.gradcheck import check_grad
 
 FAST = settings(max_examples=20, deadline=None, derandomize=True)
@@ -67,6 +69,7 @@ COMPARISONS = [
     ('ne', ops.ne, np.not_equal),
 ]
 ALL_BINARY = [(c[0], c[1]) for c in DIFFERENTIABLE + COMPARISONS]
+on_devices = pytest.mark.parametrize('device', ['CPU', 'GPU'])
 
 
 @st.composite
@@ -81,64 +84,78 @@ def incompatible_pairs(draw):
 
 
 # ----------------------------------------------------------------------------- compatible shapes
+@on_devices
 @pytest.mark.parametrize('fn,ref,da,db', [pytest.param(*c[1:], id=c[0]) for c in DIFFERENTIABLE])
 @FAST
 @given(shapes=pairs, seed=seeds)
-def test_differentiable_binary_ops_broadcast(fn, ref, da, db, shapes, seed):
+def test_differentiable_binary_ops_broadcast(fn, ref, da, db, shapes, seed, device):
     (sa, sb), result = shapes
     rng = np.random.default_rng(seed)
     a, b = np.asarray(da(rng, sa)), np.asarray(db(rng, sb))
-    for dtype in (np.float32, np.float64):
-        y = fn(ms.Tensor(a.astype(dtype)), ms.Tensor(b.astype(dtype)))
-        assert y.shape == result and y.asnumpy().dtype == dtype
-        np.testing.assert_allclose(y.asnumpy(), ref(a, b), rtol=1e-5 if dtype == np.float32
-                                   else 1e-12, atol=1e-6)
-    ga, gb = check_grad(fn, a, b)       # also asserts each gradient has its input's shape
+    where = device_named(device)
+    with backend.default_device(where):
+        for dtype in (np.float32, np.float64):
+            y = fn(ms.Tensor(a.astype(dtype)), ms.Tensor(b.astype(dtype)))
+            assert y.shape == result and y.asnumpy().dtype == dtype
+            assert backend.device_of(y._data) is where
+            np.testing.assert_allclose(y.asnumpy(), ref(a, b), rtol=1e-5 if dtype == np.float32
+                                       else 1e-12, atol=1e-6)
+        ga, gb = check_grad(fn, a, b, device=where)     # also asserts the gradients' shapes
     assert ga.shape == sa and gb.shape == sb
 
 
+@on_devices
 @pytest.mark.parametrize('fn,ref', [pytest.param(*c[1:], id=c[0]) for c in COMPARISONS])
 @CHEAP
 @given(shapes=pairs, seed=seeds)
-def test_comparisons_broadcast(fn, ref, shapes, seed):
+def test_comparisons_broadcast(fn, ref, shapes, seed, device):
     (sa, sb), result = shapes
     rng = np.random.default_rng(seed)
     a, b = np.asarray(small_ints(rng, sa)), np.asarray(small_ints(rng, sb))
-    y = fn(ms.Tensor(a, requires_grad=True), ms.Tensor(b))
+    where = device_named(device)
+    with backend.default_device(where):
+        y = fn(ms.Tensor(a, requires_grad=True), ms.Tensor(b))
     assert y.shape == result and y.dtype == ms.bool_ and not y.requires_grad
+    assert backend.device_of(y._data) is where
     np.testing.assert_array_equal(y.asnumpy(), ref(a, b))
 
 
+@on_devices
 @FAST
 @given(shapes=triples, seed=seeds)
-def test_where_broadcasts(shapes, seed):
+def test_where_broadcasts(shapes, seed, device):
     (sc, sa, sb), result = shapes
     rng = np.random.default_rng(seed)
     cond = np.asarray(rng.random(sc) > 0.5)
     a, b = np.asarray(normal(rng, sa)), np.asarray(normal(rng, sb))
-    c = ms.Tensor(cond)
-    y = ops.where(c, ms.Tensor(a), ms.Tensor(b))
-    assert y.shape == result
-    np.testing.assert_array_equal(y.asnumpy(), np.where(cond, a, b))
-    ga, gb = check_grad(lambda x1, x2: ops.where(c, x1, x2), a, b)
+    where = device_named(device)
+    with backend.default_device(where):
+        c = ms.Tensor(cond)
+        y = ops.where(c, ms.Tensor(a), ms.Tensor(b))
+        assert y.shape == result and backend.device_of(y._data) is where
+        np.testing.assert_array_equal(y.asnumpy(), np.where(cond, a, b))
+        ga, gb = check_grad(lambda x1, x2: ops.where(c, x1, x2), a, b, device=where)
     assert ga.shape == sa and gb.shape == sb
 
 
 # ----------------------------------------------------------------------------- incompatible shapes
+@on_devices
 @pytest.mark.parametrize('name,fn', ALL_BINARY, ids=[n for n, _ in ALL_BINARY])
 @CHEAP
 @given(shapes=incompatible_pairs())
-def test_incompatible_shapes_name_the_op_and_both_shapes(name, fn, shapes):
+def test_incompatible_shapes_name_the_op_and_both_shapes(name, fn, shapes, device):
     sa, sb = shapes
     msg = rf"ops\.{name}: shapes {re.escape(str(sa))} and {re.escape(str(sb))} cannot be broadcast"
-    with pytest.raises(ValueError, match=msg):
+    with backend.default_device(device_named(device)), pytest.raises(ValueError, match=msg):
         fn(ms.Tensor(np.ones(sa)), ms.Tensor(np.ones(sb)))
 
 
+@on_devices
 @CHEAP
 @given(shapes=incompatible_pairs())
-def test_where_incompatible_shapes_name_the_op_and_the_shapes(shapes):
+def test_where_incompatible_shapes_name_the_op_and_the_shapes(shapes, device):
     sa, sb = shapes
-    with pytest.raises(ValueError, match=rf"ops\.where: .*{re.escape(str(sa))}.*"
-                                         rf"{re.escape(str(sb))}.*cannot be broadcast"):
+    with backend.default_device(device_named(device)), \
+            pytest.raises(ValueError, match=rf"ops\.where: .*{re.escape(str(sa))}.*"
+                                            rf"{re.escape(str(sb))}.*cannot be broadcast"):
         ops.where(ms.Tensor(True), ms.Tensor(np.ones(sa)), ms.Tensor(np.ones(sb)))
