@@ -8,10 +8,10 @@ one loss per sample, 'sum' adds them (float16 losses in float32, cast back), 'me
 the sum by the summed weights of the counted targets (class-index targets) or by the number of
 losses (everything else).
 
-On a device everything is computed with the input's array module. Checking that class indices
-are classes is the one read by the host (one transfer of the smallest and largest counted
-label); where nothing is counted the device's denominator is NaN rather than 0, so that the
-'mean' is NaN without asking the host.
+On a device everything is computed with the input's array module and nothing is read by the
+host: a class index outside [0, C), which the CPU refuses (IndexError), gives NaN there (its
+loss, the sum and the mean, and its gradient), and where nothing is counted the denominator is
+NaN rather than 0, so that the 'mean' is NaN.
 """
 import numbers
 
@@ -20,7 +20,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ..autograd.math import array_math
-from ..kernels.backend import array_module, is_device_array, to_host
+from ..kernels.backend import array_module, is_device_array
 from .arithmetic import cast
 from .unary import _floating
 
@@ -61,9 +61,10 @@ def _scale(gy, reduction, denom, axis, m):
 class _IndexTargets:
     """Class-index targets along ``axis`` of an input: the counted ones and their weights.
 
-    ``safe`` holds the labels with ignored entries replaced by 0 (so they can index) and an
-    axis of length 1 at ``axis``; ``wn`` the weight of each target (0 where ignored); ``valid``
-    is None when nothing is ignored.
+    ``safe`` holds the labels with ignored entries (on a device also those outside [0, C))
+    replaced by 0, so they can index, and an axis of length 1 at ``axis``; ``wn`` the weight of
+    each target (0 where ignored, NaN for a device's labels outside [0, C)); ``valid`` is None
+    when nothing is ignored.
     """
 
     __slots__ = ('safe', 'wn', 'valid', 'denom', 'weight', 'n_classes', 'axis')
@@ -71,15 +72,10 @@ class _IndexTargets:
     @classmethod
     def checked(cls, labels, weight, ignore_index, axis, x, name):
         """The targets of integer ``labels`` for input ``x``, after checking every label is a
-        class of ``x`` or ``ignore_index`` (``weight``: () or (class weights,))."""
+        class of ``x`` or ``ignore_index`` (``weight``: () or (class weights,)); a device's
+        labels are not read, those outside [0, C) weigh NaN instead (``__init__``)."""
         n_classes = x.shape[axis]
-        if labels.size and type(labels) is not np.ndarray:
-            low, high = _counted_range(labels, ignore_index)
-            if low is not None and (low < 0 or high >= n_classes):
-                ignored = '' if ignore_index is None else f" or ignore_index {ignore_index}"
-                raise IndexError(f"ops.{name}: target values must be in [0, {n_classes})"
-                                 f"{ignored}, got {low if low < 0 else high}")
-        elif labels.size:
+        if labels.size and type(labels) is np.ndarray:
             counted = labels if ignore_index is None else labels[labels != ignore_index]
             if counted.size and (counted.min() < 0 or counted.max() >= n_classes):
                 bad = counted.min() if counted.min() < 0 else counted.max()
@@ -90,13 +86,16 @@ class _IndexTargets:
         return cls(labels, w, ignore_index, axis, n_classes, x.dtype)
 
     def __init__(self, labels, weight, ignore_index, axis, n_classes, dtype):
-        valid = None
+        valid = bad = None
         xp = array_module(labels)
         if ignore_index is not None:
             hit = labels == ignore_index
             if xp is not np or hit.any():       # a device always masks: no host read
                 valid = ~hit
                 labels = np.where(hit, 0, labels)
+        if xp is not np:                        # indices outside [0, C): weight NaN
+            bad = (labels < 0) | (labels >= n_classes)
+            labels = np.where(bad, 0, labels)
         self.safe = np.expand_dims(labels, axis)
         self.valid = valid
         if weight is None:
@@ -105,6 +104,8 @@ class _IndexTargets:
             wn = weight[labels]
             if valid is not None:
                 wn = wn * valid
+        if bad is not None:
+            wn = xp.where(bad, xp.nan, wn).astype(wn.dtype, copy=False)
         self.wn = wn
         denom = wn.sum(dtype=np.float32) if wn.dtype == np.float16 else wn.sum()
         if xp is not np:                        # nothing counted: NaN, so the mean is NaN
@@ -147,20 +148,6 @@ class _IndexTargets:
             total = (logp.sum(axis) if w is None else (logp * w).sum(axis))
             loss -= (smoothing / self.n_classes) * self.counted(logp.dtype) * total
         return loss
-
-
-def _counted_range(labels, ignore_index):
-    """(smallest, largest) of the device array ``labels`` leaving out ``ignore_index``, read by
-    the host in one transfer; (None, None) when every label is ignored."""
-    xp = array_module(labels)
-    if ignore_index is None:
-        low, high = labels.min(), labels.max()
-    else:
-        hit = labels == ignore_index
-        info = np.iinfo(labels.dtype)
-        low, high = xp.where(hit, info.max, labels).min(), xp.where(hit, info.min, labels).max()
-    low, high = to_host(xp.stack((low, high))).tolist()
-    return (None, None) if low > high else (low, high)
 
 
 class CrossEntropyIndex(Op):
