@@ -60,6 +60,8 @@ def _up(value):
         return ndarray._of(np.asarray(value))
     if kind is tuple or kind is list:
         return kind(_up(v) for v in value)
+    if isinstance(value, tuple):                # a named tuple (np.linalg.svd's result)
+        return kind(*(_up(v) for v in value))
     return value
 
 

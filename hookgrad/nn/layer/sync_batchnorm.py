@@ -15,6 +15,7 @@ import numpy as np
 
 from ..._tensor import Tensor
 from ...autograd.function import Op
+from ...kernels.backend import device_of, to_device, to_host
 from ...communication import _world
 from ...ops.normalization import _channel_dot, _channel_sum, _in_layout, _per_channel
 from .normalization import _BatchNorm
@@ -35,17 +36,16 @@ class SyncBatchNormTrain(Op):
     def forward(ctx, x, w, b, eps, momentum, running, group):
         world = _world.world()
         c = x.shape[1]
-        local = np.empty(2 * c + 1)
-        local[:c] = _channel_sum(x)
-        local[c:2 * c] = _channel_dot(x, x)
-        local[-1] = x.size // c
-        total = world.allreduce(local, 'sum', group)
+        sums = to_host(ctx.xp.concatenate([_channel_sum(x), _channel_dot(x, x)]))
+        total = world.allreduce(np.append(sums.astype(np.float64), x.size // c), 'sum', group)
         count = total[-1]
         if count == 0:
             raise ValueError("nn.SyncBatchNorm: the batches of every process are empty")
         mean = total[:c] / count
         var = np.maximum(total[c:2 * c] / count - mean * mean, 0.0)
         dtype = x.dtype
+        device = device_of(x)       # the world's buffers are the host's; the result goes back
+        mean, var = to_device(mean, device), to_device(var, device)
         rstd = (1 / np.sqrt(var + eps)).astype(dtype)
         xc = x - _per_channel(mean.astype(dtype), x.ndim)
         y = xc * _per_channel(w * rstd, x.ndim)
@@ -66,8 +66,9 @@ class SyncBatchNormTrain(Op):
         xc, count = ctx.xc, ctx.count
         c = x.shape[1]
         gy = _in_layout(gy, xc)
-        local = np.concatenate([_channel_sum(gy), _channel_dot(xc, gy)])
-        total = _world.world().allreduce(local, 'sum', ctx.group)
+        local = ctx.xp.concatenate([_channel_sum(gy), _channel_dot(xc, gy)])
+        total = to_device(_world.world().allreduce(to_host(local), 'sum', ctx.group),
+                          device_of(local))
         dtype = x.dtype
         gx = None
         if ctx.needs_grad(0):
