@@ -1,5 +1,7 @@
 """Choose OpenBLAS's AVX-512 kernels where the CPU has AVX-512 but OpenBLAS does not know it.
 
+CPU only.
+
 NumPy's wheels bundle an OpenBLAS built for many CPUs that picks its kernels by CPU model. On
 CPUs it does not recognise (newer AMD EPYC among them) it falls back to its AVX2 kernels, about
 half as fast for float32 matrix products, which are most of a network's time. OpenBLAS reads

@@ -1,5 +1,7 @@
 """Convolution kernels on arrays: im2col + GEMM, Winograd and pointwise (used by ``conv``).
 
+CPU only (NumPy arrays, OpenBLAS threads); conv_device.py is the device path.
+
 Layout. The input is viewed channels-last, copied once into a zero-padded (N, Hp, Wp, C)
 buffer, and its windows are copied to the im2col matrix (G, N*Ho*Wo, kh*kw*Cg): rows are output
 pixels, columns run over (kh, kw, Cg), so each group's product is a GEMM with contiguous

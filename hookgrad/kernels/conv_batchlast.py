@@ -1,5 +1,7 @@
 """Batch-last convolution kernels: for narrow layers (few input and output channels).
 
+CPU only (NumPy arrays, OpenBLAS threads).
+
 Channels-last im2col (``conv_kernels``) copies runs of kw*C values and col2im adds runs of C
 values; with the 1 to 16 channels of LeNet-style layers those runs are a few floats long, and
 NumPy spends its time between them. Here activations are stored (C, H, W, N), batch last:

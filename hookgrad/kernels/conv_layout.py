@@ -1,5 +1,7 @@
 """Scratch memory and channels-last layout for the convolutions (``conv``, ``winograd``).
 
+CPU only (NumPy arrays).
+
 ``POOL`` lends large scratch arrays whose memory is handed out again at the next training
 step; the helpers copy NCHW arrays, possibly stored channels-last already, into C-contiguous
 zero-padded (N, H, W, C) buffers.

@@ -1,4 +1,4 @@
-"""Keep freed array memory in the process for reuse (glibc's malloc only).
+"""Keep freed array memory in the process for reuse (glibc's malloc only). CPU only.
 
 NumPy takes array memory from malloc. glibc serves a block above its mmap threshold (128 KiB
 at first, raised toward 32 MiB only as such blocks are freed) from a fresh mapping, and hands

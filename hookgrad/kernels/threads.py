@@ -1,5 +1,5 @@
 """How many OpenBLAS threads each matrix product gets: one for small products, more for large
-ones, never more than the cores other processes leave free.
+ones, never more than the cores other processes leave free. CPU only.
 
 OpenBLAS keeps one thread count for the whole process. Its worker threads pay a start and a
 synchronisation on every product, which small products do not earn back, and a product split

@@ -1,5 +1,7 @@
 """Winograd minimal filtering F(m x m, 3 x 3) for stride-1 3x3 convolutions, channels-last.
 
+CPU only (NumPy arrays, OpenBLAS threads).
+
 A valid 3x3 convolution of an (N, Hp, Wp, C) array is cut into output tiles of m x m pixels,
 each read from an (m + 2)-square input tile d. With the transforms B, G and A of F(m, 3),
 a tile's output is ``A^T [sum_c (G w G^T) * (B^T d B)] A``: the (m + 2)^2 elementwise products,

@@ -1,5 +1,7 @@
 """Compiled F(2x2, 3x3) transforms for ``winograd``'s pieces: each one pass over its data.
 
+CPU only (Numba kernels on NumPy arrays).
+
 The NumPy transforms of a piece (``winograd._PieceInput``, ``_convolve_pieces``,
 ``_filter_grad_pieces``) are a chain of whole-array adds, each reading and writing the piece
 once: the input transform alone takes about nine passes, and at 64 channels the transforms
