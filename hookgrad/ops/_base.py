@@ -60,7 +60,7 @@ def scalar_like(value, like):
         return value
     if not isinstance(value, (bool, int, float)):
         if isinstance(value, (np.ndarray, np.generic, list, tuple)):
-            return _host_constant(value, like)
+            return as_tensor(value, 'other', like)
         if backend.is_device_array(value):
             return Tensor(value)            # on its own device: a mix is the op's error
         raise op_error(TypeError, value, 'other',
@@ -81,27 +81,37 @@ def scalar_like(value, like):
     return t
 
 
-def _host_constant(value, like):
-    """Host data ``value`` (a NumPy array, a list) as a constant Tensor on the device of
-    ``like``, whatever the default device."""
-    t = Tensor(value)
-    if type(t._data) is not type(like._data):
-        t = Tensor._wrap(backend.to_device(t._data, backend.device_of(like._data)))
-    return t
+def as_tensor(x, name='input', like=None):
+    """Accept a Tensor, a Python number or a NumPy array where an op expects a tensor.
 
-
-def as_tensor(x, name='input'):
-    """Accept a Tensor, a Python number or a NumPy array where an op expects a tensor."""
+    Host data (a number, a list, a NumPy array) is made a Tensor on the device of the Tensor
+    ``like`` when one is given (the op's other input), else on the default device; a device's
+    array stays where it is.
+    """
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (bool, int, float, np.ndarray, np.generic, list, tuple)):
         try:
-            return Tensor(x)
+            t = Tensor(x)
         except (TypeError, ValueError) as e:
             raise op_error(type(e), x, name, f"cannot be made a Tensor: {e}") from None
+        if like is not None and type(t._data) is not type(like._data):
+            t = Tensor._wrap(backend.to_device(t._data, backend.device_of(like._data)))
+        return t
     if backend.is_device_array(x):
         return Tensor(x)
     raise op_error(TypeError, x, name, f"must be a Tensor, got {type(x).__name__}")
+
+
+def as_tensors(values, names):
+    """``as_tensor`` of each of ``values`` (named ``names``), host data made Tensors on the
+    device of the first Tensor among them."""
+    like = None
+    for v in values:
+        if isinstance(v, Tensor):
+            like = v
+            break
+    return [as_tensor(v, n, like) for v, n in zip(values, names)]
 
 
 def operands(a, b):

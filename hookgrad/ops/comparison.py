@@ -6,7 +6,7 @@ from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op, apply2
 from ..kernels import backend
-from ._base import as_tensor, binary, broadcast_error, check_broadcast, operands, scalar_like
+from ._base import as_tensor, as_tensors, binary, broadcast_error, check_broadcast, operands, scalar_like
 from .arithmetic import cast
 from .indexing import where
 from .inspection import tensor_arg
@@ -318,20 +318,19 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
 
 def fmax(input, other):
     """Element-wise maximum that ignores NaN: where one side is NaN the other is taken."""
-    x, y = as_tensor(input, 'input'), as_tensor(other, 'other')
+    x, y = as_tensors((input, other), ('input', 'other'))
     return where(isnan(y), x, where(isnan(x), y, maximum(x, y)))
 
 
 def fmin(input, other):
     """Element-wise minimum that ignores NaN: where one side is NaN the other is taken."""
-    x, y = as_tensor(input, 'input'), as_tensor(other, 'other')
+    x, y = as_tensors((input, other), ('input', 'other'))
     return where(isnan(y), x, where(isnan(x), y, minimum(x, y)))
 
 
 def heaviside(input, values):
     """The Heaviside step: 0 where x < 0, ``values`` where x == 0, 1 where x > 0."""
-    x = as_tensor(input, 'input')
-    v = as_tensor(values, 'values')
+    x, v = as_tensors((input, values), ('input', 'values'))
     if x.dtype != v.dtype:
         raise TypeError(f"ops.heaviside: input and values must have one dtype, got {x.dtype} "
                         f"and {v.dtype}")
@@ -340,12 +339,8 @@ def heaviside(input, values):
 
 
 # ----------------------------------------------------------------------------- logical and tests
-def _bool_operand(x):
-    return x if isinstance(x, Tensor) else as_tensor(x)
-
-
 def _logical(op, input, other, name):
-    a, b = _bool_operand(input), _bool_operand(other)
+    a, b = as_tensors((input, other), ('input', 'other'))
     try:
         return op.apply(a, b)
     except ValueError:

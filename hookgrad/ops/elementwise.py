@@ -13,7 +13,7 @@ import numpy as np
 from .._dtype import float64 as _float64, from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
-from ._base import as_tensor, binary, broadcast_error, operands
+from ._base import as_tensor, as_tensors, binary, broadcast_error, operands
 from ..kernels.fp_errors import fp_call
 from .arithmetic import add, cast, div, floor_divide, mul, pow, remainder, sub
 from .comparison import clamp, equal, gt, logical_and, logical_not
@@ -366,7 +366,7 @@ def lerp(input, end, weight):
     Raises:
         TypeError: for non-floating ``input`` or ``end`` (as MindSpore).
     """
-    a, b = as_tensor(input), as_tensor(end, 'end')
+    a, b = as_tensors((input, end), ('input', 'end'))
     for what, t in (('input', a), ('end', b)):
         if t._data.dtype.kind != 'f':
             raise TypeError(f"ops.lerp: {what} must be a floating tensor, got {t.dtype}")
@@ -402,7 +402,7 @@ def addn(x):
     """
     if not isinstance(x, (tuple, list)) or not x:
         raise TypeError(f"ops.addn: x must be a non-empty tuple or list of Tensors, got {x!r}")
-    xs = [as_tensor(t, 'x') for t in x]
+    xs = as_tensors(x, ('x',) * len(x))
     for t in xs[1:]:
         if t.shape != xs[0].shape:
             raise ValueError(f"ops.addn: all tensors must have one shape, got {xs[0].shape} and "
@@ -458,7 +458,7 @@ def signbit(input):
 # ------------------------------------------------------------------------------ logic and bits
 def logical_xor(input, other):
     """Element-wise logical XOR (nonzero is True) as a Bool tensor, with broadcasting."""
-    a, b = as_tensor(input), as_tensor(other, 'other')
+    a, b = as_tensors((input, other), ('input', 'other'))
     try:
         return LogicalXor.apply(a, b)
     except ValueError:

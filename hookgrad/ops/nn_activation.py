@@ -9,6 +9,7 @@ discards never produces inf * 0 in backward. Integer inputs give Float32 results
 import numbers
 
 from .._tensor import Tensor
+from ..kernels import backend
 from .activation import sigmoid, softmax, softplus
 from .arithmetic import cast
 from .comparison import clamp, gt, maximum, minimum
@@ -237,5 +238,6 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
     x = _tensor(input, 'rrelu')
     from .sampling import rand
     u = rand(*x.shape, dtype=x.dtype) if x.ndim else reshape(rand(1, dtype=x.dtype), ())
+    u = Tensor._wrap(backend.to_device(u._data, backend.device_of(x._data)))  # on x's device
     slopes = u * (upper - lower) + lower
     return where(gt(x, 0.0), x, x * slopes)

@@ -405,7 +405,7 @@ def _select_initial(x, initial, where, name, limit):
             raise ValueError(f"ops.{name}: a where mask needs initial, the value used where it "
                              f"is False")
         from .indexing import where as select
-        x = select(as_tensor(where, 'where'), x, initial)
+        x = select(as_tensor(where, 'where', x), x, initial)
     return x
 
 

@@ -21,7 +21,7 @@ __all__ = ['unsorted_segment_sum', 'unsorted_segment_max', 'unsorted_segment_min
 def _segments(x, segment_ids, num_segments, op):
     """x as (M, ...) rows, the ids as an (M, 1) index, and the result's shape."""
     x = as_tensor(x, 'input_x')
-    ids = as_tensor(segment_ids, 'segment_ids')
+    ids = as_tensor(segment_ids, 'segment_ids', x)
     if ids._data.dtype.kind not in 'iu':
         raise TypeError(f"ops.{op}: segment_ids must be an integer Tensor, got {ids.dtype}")
     if isinstance(num_segments, Tensor):

@@ -215,7 +215,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     ax = _one_axis(axis, t, 'diff')
     parts = [p for p in (prepend, t, append) if p is not None]
     if len(parts) > 1:
-        t = concat([as_tensor(p, 'prepend') for p in parts], ax)
+        t = concat([as_tensor(p, 'prepend', t) for p in parts], ax)
     lead = (slice(None),) * ax
     for _ in range(int(n)):
         size = t.shape[ax]

@@ -283,3 +283,21 @@ def test_rows_cover_exactly_the_ops_these_modules_define():
     modules = {arithmetic.__name__, broadcast.__name__}
     defined = {name for name, op in OPS.items() if op.__module__ in modules}
     assert defined == {name for case in CASES for name in case.ops}
+
+
+@pytest.mark.parametrize('here,default', [('GPU', 'CPU'), ('CPU', 'GPU')])
+def test_host_operands_land_on_the_tensors_device(here, default):
+    """A number, list or NumPy array beside a Tensor becomes a constant on that Tensor's device,
+    whatever the default device; a device's array (one a backward rule saved) is taken as it
+    is."""
+    from hookgrad.kernels import backend
+    from hookgrad.testing.cases import device_named
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32)).move_to(here)
+    with backend.default_device(device_named(default)):
+        ys = [x + [1.0, 2.0], np.float32(3.0) * x, x - np.array([1.0, 1.0], np.float32),
+              ops.lerp([0.0, 0.0], x, 0.5), ops.addn([x, np.ones(2, np.float32)])]
+    want = 'GPU:0' if here == 'GPU' else 'CPU'
+    assert [y.device for y in ys] == [want] * len(ys)
+    np.testing.assert_array_equal(ys[0].asnumpy(), [2.0, 4.0])
+    gpu = x.move_to('GPU')
+    np.testing.assert_array_equal((gpu - gpu._data).asnumpy(), [0.0, 0.0])

@@ -301,3 +301,15 @@ def test_rows_cover_exactly_the_ops_this_family_defines():
     covered = {name for case in CASES for name in case.ops}
     assert defined == covered
     assert all(not OPS[n].differentiable for n in covered - {'Maximum', 'Minimum', 'Clamp'})
+
+
+def test_constants_land_on_the_inputs_device():
+    """clamp's absent bound and host data given to the logical ops, fmax and heaviside are made
+    on the input's device (the default device is the CPU here)."""
+    x = ms.Tensor(np.array([-1.0, 0.5, 3.0], np.float32)).move_to('GPU')
+    ys = [ops.clamp(x, max=1.0), ops.clamp(x, min=0.0), ops.fmax(x, [0.0, 0.0, np.nan]),
+          ops.heaviside(x, np.float32(0.5)), ops.logical_and(x, True),
+          ops.logical_or([False, True, False], x), ops.logical_xor(x, np.array(True))]
+    assert [y.device for y in ys] == ['GPU:0'] * len(ys)
+    np.testing.assert_array_equal(ys[0].asnumpy(), [-1.0, 0.5, 1.0])
+    np.testing.assert_array_equal(ys[2].asnumpy(), [0.0, 0.5, 3.0])
