@@ -210,7 +210,8 @@ def neg(input):
 def pow(input, exponent):
     """Element-wise ``input ** exponent``; either may be a Tensor or a number."""
     a, b = _operands(input, exponent)
-    if b._data.dtype.kind in 'iu' and (b._data < 0).any():
+    if b._data.dtype.kind in 'iu' and (exponent < 0 if isinstance(exponent, int)   # no read
+                                       else (b._data < 0).any()):
         raise ValueError("ops.pow: integer tensors cannot be raised to negative integer powers; "
                          "cast the base to a float type first")
     return binary(Pow, a, b, 'pow')
