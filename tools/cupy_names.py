@@ -3,7 +3,9 @@
 The stand-in runs hookgrad's device path on NumPy in CI, where there is no GPU; it must not
 accept what CuPy would refuse, so it offers only the names recorded here: the module-level
 names of ``cupy`` and of the submodules hookgrad uses, the attributes of ``cupy.ndarray`` and of its
-``flags``, the methods of CuPy's ufuncs and the names of ``cupyx``.
+``flags``, the methods of CuPy's ufuncs and the names of ``cupyx``; the parameters of CuPy's
+functions, of ``ndarray``'s methods and of the ufunc methods, and which ufuncs each method
+supports (CuPy documents these, the first ones by their signatures).
 
 CuPy imports without a GPU, so this runs on any machine, in a scratch virtual environment:
 
@@ -12,8 +14,10 @@ CuPy imports without a GPU, so this runs on any machine, in a scratch virtual en
 
 It writes hookgrad/kernels/cupy_names.json.
 """
+import inspect
 import json
 import os
+import re
 import types
 
 import cupy
@@ -26,6 +30,27 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hookgrad',
 
 def public(obj):
     return sorted(n for n in dir(obj) if not n.startswith('_'))
+
+
+def parameters(fn):
+    """The parameter names ``fn`` takes (``'*'`` where it takes any), from its signature or
+    from the first line of its docstring (CuPy's compiled methods); None when neither says."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        first = (fn.__doc__ or '').split('\n', 1)[0]
+        match = re.match(r'[\w.]+\((.*)\)', first)
+        if match is None:
+            return None
+        names = []
+        for part in match.group(1).split(','):
+            part = part.strip().split('=')[0].strip()
+            if part in ('self', '/', '*', ''):
+                continue
+            names.append('*' if part.startswith('*') else part)
+        return names
+    return ['*' if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) else p.name
+            for p in sig.parameters.values()]
 
 
 def main():
@@ -43,6 +68,23 @@ def main():
         'ndarray': public(cupy.ndarray) + ['__array_priority__', '__dlpack__'],
         'ufunc': public(cupy.add),
         'flags': public(cupy._core.flags.Flags),
+        'signatures': {
+            name: parameters(getattr(cupy, name)) for name in modules['']
+            if callable(getattr(cupy, name)) and not isinstance(getattr(cupy, name), type)
+            and not isinstance(getattr(cupy, name), cupy.ufunc)
+            and parameters(getattr(cupy, name)) is not None},
+        'ndarray_signatures': {
+            name: parameters(getattr(cupy.ndarray, name)) for name in public(cupy.ndarray)
+            if callable(getattr(cupy.ndarray, name, None))
+            and parameters(getattr(cupy.ndarray, name)) is not None},
+        'ufunc_signatures': {name: parameters(getattr(cupy.ufunc, name))
+                             for name in ('__call__', 'reduce', 'accumulate', 'reduceat', 'at',
+                                          'outer')},
+        # the ufuncs each method supports, as CuPy documents them (github.com/cupy/cupy #7082)
+        'ufunc_methods': {'at': ['add', 'maximum', 'minimum', 'bitwise_and', 'bitwise_or',
+                                 'bitwise_xor'],
+                          'reduce': ['add', 'multiply'], 'accumulate': ['add'],
+                          'reduceat': ['add']},
         'cupyx': public(cupyx),
     }
     with open(OUT, 'w') as f:

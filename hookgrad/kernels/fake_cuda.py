@@ -10,6 +10,10 @@ tests hookgrad's device path.
 - only the names CuPy 14 has exist, on the module (``xp``), its submodules, ``ndarray`` and
   its ``flags`` (recorded from CuPy in cupy_names.json by tools/cupy_names.py); a CuPy name
   the stand-in does not emulate raises NotImplementedError saying so;
+- functions and methods take only the parameters CuPy's take (a NumPy keyword such as
+  ``take(mode=)`` or ``max(initial=)`` is a TypeError), and a ufunc's ``at``, ``reduce``,
+  ``accumulate`` and ``reduceat`` only for the ufuncs CuPy supports them for;
+- nothing warns: values are computed with NumPy's floating-point warnings off, as on a GPU;
 - every read of device values by the host (``get``, ``asnumpy``, ``item``, ``tolist``,
   ``float()``, ``int()``, ``bool()``, printing) is counted in ``host_reads``.
 
@@ -65,16 +69,29 @@ def _up(value):
     return value
 
 
+def _check(name, params, args, kwargs):
+    """A TypeError, as Python gives it, for arguments CuPy's ``name`` does not take."""
+    if params is None or '*' in params:
+        return
+    if len(args) > len(params):
+        raise TypeError(f"{name}() takes at most {len(params)} arguments ({len(args)} given)")
+    for key in kwargs:
+        if key not in params:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
+
+
 def _call(fn, args, kwargs):
     out = kwargs.get('out')
-    y = fn(*_down(args), **_down(kwargs))
+    with np.errstate(all='ignore'):
+        y = fn(*_down(args), **_down(kwargs))
     if out is not None and type(out) is ndarray and y is out._a:
         return out                  # in place: the same device array
     return _up(y)
 
 
-def _function(name, fn):
+def _function(name, fn, params=None):
     def call(*args, **kwargs):
+        _check(name, params, args, kwargs)
         return _call(fn, args, kwargs)
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"``{name}`` on device arrays (NumPy's, behind CuPy's contract)."
@@ -226,7 +243,12 @@ class ndarray:          # noqa: N801  (CuPy's name)
     def __getattr__(self, name):
         if name in _ATTRIBUTES and hasattr(self._a, name):
             method = getattr(self._a, name)
-            return lambda *args, **kwargs: _call(method, args, kwargs)
+            params = _NAMES['ndarray_signatures'].get(name)
+
+            def call(*args, **kwargs):
+                _check(f"ndarray.{name}", params, args, kwargs)
+                return _call(method, args, kwargs)
+            return call
         raise AttributeError(f"'cupy.ndarray' object has no attribute '{name}'")
 
     def __getitem__(self, key):
@@ -291,20 +313,28 @@ class ufunc:            # noqa: N801  (CuPy's name)
     def __call__(self, *args, **kwargs):
         return _call(self._ufunc, args, kwargs)
 
+    def _method(self, method, args, kwargs):
+        supported = _NAMES['ufunc_methods'].get(method)
+        if supported is not None and self.name not in supported:
+            raise NotImplementedError(f"CuPy 14 supports ufunc.{method} for {supported} only, "
+                                      f"not for '{self.name}'")
+        _check(f"{self.name}.{method}", _NAMES['ufunc_signatures'].get(method), args, kwargs)
+        return _call(getattr(self._ufunc, method), args, kwargs)
+
     def reduce(self, *args, **kwargs):
-        return _call(self._ufunc.reduce, args, kwargs)
+        return self._method('reduce', args, kwargs)
 
     def accumulate(self, *args, **kwargs):
-        return _call(self._ufunc.accumulate, args, kwargs)
+        return self._method('accumulate', args, kwargs)
 
     def reduceat(self, *args, **kwargs):
-        return _call(self._ufunc.reduceat, args, kwargs)
+        return self._method('reduceat', args, kwargs)
 
     def outer(self, *args, **kwargs):
-        return _call(self._ufunc.outer, args, kwargs)
+        return self._method('outer', args, kwargs)
 
     def at(self, *args, **kwargs):
-        _call(self._ufunc.at, args, kwargs)
+        self._method('at', args, kwargs)
 
     def __repr__(self):
         return f"<ufunc '{self.name}'>"
@@ -314,9 +344,10 @@ _UFUNCS = {}
 
 
 # ------------------------------------------------------------------------ the module
-def _module(name, names, source):
+def _module(name, names, source, signatures=None):
     """A module offering ``names`` (CuPy's), each NumPy's from ``source`` behind the contract."""
     module = types.ModuleType(name, f"CuPy 14's ``{name}`` on the CUDA stand-in.")
+    signatures = signatures or {}
     for n in names:
         value = getattr(source, n, None)
         if value is None or isinstance(value, types.ModuleType):
@@ -327,7 +358,7 @@ def _module(name, names, source):
         elif isinstance(value, type) or not callable(value):
             setattr(module, n, value)                 # dtypes, scalar types, constants
         else:
-            setattr(module, n, _function(n, value))
+            setattr(module, n, _function(n, value, signatures.get(n)))
     return module
 
 
@@ -350,7 +381,7 @@ def _scatter(np_ufunc):
 
 
 names = _NAMES['modules']
-xp = _module('cupy', names[''], np)
+xp = _module('cupy', names[''], np, _NAMES['signatures'])
 xp.ndarray = ndarray
 xp.ufunc = ufunc
 xp.asnumpy = asnumpy

@@ -82,3 +82,25 @@ def test_scatter_add_as_cupyx():
     a = xp.zeros(4, np.float32)
     fake_cuda.cupyx.scatter_add(a, xp.asarray(np.array([0, 0, 3])), 1.0)
     np.testing.assert_array_equal(a.get(), [2, 0, 0, 1])
+
+
+def test_only_cupys_parameters_and_ufunc_methods():
+    a = xp.arange(4, dtype=np.float32)
+    with pytest.raises(TypeError, match="take\\(\\) got an unexpected keyword argument 'mode'"):
+        xp.take(a, xp.asarray(np.array([0, 1])), mode='clip')
+    with pytest.raises(TypeError, match="got an unexpected keyword argument 'initial'"):
+        a.max(initial=0.0)
+    with pytest.raises(NotImplementedError, match="CuPy 14 supports ufunc.accumulate for "
+                                                  "\\['add'\\] only, not for 'maximum'"):
+        np.maximum.accumulate(a)
+    np.testing.assert_array_equal(np.add.accumulate(a).get(), [0, 1, 3, 6])
+    xp.maximum.at(a, xp.asarray(np.array([0])), 5.0)
+    assert a[0].item() == 5.0
+
+
+def test_nothing_warns_on_the_device():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        y = xp.log(xp.asarray(np.array([-1.0, 0.0])))
+    assert np.isnan(y.get()[0]) and np.isneginf(y.get()[1])
