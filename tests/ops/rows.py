@@ -2,7 +2,8 @@
 
 A test module of op rows ends its table with ``globals().update(row_tests(CASES))``: it then
 has ``test_forward_matches_reference`` (float32 and float64), and where rows have gradients
-``test_backward_matches_finite_differences`` and ``test_double_backward_matches_finite_differences``.
+``test_backward_matches_finite_differences`` and ``test_double_backward_matches_finite_differences``,
+each on the CPU and on the GPU (the CUDA stand-in in CI).
 """
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ def params(cases, grad=False, double=False):
             if (not grad or case.grad) and (not double or (case.grad and case.double))]
 
 
-def row_tests(cases, devices=('CPU',)):
+def row_tests(cases, devices=('CPU', 'GPU')):
     """``{name: test function}`` for the generic checks that have rows to run, on each of
     ``devices`` ('CPU'; 'GPU': CuPy's, or the CUDA stand-in with HOOKGRAD_FAKE_GPU=1)."""
     tests = {}

@@ -102,7 +102,7 @@ ALIASES = [(ops.greater, ops.gt), (ops.greater_equal, ops.ge), (ops.less, ops.lt
            (ops.less_equal, ops.le), (ops.not_equal, ops.ne), (ops.clip, ops.clamp)]
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 # ----------------------------------------------------------------------------- comparisons

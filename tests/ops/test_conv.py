@@ -204,7 +204,7 @@ CONV1D = [
 CASES = CONV2D + BACKPROP + CONV1D
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 def test_input_gradient_is_the_adjoint_of_the_convolution():

@@ -23,7 +23,7 @@ CASES = [
     Case('MoveTo', _round_trip, lambda x: x, name='move_to', shapes=[((3, 4),), ((),),
                                                                     ((2, 1, 3),)]),
 ]
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 def test_a_tensor_says_its_device_and_moves():

@@ -176,7 +176,7 @@ BITS = [
 CASES = TRIGONOMETRIC + EXP_LOG + ROUNDING + DIVISIONS + COMBINATIONS + TESTS + BITS
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 def test_mindspore_values_and_dtypes():

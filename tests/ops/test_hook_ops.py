@@ -45,4 +45,4 @@ CASES = [
 ]
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))

@@ -160,7 +160,7 @@ SETITEM = [
 CASES = GETITEM + SELECTION + SETITEM
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

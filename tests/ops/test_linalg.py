@@ -41,7 +41,7 @@ DENSE = [
 CASES = PRODUCTS + ONE_SIDED + DENSE
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(PRODUCTS))

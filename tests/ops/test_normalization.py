@@ -122,7 +122,7 @@ LAYER_NORM = [row for shape, normalized in LN_CASES for row in [
 CASES = BATCH_NORM + LAYER_NORM
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 # ------------------------------------------------------------------------------ batch norm

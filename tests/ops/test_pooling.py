@@ -188,7 +188,7 @@ ADAPTIVE = [
 CASES = MAX_POOL_INDICES + MAX_POOL + AVG_POOL + AVG_POOL_GRAD + ADAPTIVE
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 # ------------------------------------------------------------------------------ max_pool2d

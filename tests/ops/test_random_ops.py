@@ -65,7 +65,7 @@ def _away_from_zero(rng, shape):
     return np.asarray(rng.choice([-1.0, 1.0], size=shape) * rng.uniform(0.5, 2.0, size=shape))
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

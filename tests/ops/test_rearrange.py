@@ -110,7 +110,7 @@ CASES = [
 ]
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 def test_mindspore_values():

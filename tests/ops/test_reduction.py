@@ -151,7 +151,7 @@ INTEGER_MEAN = _rows('IntegerMean', 'integer_mean', ops.mean, truncated_mean, in
 CASES = REDUCTIONS + WITH_INDEX + ARG + ALL_ANY + CUMSUM + INTEGER_MEAN
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 # ----------------------------------------------------------------------------- forward

@@ -102,7 +102,7 @@ CASES = [
 ]
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 def test_seeded_draws_repeat_and_unseeded_follow_set_seed():

@@ -175,7 +175,7 @@ def _index_add_ref(a, index, b, axis):
 CASES = GATHERS + SCATTERS + SELECTION
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 def test_mindspore_values_and_dtypes():

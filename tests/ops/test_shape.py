@@ -89,7 +89,7 @@ CASES = [
 ]
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case,shapes', params(CASES))

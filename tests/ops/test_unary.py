@@ -61,7 +61,7 @@ FLAT = [
 CASES = SMOOTH + FLAT
 
 
-globals().update(row_tests(CASES, devices=('CPU', 'GPU')))
+globals().update(row_tests(CASES))
 
 
 @pytest.mark.parametrize('case', SMOOTH, ids=lambda c: c.label)
