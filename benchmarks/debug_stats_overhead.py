@@ -10,20 +10,14 @@ their ratio are printed.
 
 Run: python benchmarks/debug_stats_overhead.py [--steps 8] [--warmup 2] [--profile]
 """
-import os
+import two_threads  # noqa: F401  (first: two BLAS threads, hookgrad from this checkout)
 
-for _var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS'):
-    os.environ.setdefault(_var, '2')
+import argparse
+import statistics
+import time
 
-import argparse                             # noqa: E402
-import statistics                           # noqa: E402
-import sys                                  # noqa: E402
-import time                                 # noqa: E402
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import hookgrad                             # noqa: E402,F401  (first: it picks OpenBLAS's kernels)
-from resnet18_cifar import BATCH, hookgrad_step  # noqa: E402
-from hookgrad.debug import StatsRecorder    # noqa: E402
+from resnet18_cifar import BATCH, hookgrad_step
+from hookgrad.debug import StatsRecorder
 
 
 def main():

@@ -18,7 +18,7 @@ import statistics
 import subprocess
 import sys
 
-from timing import neighbour_load, samples
+from timing import checkout_env, neighbour_load, samples
 
 BATCH, CLASSES = 64, 10
 
@@ -28,30 +28,9 @@ def hookgrad_step(seed=0):
     import hookgrad as ms               # first: it chooses OpenBLAS's kernels before NumPy loads
     import numpy as np
     from hookgrad import nn
-    from hookgrad.common.initializer import Normal
-
-    class LeNet5(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode='valid')
-            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
-            self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
-            self.fc2 = nn.Dense(120, 84, weight_init=Normal(0.02))
-            self.fc3 = nn.Dense(84, CLASSES, weight_init=Normal(0.02))
-            self.relu = nn.ReLU()
-            self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-            self.flatten = nn.Flatten()
-
-        def construct(self, x):
-            x = self.max_pool2d(self.relu(self.conv1(x)))
-            x = self.max_pool2d(self.relu(self.conv2(x)))
-            x = self.flatten(x)
-            x = self.relu(self.fc1(x))
-            x = self.relu(self.fc2(x))
-            return self.fc3(x)
 
     ms.set_seed(seed)
-    net = LeNet5()
+    net = ms.vision.LeNet5(CLASSES)
     net.set_train()
     rng = np.random.default_rng(0)
     x = ms.Tensor(rng.standard_normal((BATCH, 1, 32, 32), dtype=np.float32))
@@ -129,8 +108,7 @@ def main():
     if args.child:
         child(args.child, args.steps, args.warmup, args.threads)
         return
-    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    path = checkout_env()
     configs = [('hookgrad', sys.executable, 'hookgrad', path),
                ('hookgrad, 1 BLAS thread', sys.executable, 'hookgrad',
                 dict(path, HOOKGRAD_BLAS_THREADS='1')),

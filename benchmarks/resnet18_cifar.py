@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import sys
 
-from timing import neighbour_load, samples
+from timing import checkout_env, neighbour_load, samples
 
 BATCH, CLASSES = 32, 10
 
@@ -205,8 +205,7 @@ def main():
     if args.child:
         child(args.child, args.steps, args.warmup, args.profile)
         return
-    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
+    path = checkout_env()
     hooks = {'BENCH_HOOKS': '1'}
     configs = [('hookgrad', sys.executable, 'hookgrad', path),
                ('hookgrad, hooks on every cell', sys.executable, 'hookgrad',

@@ -1,9 +1,17 @@
-"""The one timer every benchmark uses (per-call wall times after a warm-up), and the neighbour
-load that the training-step benchmarks can run beside themselves (``--load``)."""
+"""The one timer every benchmark uses (per-call wall times after a warm-up), the neighbour load
+that the training-step benchmarks can run beside themselves (``--load``), and the environment
+their child processes import hookgrad with."""
 import contextlib
+import os
 import subprocess
 import sys
 import time
+
+
+def checkout_env():
+    """The environment a benchmark's child process needs to import hookgrad from this checkout."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {'PYTHONPATH': src + os.pathsep + os.environ.get('PYTHONPATH', '')}
 
 
 def samples(fn, repeats, warmup=3):

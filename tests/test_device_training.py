@@ -8,30 +8,11 @@ import pytest
 import hookgrad as ms
 from hookgrad import nn
 from hookgrad.kernels import backend, fake_cuda
-from hookgrad.vision.resnet import BasicBlock, ResNet
+from hookgrad.vision import BasicBlock, LeNet5, ResNet
 
 STEPS = 3
 GPU = backend.gpu()
 STAND_IN = GPU.xp is fake_cuda.xp
-
-
-class LeNet5(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode='valid')
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
-        self.relu = nn.ReLU()
-        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, 10)
-
-    def construct(self, x):
-        x = self.pool(self.relu(self.conv1(x)))
-        x = self.pool(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        return self.fc3(self.relu(self.fc2(self.relu(self.fc1(x)))))
 
 
 NETWORKS = {

@@ -34,6 +34,16 @@ def normal(rng, shape):
     return rng.standard_normal(shape)
 
 
+def positive(rng, shape):
+    """Values in [0.5, 2): clear of zero, for logarithms, roots and divisors."""
+    return rng.uniform(0.5, 2.0, shape)
+
+
+def away_from_zero(rng, shape):
+    """|v| in [0.5, 2) with a random sign: divisors, and inputs clear of a kink at 0."""
+    return rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
+
+
 @dataclasses.dataclass(frozen=True)
 class Case:
     """A test row: which op, how it is called, on what inputs, checked against what.

@@ -7,7 +7,7 @@ from hookgrad import ops
 from hookgrad.autograd.function import OPS
 from hookgrad.autograd.math import _sum_to
 from hookgrad.ops import arithmetic, broadcasting as broadcast
-from hookgrad.testing.cases import Case
+from hookgrad.testing.cases import Case, away_from_zero, normal, positive
 from hookgrad.testing.gradcheck import check_double_grad, check_grad
 from tests.ops.rows import params, row_tests
 
@@ -17,19 +17,6 @@ UNARY_SHAPES = [((3, 4),), ((5,),), ((),), ((2, 1, 3),)]
 
 
 # ----------------------------------------------------------------------------- value domains
-def normal(rng, shape):
-    return rng.standard_normal(shape)
-
-
-def away_from_zero(rng, shape):
-    """|v| in [0.5, 2] with a random sign (divisors)."""
-    return rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
-
-
-def positive(rng, shape):
-    return rng.uniform(0.5, 2.0, shape)
-
-
 def half_integers(rng, shape):
     """k + 0.5 (+-0.1): never within 0.4 of a multiple of an even divisor (no remainder kinks)."""
     return rng.integers(-6, 7, shape) + 0.5 + rng.uniform(-0.1, 0.1, shape)

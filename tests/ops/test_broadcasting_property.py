@@ -17,6 +17,7 @@ from hookgrad import ops
 from hookgrad.kernels import backend
 from hookgrad.testing.cases import device_named
 from hookgrad.testing.gradcheck import check_grad
+from hookgrad.testing.cases import away_from_zero, normal, positive
 
 FAST = settings(max_examples=20, deadline=None, derandomize=True)
 CHEAP = settings(max_examples=40, deadline=None, derandomize=True)
@@ -27,18 +28,6 @@ seeds = st.integers(0, 2 ** 32 - 1)
 
 
 # ----------------------------------------------------------------------------- value domains
-def normal(rng, shape):
-    return rng.standard_normal(shape)
-
-
-def away_from_zero(rng, shape):
-    return rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
-
-
-def positive(rng, shape):
-    return rng.uniform(0.5, 2.0, shape)
-
-
 def grid(rng, shape):
     """0.5-spaced values: ``grid`` and ``grid_offset`` never tie (no max/min kinks)."""
     return rng.integers(-4, 5, shape) * 0.5 + rng.uniform(-0.05, 0.05, shape)

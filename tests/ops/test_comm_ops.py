@@ -6,7 +6,7 @@ import pytest
 from hookgrad import communication as comm
 from hookgrad import ops
 from hookgrad.testing import check_grad
-from hookgrad.testing.cases import Case
+from hookgrad.testing.cases import Case, away_from_zero
 
 
 def initialized(make):
@@ -16,10 +16,6 @@ def initialized(make):
             comm.init()
         return make()(x)
     return fn
-
-
-def away_from_zero(rng, shape):
-    return rng.uniform(0.5, 2.0, shape) * rng.choice([-1.0, 1.0], shape)
 
 
 def identity(x):

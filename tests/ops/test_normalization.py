@@ -6,7 +6,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.cases import Case, normal
+from hookgrad.testing.cases import Case, positive, normal
 from tests.ops.rows import row_tests
 
 BN_SHAPES = [(4, 3), (3, 2, 5), (4, 3, 2, 2), (2, 3, 2, 1, 2)]
@@ -39,10 +39,6 @@ def _ln_ref(x, k, w=None, b=None, eps=1e-5):
 def _channel_arrays(rng, c):
     return (rng.standard_normal(c), rng.uniform(0.5, 2.0, c), rng.standard_normal(c),
             rng.standard_normal(c))
-
-
-def positive(rng, shape):
-    return rng.uniform(0.5, 2.0, shape)
 
 
 def shifted(scale, offset):

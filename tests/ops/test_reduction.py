@@ -4,7 +4,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.cases import Case
+from hookgrad.testing.cases import Case, normal
 from hookgrad.testing.gradcheck import check_double_grad, check_grad
 from tests.ops.rows import params, row_tests
 
@@ -25,10 +25,6 @@ DOUBLE = [((5,), None, False), ((3, 4), 1, False), ((3, 4), -2, True), ((2, 3, 2
 WITH_INDEX_DOUBLE = [((5,), None, False), ((3, 4), 1, False), ((2, 3, 2), -2, True),
                      ((2, 3, 2), None, True)]
 CUMSUM_DOUBLE = [((5,), 0), ((3, 4), -1), ((2, 3, 2), 1)]
-
-
-def normal(rng, shape):
-    return rng.standard_normal(shape)
 
 
 def distinct(rng, shape):
