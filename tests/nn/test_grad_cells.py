@@ -4,21 +4,10 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import nn
+from tests.autograd.test_forward_mode import Cube, T, V, X     # the cases MindSpore's give
 
 pytestmark = pytest.mark.filterwarnings('ignore::DeprecationWarning')
 
-
-def T(v, dtype=np.float32):
-    return ms.Tensor(np.asarray(v, dtype=dtype))
-
-
-X = T([[1, 2], [3, 4]])
-V = T([[1, 1], [1, 1]])
-
-
-class Cube(nn.Cell):
-    def construct(self, x, y):
-        return x ** 3 + y
 
 
 class One(nn.Cell):

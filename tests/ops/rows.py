@@ -48,3 +48,13 @@ def row_tests(cases, devices=('CPU', 'GPU')):
         tests[test_double_backward_matches_finite_differences.__name__] = \
             test_double_backward_matches_finite_differences
     return tests
+
+
+def error_test(errors):
+    """A test of every ``(fn, exception, message)`` of ``errors``: ``fn()`` raises that
+    exception with a message matching the regular expression."""
+    @pytest.mark.parametrize('fn,exc,match', errors)
+    def test_errors_name_the_op_and_argument(fn, exc, match):
+        with pytest.raises(exc, match=match):
+            fn()
+    return test_errors_name_the_op_and_argument

@@ -8,6 +8,7 @@ from hookgrad.kernels import backend
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
 from hookgrad.testing.cases import device_named
+from tests.ops.rows import error_test
 
 ANCHORS = np.float32([[2, 2, 2, 3], [2, 2, 2, 3], [0, 0, 4, 4]])
 TRUTH = np.float32([[1, 2, 1, 4], [1, 2, 1, 4], [1, 1, 5, 6]])
@@ -122,10 +123,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize('fn,exc,match', ERRORS)
-def test_errors_name_the_primitive_and_argument(fn, exc, match):
-    with pytest.raises(exc, match=match):
-        fn()
+test_errors_name_the_primitive_and_argument = error_test(ERRORS)
 
 
 def test_constructor_arguments_and_repr():

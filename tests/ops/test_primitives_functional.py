@@ -8,6 +8,7 @@ import hookgrad as ms
 from hookgrad import ops
 from hookgrad.ops import functional as F
 from hookgrad.testing import check_grad
+from tests.ops.rows import error_test
 
 IMG = np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4)
 
@@ -116,10 +117,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize('fn,exc,match', ERRORS)
-def test_errors_name_the_op_and_argument(fn, exc, match):
-    with pytest.raises(exc, match=match):
-        fn()
+test_errors_name_the_op_and_argument = error_test(ERRORS)
 
 
 def test_names_under_mindsporess_paths():

@@ -9,6 +9,7 @@ from hookgrad.kernels import backend
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
 from hookgrad.testing.cases import device_named
+from tests.ops.rows import error_test
 
 X = np.array([[-2.0, -0.5, 0.0], [0.7, 1.5, 3.0]], np.float32)
 X4 = (np.arange(24).reshape(2, 3, 2, 2) * 0.1 - 1).astype(np.float32)
@@ -230,10 +231,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize('fn,exc,match', ERRORS)
-def test_errors_name_the_primitive_and_argument(fn, exc, match):
-    with pytest.raises(exc, match=match):
-        fn()
+test_errors_name_the_primitive_and_argument = error_test(ERRORS)
 
 
 def test_constructor_arguments_and_repr():

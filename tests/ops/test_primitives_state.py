@@ -11,6 +11,7 @@ from hookgrad.ops import functional as F
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
 from hookgrad.testing.cases import device_named
+from tests.ops.rows import error_test
 
 GRAD = np.float32([0.5, -1.0, 2.0])
 SEG_X = np.float32([[1, 2], [3, 4], [5, 6]])
@@ -305,10 +306,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize('fn,exc,match', ERRORS)
-def test_errors_name_the_primitive_and_argument(fn, exc, match):
-    with pytest.raises(exc, match=match):
-        fn()
+test_errors_name_the_primitive_and_argument = error_test(ERRORS)
 
 
 def test_constructor_arguments_and_repr():

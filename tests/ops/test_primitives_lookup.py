@@ -9,6 +9,7 @@ from hookgrad.kernels import backend
 from hookgrad.ops import operations as P
 from hookgrad.testing import check_grad
 from hookgrad.testing.cases import device_named
+from tests.ops.rows import error_test
 
 TABLE = np.arange(8, dtype=np.float32).reshape(4, 2)
 SORTED = np.float32([[1, 2, 3], [2, 4, 6]])
@@ -188,10 +189,7 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize('fn,exc,match', ERRORS)
-def test_errors_name_the_primitive_and_argument(fn, exc, match):
-    with pytest.raises(exc, match=match):
-        fn()
+test_errors_name_the_primitive_and_argument = error_test(ERRORS)
 
 
 def test_constructor_arguments_and_repr():
