@@ -74,7 +74,8 @@ from .conv import conv2d, conv1d, conv_transpose2d, bias_add
 from .resize import interpolate, upsample
 from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .normalization import batch_norm, layer_norm
-from .loss import cross_entropy, nll_loss, mse_loss, l1_loss, binary_cross_entropy_with_logits
+from .loss import cross_entropy, nll_loss
+from .pointwise_loss import mse_loss, l1_loss, binary_cross_entropy_with_logits
 from .collective import ReduceOp
 # MindSpore's Primitive classes (ReduceSum, MatMul, Add...), built on the functions above:
 # operations/, one module per subject
