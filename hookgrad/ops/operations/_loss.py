@@ -13,7 +13,8 @@ import numpy as np
 from ..._tensor import Tensor
 from .._base import as_tensor
 from .. import (activation as _act, arithmetic as _arith, creation as _create, indexing as _index,
-               loss as _loss, nn_loss as _nnloss, reduction as _red, scatter_gather as _scatter,
+               loss as _loss, nn_loss as _nnloss, pointwise_loss as _pwloss,
+               reduction as _red, scatter_gather as _scatter,
                shaping as _shape)
 from ._primitive import Primitive
 
@@ -85,7 +86,7 @@ class SigmoidCrossEntropyWithLogits(Primitive):
     """``SigmoidCrossEntropyWithLogits()(logits, label)``: element-wise binary cross-entropy
     of ``sigmoid(logits)`` against label, computed from the logits."""
     def construct(self, logits, label):
-        return _loss.binary_cross_entropy_with_logits(logits, label, reduction='none')
+        return _pwloss.binary_cross_entropy_with_logits(logits, label, reduction='none')
 
 
 class BinaryCrossEntropy(Primitive):
@@ -106,7 +107,7 @@ class BCEWithLogitsLoss(Primitive):
         super().__init__(reduction=_reduction(reduction, 'BCEWithLogitsLoss'))
 
     def construct(self, logits, label, weight=None, pos_weight=None):
-        return _loss.binary_cross_entropy_with_logits(logits, label, weight, pos_weight,
+        return _pwloss.binary_cross_entropy_with_logits(logits, label, weight, pos_weight,
                                                       self.reduction)
 
 
