@@ -12,6 +12,7 @@ from ..hooks.handle import HookStore, check_hook
 
 _new = object.__new__
 _ndarray = np.ndarray
+_CPU = _backend.CPU
 
 
 class Tensor(TensorMethods):
@@ -49,7 +50,9 @@ class Tensor(TensorMethods):
             raise TypeError("Tensor: give either input_data or shape (with init), not both")
         else:
             data = _to_array(input_data, dtype)
-        self._data = _backend.on_default(data) if type(data) is _ndarray else data
+        if _backend.current is not _CPU and type(data) is _ndarray:
+            data = _backend.on_default(data)
+        self._data = data
         self._node = None
         self._index = 0
         self.requires_grad = False
@@ -420,8 +423,6 @@ def _to_array(data, dtype):
     if isinstance(data, Tensor):
         arr = data._data
         return arr.astype(npd) if npd is not None and arr.dtype != npd else arr
-    if not isinstance(data, (np.ndarray, np.generic)) and _backend.is_device_array(data):
-        return data if npd is None or data.dtype == npd else data.astype(npd)
     if isinstance(data, (np.ndarray, np.generic)):
         arr = np.array(data, dtype=npd) if npd is not None else np.array(data)
     elif isinstance(data, bool):
@@ -435,6 +436,8 @@ def _to_array(data, dtype):
                         "on real numbers")
     elif isinstance(data, (list, tuple)):
         arr = _from_sequence(data, npd)
+    elif _backend.is_device_array(data):    # a GPU array stays on its device
+        return data if npd is None or data.dtype == npd else data.astype(npd)
     else:
         raise TypeError(f"Tensor: input_data must be a number, list, tuple, NumPy array or "
                         f"Tensor, got {type(data).__name__}")

@@ -42,7 +42,7 @@ class Device:
 CPU = Device('CPU', None, numpy, numpy.ndarray)
 _devices = {numpy.ndarray: CPU}         # array type -> device
 _gpu = None
-_default = CPU
+current = CPU               # the device new tensors are created on (read it; set_default sets it)
 
 
 def gpu():
@@ -74,26 +74,26 @@ def gpu():
 
 def default():
     """The device new tensors are created on."""
-    return _default
+    return current
 
 
 def set_default(device):
     """Create new tensors on ``device`` from now on (``set_device``)."""
-    global _default
-    _default = device
+    global current
+    current = device
 
 
 @contextlib.contextmanager
 def default_device(device):
     """Create new tensors on ``device`` inside the block (tests, and code that builds a network
     on one device); the previous default comes back after it."""
-    global _default
-    previous = _default
-    _default = device
+    global current
+    previous = current
+    current = device
     try:
         yield device
     finally:
-        _default = previous
+        current = previous
 
 
 def device_of(a):
@@ -144,7 +144,7 @@ def to_device(a, device):
 
 def on_default(a):
     """Host data ``a`` (a NumPy array) on the default device: the creation path of tensors."""
-    device = _default
+    device = current
     return a if device is CPU else device.xp.asarray(a)
 
 

@@ -65,19 +65,24 @@ def scalar_like(value, like):
             return Tensor(value)            # on its own device: a mix is the op's error
         raise op_error(TypeError, value, 'other',
                        f": expected a Tensor or a Python number, got {type(value).__name__}")
-    dt = like._data.dtype
-    kind = type(like._data)
-    key = (type(value), value, dt) if kind is _ndarray else (type(value), value, dt, kind)
-    t = _scalars.get(key)
-    if t is None:
-        arr = np.asarray(value, dtype=scalar_dtype(value, dt))
-        if kind is _ndarray:
-            arr.flags.writeable = False
-        else:                               # on the device of ``like``
-            arr = backend.to_device(arr, backend.device_of(like._data))
-        t = Tensor._wrap(arr)
-        if len(_scalars) < 4096:
-            _scalars[key] = t
+    data = like._data
+    if type(data) is _ndarray:
+        key = (type(value), value, data.dtype)
+        t = _scalars.get(key)
+        if t is not None:
+            return t
+        arr = np.asarray(value, dtype=scalar_dtype(value, data.dtype))
+        arr.flags.writeable = False
+    else:                                   # on the device of ``like``
+        key = (type(value), value, data.dtype, type(data))
+        t = _scalars.get(key)
+        if t is not None:
+            return t
+        arr = backend.to_device(np.asarray(value, dtype=scalar_dtype(value, data.dtype)),
+                                backend.device_of(data))
+    t = Tensor._wrap(arr)
+    if len(_scalars) < 4096:
+        _scalars[key] = t
     return t
 
 
