@@ -50,7 +50,9 @@ class MatMul(Op):
         ctx.save(a, b)
         before = _threads.set_threads(_product_threads(a, b))
         try:
-            return ctx.xp.asarray(np.matmul(a, b))    # a 0-d array, not a scalar, for two vectors
+            y = np.matmul(a, b)
+            # two vectors give a NumPy scalar: make it a 0-d array
+            return ctx.xp.asarray(y) if isinstance(y, np.generic) else y
         finally:
             _threads.set_threads(before)
 
@@ -116,7 +118,7 @@ class Dense(Op):
         if ctx.recording:
             ctx.save(x, w)
             ctx.has_bias = bool(bias)
-        return ctx.xp.asarray(y)
+        return ctx.xp.asarray(y) if isinstance(y, np.generic) else y
 
     @staticmethod
     def backward(ctx, gy):
