@@ -1,8 +1,7 @@
-"""MindSpore's top-level runtime names as one CPU process with NumPy has them: device
-synchronisation and memory statistics (nothing to wait for, no device memory: MindSpore on the
-CPU gives the same zeros), determinism, logging configuration, the graph compiler's decorators
-and settings (accepted: hookgrad traces Python, so they change no value), ``recompute``,
-``frombuffer`` and ``Generator``.
+"""MindSpore's top-level runtime names: device synchronisation, memory statistics and CPU
+affinity (from runtime/device.py), determinism, logging configuration, the graph compiler's
+decorators and settings (accepted: hookgrad traces Python, so they change no value),
+``recompute``, ``frombuffer`` and ``Generator``.
 """
 import contextlib
 import numbers
@@ -13,6 +12,10 @@ import numpy as np
 from ._frames import warn
 from . import _dtype, _random
 from ._tensor import Tensor
+from .runtime.device import (  # noqa: F401  (MindSpore's top-level names as well)
+    synchronize, launch_blocking, memory_allocated, max_memory_allocated, memory_reserved,
+    max_memory_reserved, memory_stats, memory_summary, reset_peak_memory_stats,
+    reset_max_memory_allocated, reset_max_memory_reserved, empty_cache, set_cpu_affinity)
 
 __all__ = [
     'synchronize', 'launch_blocking', 'set_deterministic', 'set_cpu_affinity',
@@ -27,15 +30,6 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- device and runtime
-def synchronize():
-    """Wait for the device's queued work: hookgrad computes synchronously on the CPU, so
-    there is none (MindSpore's CPU backend does nothing either)."""
-
-
-def launch_blocking():
-    """Run every op synchronously: hookgrad always does."""
-
-
 def set_deterministic(deterministic):
     """Ask for run-to-run identical results (``get_context('deterministic')`` reads 'ON' or
     'OFF'). NumPy's CPU kernels already are; random values follow ``set_seed``.
@@ -48,90 +42,6 @@ def set_deterministic(deterministic):
         raise TypeError(f"The parameter 'deterministic' must be <class 'bool'>, but got "
                         f"{type(deterministic)}")
     set_context(deterministic='ON' if deterministic else 'OFF')
-
-
-_affinity_set = False
-
-
-def set_cpu_affinity(enable_affinity, affinity_cpu_list=None, module_to_cpu_dict=None,
-                     bind_file=None):
-    """Accepted once, as in MindSpore: MindSpore binds its runtime threads to CPUs; hookgrad
-    has no runtime threads (NumPy computes in the calling thread), so nothing is bound.
-
-    Raises:
-        TypeError: ``enable_affinity`` is not a bool.
-        RuntimeError: when called a second time (MindSpore's rule).
-    """
-    global _affinity_set
-    if not isinstance(enable_affinity, bool):
-        raise TypeError(f"set_cpu_affinity: enable_affinity must be a bool, got "
-                        f"{type(enable_affinity).__name__}")
-    if _affinity_set:
-        raise RuntimeError("The 'mindspore.runtime.set_cpu_affinity' cannot be set repeatedly.")
-    _affinity_set = True
-
-
-# ----------------------------------------------------------------- memory statistics
-def memory_allocated():
-    """Device memory held by tensors, in bytes: 0 (hookgrad has no device memory pool)."""
-    return 0
-
-
-def max_memory_allocated():
-    """The peak of ``memory_allocated``: 0."""
-    return 0
-
-
-def memory_reserved():
-    """Device memory reserved by the pool, in bytes: 0."""
-    return 0
-
-
-def max_memory_reserved():
-    """The peak of ``memory_reserved``: 0."""
-    return 0
-
-
-def memory_stats():
-    """The memory pool's statistics, MindSpore's dict, all zero (no device pool)."""
-    pool = {'block_counts': 0, 'block_unit_size': 0, 'blocks_info': {}}
-    return {'total_reserved_memory': 0, 'total_allocated_memory': 0, 'total_idle_memory': 0,
-            'total_eager_free_memory': 0, 'max_reserved_memory': 0, 'max_allocated_memory': 0,
-            'common_mem_pool_stats': {'block_unit_size': 0, 'block_counts': 0,
-                                      'blocks_info': {}},
-            'persistent_mem_pool_stats': pool}
-
-
-_SUMMARY_ROWS = ('Reserved memory', 'Allocated memory', 'Idle memory', 'Eager free memory',
-                 'Max reserved memory', 'Max allocated memory')
-
-
-def memory_summary():
-    """MindSpore's table of ``memory_stats`` as a str."""
-    rule, line = '|' + '=' * 45 + '|', '|' + '-' * 45 + '|'
-    rows = [rule, f"|{'Memory summary':^45}|", rule,
-            f"| {'Metric':<20} | {'Data':<20} |", line]
-    for i, name in enumerate(_SUMMARY_ROWS):
-        rows.append(f"| {name:<20} | {'0 B':>8}{'':<12} |")
-        rows.append(line if i < len(_SUMMARY_ROWS) - 1 else rule)
-    return '\n'.join(rows) + '\n'
-
-
-def reset_peak_memory_stats():
-    """Reset the peaks of the memory statistics (always 0 here)."""
-
-
-def reset_max_memory_allocated():
-    """Reset ``max_memory_allocated`` (always 0 here)."""
-
-
-def reset_max_memory_reserved():
-    """Reset ``max_memory_reserved`` (always 0 here)."""
-
-
-def empty_cache():
-    """Give the pool's cached device memory back: there is none (NumPy frees arrays as
-    Python drops them)."""
 
 
 # ----------------------------------------------------------------- logging and dumps

@@ -55,8 +55,17 @@ def train(name, device):
     return losses, calls, params, reads
 
 
+@pytest.fixture
+def full_float32():
+    """Convolutions in full float32 on the GPU (TF32, their default there, rounds operands)."""
+    precision = ms.device_context.gpu.op_precision
+    precision.conv_allow_tf32(False)
+    yield
+    precision.conv_allow_tf32(True)
+
+
 @pytest.mark.parametrize('name', sorted(NETWORKS))
-def test_three_steps_on_the_gpu_equal_the_cpu(name):
+def test_three_steps_on_the_gpu_equal_the_cpu(name, full_float32):
     cpu_losses, cpu_calls, cpu_params, _ = train(name, backend.CPU)
     losses, calls, params, reads = train(name, GPU)
     np.testing.assert_allclose(losses, cpu_losses, rtol=1e-5)
@@ -71,3 +80,16 @@ def test_three_steps_on_the_gpu_equal_the_cpu(name):
                                    err_msg=key)
     if STAND_IN:
         assert reads == [{}] * STEPS, "host reads inside a training step"
+
+
+@pytest.mark.skipif(not STAND_IN, reason="TF32's rounding is the stand-in's emulation of it")
+def test_tf32_convolutions_by_default_round_like_tensor_cores():
+    """With TF32 (the GPU's default for convolutions) the steps differ from full float32 by
+    TF32's precision: close, not equal."""
+    cpu_losses, cpu_calls, _, _ = train('lenet5', backend.CPU)
+    losses, calls, _, _ = train('lenet5', GPU)
+    np.testing.assert_allclose(losses, cpu_losses, rtol=1e-2)
+    first = calls[0]
+    assert first[:2] == ('forward', 'conv1')
+    difference = np.abs(first[2] - cpu_calls[0][2]).max()
+    assert 1e-5 < difference < 1e-2 * np.abs(cpu_calls[0][2]).max()

@@ -9,6 +9,7 @@ import pytest
 import hookgrad as ms
 from hookgrad import _random, nn
 from hookgrad import _runtime
+from hookgrad.runtime import device as runtime_device
 from hookgrad.context import get_context, set_context
 
 # MindSpore 2.10's ms.memory_summary() on the CPU
@@ -35,10 +36,10 @@ SUMMARY = """\
 
 @pytest.fixture(autouse=True)
 def keep_global_state():
-    saved = _random._seed, _random._generator, _runtime._affinity_set
+    saved = _random._seed, _random._generator, runtime_device._affinity_set
     deterministic = get_context('deterministic')
     yield
-    _random._seed, _random._generator, _runtime._affinity_set = saved
+    _random._seed, _random._generator, runtime_device._affinity_set = saved
     set_context(deterministic=deterministic)
 
 

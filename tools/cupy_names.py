@@ -1,11 +1,13 @@
 """Record the names CuPy 14 has, for hookgrad's CUDA stand-in (hookgrad/kernels/fake_cuda.py).
 
 The stand-in runs hookgrad's device path on NumPy in CI, where there is no GPU; it must not
-accept what CuPy would refuse, so it offers only the names recorded here: the module-level
-names of ``cupy`` and of the submodules hookgrad uses, the attributes of ``cupy.ndarray`` and of its
-``flags``, the methods of CuPy's ufuncs and the names of ``cupyx``; the parameters of CuPy's
-functions, of ``ndarray``'s methods and of the ufunc methods, and which ufuncs each method
-supports (CuPy documents these, the first ones by their signatures).
+accept what CuPy would refuse, so it offers only the names recorded here: the module-level names
+of ``cupy`` and of the submodules hookgrad uses, the attributes of ``cupy.ndarray`` and of its
+``flags``, the methods of CuPy's ufuncs and the names of ``cupyx``; ``cupy.cuda``'s names and
+the members of its memory, device, stream, event and graph classes, and cuBLAS's compute types
+(``cupy._core._routines_linalg``); the parameters of CuPy's functions, of ``ndarray``'s methods
+and of the ufunc methods, and which ufuncs each method supports (CuPy documents these, the first
+ones by their signatures).
 
 CuPy imports without a GPU, so this runs on any machine, in a scratch virtual environment:
 
@@ -26,6 +28,15 @@ import cupyx
 SUBMODULES = ('linalg', 'random', 'fft', 'lib.stride_tricks')
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'hookgrad', 'kernels',
                    'cupy_names.json')
+
+
+CUDA_CLASSES = ('MemoryPool', 'MemoryPointer', 'MemoryHook', 'Device', 'Stream', 'Event', 'Graph')
+
+
+def public_constants(module, prefix):
+    """``{name: value}`` of the int constants of ``module`` whose names start with ``prefix``."""
+    return {n: getattr(module, n) for n in dir(module)
+            if n.startswith(prefix) and isinstance(getattr(module, n), int)}
 
 
 def public(obj):
@@ -86,6 +97,10 @@ def main():
                           'reduce': ['add', 'multiply'], 'accumulate': ['add'],
                           'reduceat': ['add']},
         'cupyx': public(cupyx),
+        # the runtime: cupy.cuda's names and the members of the classes the stand-in emulates
+        'cuda': dict({'': public(cupy.cuda), 'runtime': public(cupy.cuda.runtime)},
+                     **{name: public(getattr(cupy.cuda, name)) for name in CUDA_CLASSES}),
+        'compute_types': public_constants(cupy._core._routines_linalg, 'COMPUTE_TYPE_'),
     }
     with open(OUT, 'w') as f:
         json.dump(record, f, indent=1, sort_keys=True)

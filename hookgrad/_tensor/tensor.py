@@ -178,19 +178,19 @@ class Tensor(TensorMethods):
         """The values as a NumPy array: sharing memory with a CPU tensor, read from the device
         for a GPU one."""
         _function.value_read(self)
-        return _backend.to_host(self._data)
+        return _backend.to_host(self._data, 'Tensor.asnumpy()')
 
     numpy = asnumpy
 
     def __array__(self, dtype=None, copy=None):
         _function.value_read(self)
-        a = _backend.to_host(self._data)
+        a = _backend.to_host(self._data, 'converting a Tensor to NumPy')
         return a if dtype is None else a.astype(dtype)
 
     def item(self, index=None):
         """The value of a one-element tensor (or of element ``index``) as a Python number."""
         _function.value_read(self)
-        a = _backend.to_host(self._data)
+        a = _backend.to_host(self._data, 'Tensor.item()')
         if index is None:
             if a.size != 1:
                 raise ValueError(f"Tensor.item: only one-element tensors convert to a Python "
@@ -200,7 +200,7 @@ class Tensor(TensorMethods):
 
     def tolist(self):
         _function.value_read(self)
-        return _backend.to_host(self._data).tolist()
+        return _backend.to_host(self._data, 'Tensor.tolist()').tolist()
 
     def astype(self, dtype, copy=True):
         """A tensor converted to ``dtype`` (differentiable between floating types)."""
@@ -231,7 +231,7 @@ class Tensor(TensorMethods):
         if self._data.size != 1:
             raise ValueError(f"the truth value of a tensor with {self._data.size} elements is "
                              f"ambiguous; use .any() or .all()")
-        return bool(self._data)
+        return bool(_backend.to_host(self._data, 'the truth value of a Tensor'))
 
     def __float__(self):
         return float(self.item())
@@ -246,10 +246,10 @@ class Tensor(TensorMethods):
         return int(self.item())
 
     def __repr__(self):
-        return tensor_repr(_backend.to_host(self._data))
+        return tensor_repr(_backend.to_host(self._data, 'printing a Tensor'))
 
     def __str__(self):
-        return str(_backend.to_host(self._data))
+        return str(_backend.to_host(self._data, 'printing a Tensor'))
 
     def __format__(self, spec):
         """``str(self)`` without a spec (``f"{Tensor(0.1)}"`` is ``0.1``); a 0-d tensor also
@@ -258,7 +258,7 @@ class Tensor(TensorMethods):
             return str(self)
         if self._data.ndim == 0:
             _function.value_read(self)
-            return format(_backend.to_host(self._data)[()], spec)
+            return format(_backend.to_host(self._data, 'formatting a Tensor')[()], spec)
         raise TypeError(f"unsupported format string passed to Tensor.__format__: {spec!r} "
                         f"(only a 0-d tensor takes a format spec)")
 

@@ -12,6 +12,8 @@ import os
 
 import numpy
 
+from . import sync as _sync
+
 xp = numpy              # the CPU's array module
 ndarray = numpy.ndarray
 
@@ -24,16 +26,18 @@ def asarray(data):
 
 class Device:
     """A device: its name as MindSpore prints it (``'CPU'``, ``'GPU:0'``), its array module
-    (``xp``) and the type of its arrays."""
+    (``xp``), the type of its arrays, and whether an op's work is done when it returns
+    (``synchronous``: the CPU and the CUDA stand-in; a GPU queues kernels)."""
 
-    __slots__ = ('target', 'id', 'name', 'xp', 'array_type')
+    __slots__ = ('target', 'id', 'name', 'xp', 'array_type', 'synchronous')
 
-    def __init__(self, target, id, module, array_type):
+    def __init__(self, target, id, module, array_type, synchronous=True):
         self.target = target
         self.id = id
         self.name = target if id is None else f"{target}:{id}"
         self.xp = module
         self.array_type = array_type
+        self.synchronous = synchronous
 
     def __repr__(self):
         return f"Device('{self.name}')"
@@ -53,7 +57,8 @@ def gpu():
     """
     global _gpu
     if _gpu is None:
-        if os.environ.get('HOOKGRAD_FAKE_GPU') == '1':
+        synchronous = os.environ.get('HOOKGRAD_FAKE_GPU') == '1'
+        if synchronous:
             from . import fake_cuda
             module, array_type = fake_cuda.xp, fake_cuda.ndarray
         else:
@@ -66,9 +71,11 @@ def gpu():
             if not cupy.is_available():
                 raise RuntimeError("CuPy finds no CUDA device on this machine")
             module, array_type = cupy, cupy.ndarray
-        device = Device('GPU', 0, module, array_type)
+        device = Device('GPU', 0, module, array_type, synchronous)
         _devices[array_type] = device
         _gpu = device
+        from . import gpu_runtime       # it reads this module's GPU: imported once started
+        gpu_runtime.start(device)
     return _gpu
 
 
@@ -125,10 +132,12 @@ def is_host(a):
     return type(a) is ndarray or isinstance(a, (numpy.ndarray, numpy.generic))
 
 
-def to_host(a):
-    """``a`` as a NumPy array: itself on the CPU, else a copy read from its device."""
+def to_host(a, what='a copy to the host'):
+    """``a`` as a NumPy array: itself on the CPU, else a copy read from its device (a host
+    read, which sync-debug mode reports naming ``what``: kernels/sync.py)."""
     if is_host(a):
         return a
+    _sync.host_read(what)
     return device_of(a).xp.asnumpy(a)
 
 

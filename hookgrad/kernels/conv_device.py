@@ -9,10 +9,13 @@ K = Cg*kh*kw, and multiplied by the weight's (G, Og, K) rows in one batched prod
 col2im: each of the kh*kw kernel offsets adds its slice into the padded gradient. The weight
 gradient is one product of gy and the im2col matrix with the batch folded into the sum.
 
-Nothing of the CPU kernels' tuning (pieces sized for the cache, Winograd, OpenBLAS threads,
-scratch pools) applies here: the device's library chooses its own products.
+The products run in the convolutions' math mode: TF32 unless turned off
+(``device_context.gpu.op_precision.conv_allow_tf32``). Nothing of the CPU kernels' tuning
+(pieces sized for the cache, Winograd, OpenBLAS threads, scratch pools) applies here: the
+device's library chooses its own products.
 """
 from .backend import array_module
+from .gpu_runtime import conv_products
 
 DEVICE = 'device'       # the ``how`` of a convolution that ran here
 
@@ -20,6 +23,12 @@ DEVICE = 'device'       # the ``how`` of a convolution that ran here
 def out_length(size, kernel, stride, dilation):
     """Number of windows of a dilated kernel over ``size`` (padding included) at ``stride``."""
     return (size - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _product(xp, a, b):
+    """a @ b in the convolutions' math mode (TF32 when allowed: kernels/gpu_runtime.py)."""
+    with conv_products(xp):
+        return xp.matmul(a, b)
 
 
 def _padded(x, padding):
@@ -59,7 +68,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
     wo = out_length(wd + pl + pr, kw, stride[1], dilation[1])
     cols = _cols(x, (kh, kw), stride, padding, dilation, groups, (ho, wo))
     rows = w.reshape(groups, o // groups, cg * kh * kw)
-    y = array_module(x).matmul(rows, cols)                 # (N, G, Og, Ho*Wo)
+    y = _product(array_module(x), rows, cols)              # (N, G, Og, Ho*Wo)
     return y.reshape(n, o, ho, wo), DEVICE, None, None, None
 
 
@@ -81,7 +90,7 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     k = cols.shape[2]
     gyg = xp.ascontiguousarray(gy.reshape(n, groups, og, ho * wo).transpose(1, 2, 0, 3))
     colsg = xp.ascontiguousarray(cols.transpose(1, 0, 3, 2))          # (G, N, Ho*Wo, K)
-    gw = xp.matmul(gyg.reshape(groups, og, n * ho * wo), colsg.reshape(groups, n * ho * wo, k))
+    gw = _product(xp, gyg.reshape(groups, og, n * ho * wo), colsg.reshape(groups, n * ho * wo, k))
     return gw.reshape(o, cg, kh, kw)
 
 
@@ -98,7 +107,7 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
     (sh, sw), (dh, dw) = stride, dilation
     og = o // groups
     rows_t = w.reshape(groups, og, cg * kh * kw).transpose(0, 2, 1)      # (G, K, Og)
-    gc = xp.matmul(rows_t, gy.reshape(n, groups, og, ho * wo))            # (N, G, K, Ho*Wo)
+    gc = _product(xp, rows_t, gy.reshape(n, groups, og, ho * wo))         # (N, G, K, Ho*Wo)
     gc = gc.reshape(n, groups * cg, kh, kw, ho, wo)
     buf = xp.zeros((n, groups * cg, h + pt + pb, wd + pl + pr), gc.dtype)
     for i in range(kh):

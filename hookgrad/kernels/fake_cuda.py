@@ -14,6 +14,8 @@ tests hookgrad's device path.
   ``take(mode=)`` or ``max(initial=)`` is a TypeError), and a ufunc's ``at``, ``reduce``,
   ``accumulate`` and ``reduceat`` only for the ufuncs CuPy supports them for;
 - nothing warns: values are computed with NumPy's floating-point warnings off, as on a GPU;
+- its memory pool, memory hooks, device, streams, events and cuBLAS compute types (TF32) are
+  CuPy's, emulated in fake_cuda_runtime.py;
 - every read of device values by the host (``get``, ``asnumpy``, ``item``, ``tolist``,
   ``float()``, ``int()``, ``bool()``, printing) is counted in ``host_reads``.
 
@@ -26,6 +28,8 @@ import os
 import types
 
 import numpy as np
+
+from . import fake_cuda_runtime as _runtime
 
 DEVICE = 'GPU'
 _NAMES = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -80,10 +84,16 @@ def _check(name, params, args, kwargs):
             raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
 
 
+_GEMMS = frozenset((np.matmul, np.dot, np.tensordot, np.inner, np.vdot))   # cuBLAS's products
+
+
 def _call(fn, args, kwargs):
     out = kwargs.get('out')
+    args = _down(args)
+    if fn in _GEMMS and _runtime._compute:
+        args = [_runtime.tf32(a) if type(a) is np.ndarray else a for a in args]
     with np.errstate(all='ignore'):
-        y = fn(*_down(args), **_down(kwargs))
+        y = fn(*args, **_down(kwargs))
     if out is not None and type(out) is ndarray and y is out._a:
         return out                  # in place: the same device array
     return _up(y)
@@ -147,9 +157,11 @@ class ndarray:          # noqa: N801  (CuPy's name)
             raise NotImplementedError("ndarray(memptr=, strides=): the CUDA stand-in has no "
                                       "device memory pointers")
         self._a = np.empty(shape, dtype, order=order)
+        _runtime.track(self._a)
 
     @classmethod
     def _of(cls, a):
+        _runtime.track(a)
         self = object.__new__(cls)
         self._a = a
         return self
@@ -395,6 +407,10 @@ xp.random = _module('cupy.random', names['random'], np.random)
 xp.lib = types.ModuleType('cupy.lib')
 xp.lib.stride_tricks = _module('cupy.lib.stride_tricks', names['lib.stride_tricks'],
                                np.lib.stride_tricks)
+xp.cuda, _linalg = _runtime.modules(_NAMES['cuda'], _NAMES['compute_types'], _missing)
+xp._core = types.ModuleType('cupy._core')
+xp._core._routines_linalg = _linalg
+xp.get_default_memory_pool = _runtime.get_default_memory_pool
 cupyx = types.ModuleType('cupyx', "CuPy 14's ``cupyx`` on the CUDA stand-in.")
 for _name in _NAMES['cupyx']:
     setattr(cupyx, _name, _missing('cupyx', _name))

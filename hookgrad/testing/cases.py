@@ -13,13 +13,14 @@ gradient. The registry test derives op coverage from the rows: an op with no row
 ...     row.check_backward(shapes)
 ...     row.check_double_backward(shapes)
 """
+import contextlib
 import dataclasses
 from typing import Callable, Optional
 
 import numpy as np
 
 from .._tensor import Tensor
-from ..kernels import backend
+from ..kernels import backend, gpu_runtime
 from .gradcheck import check_double_grad, check_grad
 
 
@@ -27,6 +28,14 @@ def device_named(name):
     """The device a test names: 'CPU', or 'GPU' (CuPy's, or the CUDA stand-in with
     ``HOOKGRAD_FAKE_GPU=1``)."""
     return backend.CPU if name == 'CPU' else backend.gpu()
+
+
+@contextlib.contextmanager
+def on_device(name):
+    """New tensors on the device ``name``, in full float32 (no TF32: rows compare with
+    float32 references)."""
+    with backend.default_device(device_named(name)), gpu_runtime.full_float32():
+        yield
 
 
 def normal(rng, shape):
@@ -113,7 +122,7 @@ class Case:
             return
         arrays = self.arrays(shapes, dtype)
         where = device_named(device)
-        with backend.default_device(where):
+        with on_device(device):
             got = self.fn(*[Tensor(a) for a in arrays])
         want = self.ref(*arrays)
         got = got if isinstance(got, (tuple, list)) else (got,)
@@ -137,7 +146,7 @@ class Case:
         """First-order gradients match float64 central differences."""
         if self.grad:
             where = device_named(device)
-            with backend.default_device(where):
+            with on_device(device):
                 check_grad(self.fn, *self.arrays(shapes, seed=1), wrt=self.wrt, eps=self.eps,
                            atol=self.grad_atol, rtol=self.grad_rtol, device=where)
 
@@ -150,7 +159,7 @@ class Case:
         """
         if self.grad and self.double:
             where = device_named(device)
-            with backend.default_device(where):
+            with on_device(device):
                 check_double_grad(lambda *xs: _squared(self.fn(*xs)),
                                   *self.arrays(shapes, seed=2), wrt=self.wrt, eps=self.eps,
                                   atol=max(self.grad_atol, 1e-5), rtol=max(self.grad_rtol, 1e-4),
