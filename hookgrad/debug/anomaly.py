@@ -9,6 +9,12 @@ non-finite input which no watched op produced (data, a parameter, a constant suc
 The guard is an op observer (hookgrad/autograd/observer.py): it sees the ops of the thread that
 turned it on, with the executing cell and the source line that ran each op or created each
 node. With a net, one forward pre-hook on the net counts the steps. See docs/debugging.md.
+
+On a GPU the checks run there: each op's arrays are reduced on the device to NaN and Inf counts,
+which stay there with what the report needs (op, cell, line, shapes), and the step's counts are
+read in one host read when the step ends (at the next call of the net, ``step()``, ``flush()``
+or when the guard is turned off). The report is then the one the CPU gives, raised or warned
+at that point rather than at the op.
 """
 import dataclasses
 import math
@@ -21,6 +27,7 @@ import numpy as np
 from ..autograd.observer import OpObserver
 from ..hooks.cell_hooks import missing_init
 from ..hooks.handle import in_this_thread
+from ..kernels import backend
 from ..nn.cell import Cell
 
 __all__ = ['nan_guard', 'AnomalyReport', 'AnomalyError', 'AnomalyWarning']
@@ -28,6 +35,7 @@ __all__ = ['nan_guard', 'AnomalyReport', 'AnomalyError', 'AnomalyWarning']
 _CHECKS = {'both': 3, 'nan': 1, 'inf': 2}       # bit 1: NaN, bit 2: Inf
 _ACTIONS = ('raise', 'warn', 'record')
 _SMALL = 4096       # below this many elements the exact test is as fast as the dot product
+_PENDING = 1 << 14  # device arrays counted before the guard reads their counts unasked
 
 
 class AnomalyError(FloatingPointError):
@@ -118,7 +126,8 @@ class nan_guard(OpObserver):
     gradient a backward rule returns. The first NaN or Inf found in a step is reported as an
     ``AnomalyReport``, appended to ``guard.reports``, and raised or warned as ``action`` says;
     nothing more is checked until the next step. It watches only the thread that turned it on;
-    off, it costs nothing. A guard whose net has been deleted turns itself off.
+    off, it costs nothing. A guard whose net has been deleted turns itself off. On a GPU the
+    checks run on the device and are read once per step, when the step ends (``flush``).
 
     Steps: with a net, each call of the net starts a step (steps count from 0, so the backward
     after the k-th forward belongs to step k); without one, ``guard.step()`` starts the next.
@@ -180,6 +189,10 @@ class nan_guard(OpObserver):
         self._handle = None         # the forward pre-hook on the net that counts steps
         self._known = {}            # id -> weakref of non-finite arrays that watched ops made
         self._armed = False
+        self._deferred = []         # device op records of the step, checked by flush()
+        self._entries = []          # their arrays' [NaN, +Inf, -Inf] counts (device vectors)
+        self._refs = []             # a weak reference to each counted array
+        self._entry_of = {}         # id(array) -> (weakref, index in _entries)
 
     # ----------------------------------------------------------------- switch
     @property
@@ -217,16 +230,36 @@ class nan_guard(OpObserver):
         return self
 
     def disable(self):
-        """Turn the guard off: remove its hook and stop observing. Reports are kept."""
+        """Turn the guard off: remove its hook and stop observing. Reports are kept. Ops run on
+        a device are checked first (see ``flush``), so this may raise or warn."""
         if not self.observing:
             return
+        pending = self._take_pending()
         super().disable()
         if self._handle is not None:
             self._handle.remove()
             self._handle = None
         self._paths.clear()
-        self._known.clear()
-        self._armed = False
+        try:
+            self._replay(pending, disarm=False)
+        finally:
+            self._known.clear()
+            self._armed = False
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            self.disable()
+        except AnomalyError:
+            if exc_type is None:
+                raise               # else the report is in ``reports``; the error in flight wins
+        return False
+
+    def flush(self):
+        """Check the ops run on a device since the last check, reading their NaN and Inf
+        counts in one host read; a report is raised, warned or recorded as ``action`` says.
+        The CPU's ops are checked as they run, so there it does nothing. Steps end with a
+        check (see the module docstring); call it to learn of a step's anomaly earlier."""
+        self._replay(self._take_pending(), disarm=True)
 
     def step(self):
         """Start the next step (for a guard without a net; with one, calls of the net do it).
@@ -259,10 +292,12 @@ class nan_guard(OpObserver):
         self._calls += 1
 
     def _next_step(self, step):
+        pending = self._take_pending() if step != self._step else ((), (), ())
         self._step = step
         self._known = {k: r for k, r in self._known.items() if r() is not None}
         if self.observing:
             self._arm()
+        self._replay(pending, disarm=False)
 
     def _arm(self):
         self._armed = self._step % self.every == 0
@@ -280,6 +315,7 @@ class nan_guard(OpObserver):
         """Whether the guarded net has been deleted (the guard then turns itself off, from the
         thread that turned it on: a copied context elsewhere only stops checking)."""
         if self._net is not None and self._net() is None:
+            self._take_pending()
             if self._owner == threading.get_ident():
                 self.disable()
             return True
@@ -292,6 +328,9 @@ class nan_guard(OpObserver):
         if not self._armed or call.rule is not None or self._gone():
             return
         outs = call.outputs
+        if outs and type(outs[0]) is not np.ndarray and backend.is_device_array(outs[0]):
+            self._defer('forward', call, call.inputs, outs)
+            return
         if all(_finite(a) for a in outs):
             return
         self._forward_anomaly(call, outs)
@@ -330,6 +369,10 @@ class nan_guard(OpObserver):
         """Every backward rule: check the gradients it returned."""
         if not (self._armed and self.backward) or self._gone():
             return
+        outs = [g for g in call.outputs if g is not None]
+        if outs and type(outs[0]) is not np.ndarray and backend.is_device_array(outs[0]):
+            self._defer('backward', call, [g for g in call.inputs if g is not None], outs)
+            return
         for g in call.outputs:
             if g is not None and not _finite(g):
                 self._backward_anomaly(call)
@@ -355,23 +398,119 @@ class nan_guard(OpObserver):
         ref = self._known.get(id(a))
         return ref is not None and ref() is a
 
-    def _emit(self, report, source):
+    def _emit(self, report, source, disarm=True):
+        """Report unless allowed; returns whether it was reported (or raises)."""
         allow = self.allow
         if allow is not None:
             if callable(allow):
                 if allow(report):
-                    return
+                    return False
             elif (report.nan_count == 0 or not self._mask & 1) and \
                     (report.posinf_count == 0 or not self._mask & 2) and \
                     (report.op in allow or report.cell in allow):
-                return
+                return False
         self.reports.append(report)
-        self._armed = False         # the first anomaly of the step: the rest follows from it
+        if disarm:
+            self._armed = False     # the first anomaly of the step: the rest follows from it
         if self.action == 'raise':
             raise AnomalyError(report)
         if self.action == 'warn':
             file, line = source or ('<nan_guard>', 0)
             warnings.warn_explicit(str(report), AnomalyWarning, file, line)
+        return True
+
+    # ----------------------------------------------------------------- device ops
+    def _defer(self, direction, call, ins, outs):
+        """Record a device op: its arrays' counts are computed there and read by ``flush``."""
+        ins_at = tuple(self._entry(a) for a in ins)
+        outs_at = tuple(self._entry(a) for a in outs)
+        self._deferred.append((direction, call.name, self._cell_of(call), self._step,
+                               call.source, tuple(np.shape(a) for a in ins),
+                               tuple(np.shape(a) for a in outs), ins_at, outs_at))
+        if len(self._entries) >= _PENDING:
+            self.flush()
+
+    def _entry(self, a):
+        """The index of ``a``'s counts among the pending ones (None for integers)."""
+        kind = a.dtype.kind
+        if kind != 'f' and kind != 'c':
+            return None
+        hit = self._entry_of.get(id(a))
+        if hit is not None and hit[0]() is a:
+            return hit[1]
+        ref = weakref.ref(a)
+        index = len(self._entries)
+        self._entries.append(_device_counts(a))
+        self._refs.append(ref)
+        self._entry_of[id(a)] = (ref, index)
+        return index
+
+    def _take_pending(self):
+        """The pending device records and their counts; the guard starts afresh."""
+        pending = self._deferred, self._entries, self._refs
+        self._deferred, self._entries, self._refs, self._entry_of = [], [], [], {}
+        return pending
+
+    def _replay(self, pending, disarm):
+        """Read the counts of pending device ops (one host read) and report their first
+        anomaly as the CPU's checks would have."""
+        records, entries, refs = pending
+        if not records:
+            return
+        counts = _read_counts(entries)
+        mask = self._mask
+        seen = set()                # entries that watched ops made non-finite
+
+        def kinds(i, bits):
+            if i is None:
+                return 0
+            nan, pos, neg = counts[i]
+            return ((1 if bits & 1 and nan else 0) | (2 if bits & 2 and (pos or neg) else 0))
+
+        def known(i):
+            return i in seen or self._is_known(refs[i]())
+
+        def remember(i):
+            seen.add(i)
+            a = refs[i]()
+            if a is not None:
+                self._known[id(a)] = refs[i]
+
+        for direction, name, cell, step, source, in_shapes, out_shapes, ins, outs in records:
+            nan = sum(int(counts[i][0]) for i in outs if i is not None)
+            pos = sum(int(counts[i][1]) for i in outs if i is not None)
+            neg = sum(int(counts[i][2]) for i in outs if i is not None)
+            found = ((1 if nan else 0) | (2 if pos or neg else 0)) & mask
+            entry = None
+            if direction == 'forward':
+                for i in outs:
+                    if kinds(i, 3):
+                        remember(i)
+                if not found:
+                    continue
+                had = 0
+                for j, i in enumerate(ins):
+                    k = kinds(i, mask)
+                    if k:
+                        had |= k
+                        if entry is None and not known(i):
+                            entry = j
+                if not found & ~had:
+                    if entry is None:
+                        continue
+                    remember(ins[entry])
+                else:
+                    entry = None
+            else:
+                had = 0
+                for i in ins:
+                    had |= kinds(i, mask)
+                if not found & ~had:
+                    continue
+            report = AnomalyReport(direction, name, cell, step, _where(source), in_shapes,
+                                   out_shapes, nan, pos, neg, entry)
+            if self._emit(report, source, disarm):
+                return
 
 
 def _rank():
@@ -430,6 +569,26 @@ def _counts(arrays):
             nan += int(np.count_nonzero(np.isnan(a)))
             pos += int(np.count_nonzero(np.isinf(a)))
     return nan, pos, neg
+
+
+def _device_counts(a):
+    """``[NaN, +Inf, -Inf]`` counts of a device array, on its device (a complex array's
+    infinities count as +Inf); a NumPy array's on the host."""
+    xp = backend.array_module(a)
+    if a.dtype.kind == 'c':
+        inf = xp.isinf(a).sum()
+        return xp.stack([xp.isnan(a).sum(), inf, inf * 0])
+    return xp.stack([xp.isnan(a).sum(), (a == np.inf).sum(), (a == -np.inf).sum()])
+
+
+def _read_counts(entries):
+    """The pending counts as host rows: the device ones read in one host read."""
+    device = [e for e in entries if type(e) is not np.ndarray]
+    if not device:
+        return entries
+    xp = backend.array_module(device[0])
+    rows = iter(backend.to_host(xp.stack(device), "nan_guard's NaN and Inf counts").tolist())
+    return [e.tolist() if type(e) is np.ndarray else next(rows) for e in entries]
 
 
 def _where(source):

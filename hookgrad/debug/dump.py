@@ -19,6 +19,7 @@ from ..autograd.engine import run_backward
 from ..autograd.grad_mode import enable_grad
 from ..nn.cell import Cell
 from ..hooks.handle import in_this_thread
+from ..kernels import backend
 
 __all__ = ['dump', 'dump_step', 'compare', 'Comparison', 'DumpRow', 'dump_format']
 
@@ -144,7 +145,7 @@ class dump_step:
         for index, v in enumerate(_flatten(values)):
             if not isinstance(v, Tensor):
                 continue
-            a = v.asnumpy()
+            a = v.asnumpy()         # on a device: one host read per tensor written
             file = f"{len(self.entries):05d}_{path or 'root'}_{kind}_{call}_{index}.npy"
             np.save(os.path.join(self.directory, file), a)
             self.entries.append({'cell': path, 'type': type_name, 'kind': kind, 'call': call,
@@ -198,7 +199,8 @@ def dump(net, directory, *inputs, loss_fn=None, target=None, step=0):
             value = loss_fn(out) if target is None else loss_fn(out, target)
         roots = [t for t in _flatten(value) if isinstance(t, Tensor) and t.requires_grad]
         if roots:
-            run_backward(roots, [np.ones(r.shape, r._data.dtype) for r in roots], targets=[])
+            run_backward(roots, [backend.array_module(r._data).ones(r.shape, r._data.dtype)
+                                 for r in roots], targets=[])
     return detached(value)
 
 

@@ -8,6 +8,9 @@ each array is reduced to a few numbers at once (five NumPy reductions per cache-
 dot, sum, min, max, comparison with zero), and an array seen twice in a step (one cell's output
 is the next one's input) is measured once: hookgrad's ops never write into the arrays of
 tensors on the tape.
+
+On a GPU the statistics are computed there and kept there until the step ends; ``step()`` then
+reads the whole step's numbers in one host read.
 """
 import fnmatch
 import math
@@ -21,9 +24,11 @@ from .._tensor import Tensor
 from ..nn.cell import Cell
 from .stats_report import CELL_KINDS, STATS, CALLS, PARAM_STATS, StatsHistory
 from ..hooks.handle import in_this_thread
-from .stats_measure import _derive, _measure, _pool
+from ..kernels import backend
+from .stats_measure import _derive, _grad_device, _measure, _measure_device, _pool, _read
 
 _INPUT, _OUTPUT, _GRAD_INPUT, _GRAD_OUTPUT = range(4)
+_xp = backend.array_module
 _NK = len(CELL_KINDS)
 
 
@@ -223,6 +228,8 @@ class StatsRecorder:
         self._acc = [None] * (len(self.history.cells) * _NK)
         self._calls = np.zeros((len(self.history.cells), len(CALLS)))
         self._grad_sq = [None] * len(self._params)
+        self._pending = []          # (accumulator, device measurement): pooled at the step end
+        self._grad_pending = []     # (parameter, device gradient measurement)
         self._seen = {}
         self._touched = False
         self._snapped = False
@@ -231,17 +238,50 @@ class StatsRecorder:
     def _finish(self):
         """Store the step's rows (if it saw anything), then start the next step."""
         if self._touched:
+            moves = self._pool_device()
             h = self.history
             cells = np.full((len(h.cells) * _NK, len(STATS)), np.nan)
             for k, acc in enumerate(self._acc):
                 if acc is not None:
                     cells[k] = _derive(acc)
             h.append(self._step, cells.reshape(len(h.cells), _NK, len(STATS)), self._calls,
-                     self._param_row())
+                     self._param_row(moves))
         self._step += 1
         self._reset()
 
-    def _param_row(self):
+    def _pool_device(self):
+        """Read the step's device measurements in one host read and pool them; returns
+        ``{parameter: (weight norm, update norm)}`` of the parameters on a device."""
+        moved = []          # (j, device vector [norm, |w_after - w_before|])
+        if self._snapped:
+            for j, ref in enumerate(self._params):
+                snap, p = self._snapshots[j], ref()
+                if snap is not None and p is not None and type(snap[0]) is not np.ndarray:
+                    buf, norm = snap
+                    xp = _xp(buf)
+                    xp.subtract(p._data, buf, out=buf)      # the buffer is refilled next step
+                    flat = buf.reshape(-1)
+                    moved.append((j, xp.stack([norm, xp.sqrt(flat @ flat)]).astype(np.float64)))
+        arrays = [m for _, m in self._pending] + [g for _, g in self._grad_pending] + \
+            [m for _, m in moved]
+        if not arrays:
+            return {}
+        values = iter(_read(arrays))
+        for k, _ in self._pending:
+            m = next(values).tolist()
+            acc = self._acc[k]
+            if acc is None:
+                self._acc[k] = m
+            else:
+                _pool(acc, m)
+        for j, _ in self._grad_pending:
+            sq, nan, inf = next(values).tolist()
+            old = self._grad_sq[j]
+            self._grad_sq[j] = [sq, nan, inf] if old is None else \
+                [old[0] + sq, old[1] + nan, old[2] + inf]
+        return {j: tuple(next(values).tolist()) for j, _ in moved}
+
+    def _param_row(self, moves):
         row = np.full((len(self._params), len(PARAM_STATS)), np.nan)
         for j, ref in enumerate(self._params):
             if self._grad_sq[j] is not None:
@@ -249,7 +289,11 @@ class StatsRecorder:
                 row[j, 0], row[j, 3], row[j, 4] = math.sqrt(sq), nan, inf
             snap = self._snapshots[j]
             p = ref()
-            if self._snapped and snap is not None and p is not None:
+            if j in moves:
+                norm, moved = moves[j]
+                row[j, 1] = norm
+                row[j, 2] = moved / norm if norm > 0 else (math.inf if moved > 0 else math.nan)
+            elif self._snapped and snap is not None and p is not None:
                 buf, norm = snap
                 np.subtract(p._data, buf, out=buf)      # the buffer is refilled next step
                 flat = buf.reshape(-1)
@@ -274,13 +318,17 @@ class StatsRecorder:
             if p is None:
                 continue
             snap = self._snapshots[j]
-            if snap is None or snap[0].shape != p._data.shape or snap[0].dtype != p._data.dtype:
-                buf = np.array(p._data, copy=True)
+            if snap is None or type(snap[0]) is not type(p._data) or \
+                    snap[0].shape != p._data.shape or snap[0].dtype != p._data.dtype:
+                buf = p._data.copy()
             else:
                 buf = snap[0]
-                np.copyto(buf, p._data)
+                _xp(buf).copyto(buf, p._data)
             flat = buf.reshape(-1)
-            self._snapshots[j] = (buf, math.sqrt(float(np.dot(flat, flat))))
+            if type(buf) is np.ndarray:
+                self._snapshots[j] = (buf, math.sqrt(float(np.dot(flat, flat))))
+            else:                   # the norm stays on the device until the step ends
+                self._snapshots[j] = (buf, _xp(buf).sqrt(flat @ flat))
 
     # ----------------------------------------------------------------- measuring
     def _add(self, i, kind, tensors):
@@ -298,8 +346,11 @@ class StatsRecorder:
             if hit is not None and hit[0]() is a:
                 m = hit[1]
             else:
-                m = _measure(a)
+                m = _measure(a) if type(a) is np.ndarray else _measure_device(a)
                 seen[id(a)] = (weakref.ref(a), m)
+            if type(m) is not tuple:        # a device vector: pooled when the step ends
+                self._pending.append((k, m))
+                continue
             if acc is None:
                 acc = self._acc[k] = list(m)
             else:
@@ -397,6 +448,10 @@ class _ParamGradHook:
         if rec is None or not rec._active:
             return
         g = grad._data.reshape(-1)
+        if type(g) is not np.ndarray:       # measured on the device, read when the step ends
+            rec._grad_pending.append((self.j, _grad_device(g)))
+            rec._touched = True
+            return
         sq = float(np.dot(g, g))
         nan = inf = 0
         if not math.isfinite(sq):           # NaN or Inf, or float32 squares overflowing

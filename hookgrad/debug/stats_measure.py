@@ -3,10 +3,15 @@
 Each array becomes ``(count, finite count, sum, sum of squares, centred sum of squares, min,
 max, zeros, nan, inf)`` in one pass over memory; the statistics (mean, std, ...) derive from
 pooled tuples, so several tensors or calls of one cell in one step merge exactly.
+
+A device array is measured on its device (``_measure_device``): the ten numbers stay there, as
+one float64 vector, until the step ends and every vector of the step is read at once.
 """
 import math
 
 import numpy as np
+
+from ..kernels import backend
 
 _EMPTY = (0, 0, 0.0, 0.0, 0.0, math.inf, -math.inf, 0, 0, 0)
 _CHUNK = 1 << 17                   # values per block: 512 KiB of float32 stays in L2
@@ -83,6 +88,49 @@ def _measure_nonfinite(f):
     s, ss = float(g.sum()), float(np.dot(g, g))
     return (f.size, n, s, ss, _centred(g, s, ss, n), float(g.min()), float(g.max()),
             int(np.count_nonzero(g == 0)), nan, inf)
+
+
+def _measure_device(a):
+    """``_measure`` of a device array, computed on its device without reading it: a float64
+    vector of the ten numbers (a host tuple for an empty array)."""
+    n = a.size
+    if n == 0:
+        return _EMPTY
+    xp = backend.array_module(a)
+    f = a.reshape(-1)
+    finite = xp.isfinite(f)
+    g = xp.where(finite, f, 0).astype(np.float64)
+    count = finite.sum()
+    s = g.sum()
+    c = xp.where(finite, g - s / xp.maximum(count, 1), 0)
+    parts = (xp.full((), n, np.float64), count, s, g @ g, c @ c,
+             xp.where(finite, f, np.inf).min(), xp.where(finite, f, -np.inf).max(),
+             (f == 0).sum(), xp.isnan(f).sum(), xp.isinf(f).sum())
+    return xp.stack([p.astype(np.float64) for p in parts])
+
+
+def _grad_device(g):
+    """A device gradient's ``(squared norm of the finite values, NaN count, Inf count)`` as a
+    float64 vector on its device."""
+    xp = backend.array_module(g)
+    f = g.reshape(-1)
+    finite = xp.isfinite(f)
+    h = xp.where(finite, f, 0).astype(np.float64)
+    parts = (h @ h, xp.isnan(f).sum(), xp.isinf(f).sum())
+    return xp.stack([p.astype(np.float64) for p in parts])
+
+
+def _read(arrays):
+    """Host copies of 1-D device arrays, read in one transfer."""
+    if not arrays:
+        return []
+    xp = backend.array_module(arrays[0])
+    flat = backend.to_host(xp.concatenate(arrays), "StatsRecorder's statistics of a step")
+    out, start = [], 0
+    for a in arrays:
+        out.append(flat[start:start + a.size])
+        start += a.size
+    return out
 
 
 def _pool(acc, m):

@@ -185,7 +185,7 @@ def summary(net, *inputs, set_train=False, verbose=True, **kwargs):
                              sum(p.size for p in own if p.requires_grad))
     params = list(net.get_parameters())
     state = [(cell, cell.training, cell.phase) for _, cell in named]
-    buffers = [(p, np.array(p._data)) for p in params if not p.requires_grad]
+    buffers = [(p, p._data.copy()) for p in params if not p.requires_grad]
     run = _Run(rows, inputs, kwargs)
     handles = []
     try:
@@ -268,7 +268,9 @@ class _Run:
 
 
 def _root(a):
-    while isinstance(a.base, np.ndarray):
+    """The array owning ``a``'s memory (``a`` itself unless it is a view)."""
+    kind = np.ndarray if type(a) is np.ndarray else type(a)
+    while isinstance(a.base, kind):
         a = a.base
     return a
 

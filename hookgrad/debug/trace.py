@@ -33,6 +33,7 @@ from .._tensor import Tensor, detached
 from ..nn.cell import Cell
 from .summary import _tensors
 from ..hooks.handle import in_this_thread
+from ..kernels import backend
 
 __all__ = ['Trace', 'trace', 'CellTrace', 'Call']
 
@@ -498,8 +499,9 @@ def _conform(new, old, where):
         return type(old)(_conform_all(new, old, where))
     if not isinstance(old, Tensor):
         return new
-    if isinstance(new, np.ndarray):
-        new = Tensor(new, dtype=old.dtype)
+    if isinstance(new, np.ndarray):         # uploaded to the device of the value it replaces
+        new = Tensor._wrap(backend.to_device(np.asarray(new, old._data.dtype),
+                                             backend.device_of(old._data)))
     if not isinstance(new, Tensor):
         raise TypeError(f"{where}: expected a Tensor of shape {old.shape}, got "
                         f"{type(new).__name__}")

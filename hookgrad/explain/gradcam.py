@@ -7,7 +7,8 @@ upsampled bilinearly to the input size and scaled to [0, 1] per image.
 A forward hook, registered for the duration of one call only, captures the layer's output and
 hands the rest of the network a leaf holding the same array: the backward pass then stops at the
 layer (nothing below it is differentiated), works with frozen parameters, and is run in capture
-mode, so no parameter's ``.grad`` is touched.
+mode, so no parameter's ``.grad`` is touched. On a GPU the heatmaps are computed there and read
+once, as the result.
 """
 import difflib
 import numbers
@@ -20,6 +21,7 @@ from ..autograd.engine import run_backward
 from ..autograd.grad_mode import enable_grad
 from ..nn.cell import Cell
 from ..hooks.handle import in_this_thread
+from ..kernels import backend
 
 __all__ = ['GradCAM', 'overlay']
 
@@ -61,7 +63,8 @@ class GradCAM:
         """Heatmaps for ``images``.
 
         Args:
-            images: a float Tensor or NumPy array of shape (N, C, H, W).
+            images: a float Tensor or NumPy array of shape (N, C, H, W); an array is taken
+                to the device of the network's parameters.
             target: the class explained for each image: a sequence of N ints, one int for all
                 images, or None for each image's predicted class.
 
@@ -86,7 +89,7 @@ class GradCAM:
         layer = dict(net.cells_and_names()).get(self.target_layer)
         if layer is None:
             raise ValueError(f"GradCAM: the network has no cell '{self.target_layer}' any more")
-        x = _as_images(images)
+        x = _as_images(images, net)
         labels = _as_targets(target, x.shape[0])
         captured = []
 
@@ -111,8 +114,11 @@ class GradCAM:
             handle.remove()
             activation = _single_capture(captured, self.target_layer)
             labels = _check_logits(logits, labels, x.shape[0], self.target_layer)
-            onehot = np.zeros(logits.shape, logits._data.dtype)
-            onehot[np.arange(x.shape[0]), labels] = 1
+            xp = backend.array_module(logits._data)
+            onehot = xp.zeros(logits.shape, logits._data.dtype)
+            if xp is not np and backend.is_host(labels):
+                labels = xp.asarray(labels)
+            onehot[xp.arange(x.shape[0]), labels] = 1
             (grad,) = run_backward([logits], [onehot], targets=[activation])
             if grad is None:
                 raise ValueError(f"GradCAM: the logits do not depend on layer "
@@ -123,9 +129,10 @@ class GradCAM:
                 cell.__dict__['training'] = training
                 cell.__dict__['phase'] = phase
         a = activation._data
+        xp = backend.array_module(a)
         weights = grad.mean(axis=(2, 3))
-        cam = np.maximum(np.einsum('nk,nkhw->nhw', weights, a), 0)
-        return _normalise(_resize_bilinear(cam, x.shape[2:]))
+        cam = xp.maximum(xp.einsum('nk,nkhw->nhw', weights, a), 0)
+        return backend.to_host(_normalise(_resize_bilinear(cam, x.shape[2:])), 'the heatmaps')
 
     def __repr__(self):
         net = self._net()
@@ -152,9 +159,13 @@ def _layer_path(net, target_layer):
     return target_layer
 
 
-def _as_images(images):
+def _as_images(images, net):
+    """Checked images, detached; a NumPy array goes to the device of the net's parameters."""
     if isinstance(images, np.ndarray):
         images = Tensor(images)
+        param = next(iter(net.get_parameters()), None)
+        if param is not None and type(param._data) is not type(images._data):
+            images = Tensor._wrap(backend.to_device(images._data, backend.device_of(param._data)))
     if not isinstance(images, Tensor):
         raise TypeError(f"GradCAM: images must be a Tensor or NumPy array, got "
                         f"{type(images).__name__}")
@@ -223,6 +234,9 @@ def _resize_bilinear(maps, size):
     centres, edges clamped; PyTorch's ``align_corners=False``), as two matrix products."""
     rows = _interpolation_matrix(size[0], maps.shape[1])
     cols = _interpolation_matrix(size[1], maps.shape[2])
+    if type(maps) is not np.ndarray:
+        device = backend.device_of(maps)
+        rows, cols = backend.to_device(rows, device), backend.to_device(cols, device)
     return rows @ maps @ cols.T
 
 
@@ -230,7 +244,11 @@ def _normalise(maps):
     """Scale each map to [0, 1]; a constant map becomes zeros."""
     lo = maps.min(axis=(1, 2), keepdims=True)
     span = maps.max(axis=(1, 2), keepdims=True) - lo
-    out = np.divide(maps - lo, span, out=np.zeros_like(maps), where=span > 0)
+    if type(maps) is np.ndarray:
+        out = np.divide(maps - lo, span, out=np.zeros_like(maps), where=span > 0)
+    else:                   # CuPy's ufuncs take no where=
+        xp = backend.array_module(maps)
+        out = xp.where(span > 0, (maps - lo) / xp.where(span > 0, span, 1), 0)
     return out.astype(np.float32)
 
 
