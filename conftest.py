@@ -1,5 +1,10 @@
-"""Tests run the GPU path on the CUDA stand-in (hookgrad/kernels/fake_cuda.py) unless told
-otherwise: ``HOOKGRAD_FAKE_GPU=0`` runs it on the machine's GPU through CuPy."""
+"""Where the tests' GPU is: ``HOOKGRAD_TEST_DEVICE=gpu`` runs the device-parametrised tests on
+the machine's GPU through CuPy; by default (``stand-in``) they run on the CUDA stand-in
+(hookgrad/kernels/fake_cuda.py), which keeps CuPy's contract on the CPU, as CI does."""
 import os
 
-os.environ.setdefault('HOOKGRAD_FAKE_GPU', '1')
+_DEVICES = {'stand-in': '1', 'gpu': '0'}
+_device = os.environ.get('HOOKGRAD_TEST_DEVICE', 'stand-in').strip().lower()
+if _device not in _DEVICES:
+    raise ValueError(f"HOOKGRAD_TEST_DEVICE must be 'stand-in' or 'gpu', got {_device!r}")
+os.environ['HOOKGRAD_FAKE_GPU'] = _DEVICES[_device]
