@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ..kernels import backend
 from ..nn.parameter import Parameter
 
 __all__ = ['LossScaler', 'StaticLossScaler', 'DynamicLossScaler', 'all_finite']
@@ -30,24 +31,45 @@ def _tensors(inputs):
 
 
 def _any_not_finite(inputs):
-    """Whether any floating value in ``inputs`` is inf or nan (one pass per array, no copy of
-    the values: ``max(|x|)`` is finite only when every value is)."""
+    """Whether any floating value in ``inputs`` is inf or nan: a host bool (on a device, one
+    host read of the flag ``_finite_flag`` computes there)."""
+    flag = _finite_flag(inputs)
+    if type(flag) is not bool:
+        flag = bool(backend.to_host(flag, 'the overflow flag of loss scaling'))
+    return not flag
+
+
+def _finite_flag(inputs):
+    """Whether every floating value in ``inputs`` is finite: a Python bool for host arrays,
+    a 0-d bool array on the device of the device arrays among them (computed there, not read).
+    One pass per array, no copy of the values: ``max(|x|)`` is finite only when every value
+    is."""
+    flags = []
     for t in _tensors(inputs):
         a = t._data
-        if a.dtype.kind in 'fc' and a.size and not np.isfinite(np.max(np.abs(a))):
-            return True
-    return False
+        if a.dtype.kind in 'fc' and a.size:
+            if type(a) is np.ndarray:
+                if not np.isfinite(np.max(np.abs(a))):
+                    return False
+            else:
+                flags.append(backend.array_module(a).isfinite(abs(a).max()))
+    if not flags:
+        return True
+    return flags[0] if len(flags) == 1 else backend.array_module(flags[0]).stack(flags).all()
 
 
 def all_finite(inputs):
     """A 0-d bool Tensor: True when every value of ``inputs`` (a tuple or list of Tensors) is
-    finite.
+    finite. For device tensors it is computed on their device and not read.
 
     >>> import hookgrad as ms
     >>> print(ms.amp.all_finite((ms.Tensor([1.0, float('nan')]), ms.Tensor([1.0]))))
     False
     """
-    return Tensor(np.array(not _any_not_finite(inputs)))
+    flag = _finite_flag(inputs)
+    if type(flag) is bool:
+        return Tensor(np.array(flag))
+    return Tensor._wrap(flag)
 
 
 def _map(scale, inputs, reciprocal):
@@ -56,8 +78,10 @@ def _map(scale, inputs, reciprocal):
     if isinstance(inputs, (tuple, list)):
         return type(inputs)(_map(scale, v, reciprocal) for v in inputs)
     factor = np.float32(1) / scale if reciprocal else scale
+    factor = np.asarray(factor, np.float32) if backend.is_host(factor) else \
+        factor.astype(np.float32, copy=False)       # a device scale stays there
     from .. import ops
-    return inputs * ops.cast(Tensor._wrap(np.asarray(factor, np.float32)), inputs.dtype)
+    return inputs * ops.cast(Tensor._wrap(factor), inputs.dtype)
 
 
 def _scale_value(value, who):
@@ -149,10 +173,14 @@ class DynamicLossScaler(LossScaler):
         return _map(self.scale_value._data, inputs, True)
 
     def adjust(self, grads_finite):
-        """Update the scale and the counter of finite steps; returns True."""
+        """Update the scale and the counter of finite steps; returns True. A scale on a device
+        is updated there, from a flag on that device, without reading either."""
+        value = self.scale_value._data
+        if type(value) is not np.ndarray:
+            self._adjust_on_device(grads_finite, value)
+            return True
         finite = bool(np.all(grads_finite._data)) if isinstance(grads_finite, Tensor) \
             else bool(grads_finite)
-        value = self.scale_value._data
         counter = int(self.counter._data)
         if finite:
             grown = value * np.float32(self.scale_factor)
@@ -163,3 +191,21 @@ class DynamicLossScaler(LossScaler):
         self.scale_value.set_data(np.asarray(value, np.float32))
         self.counter.set_data(np.array((counter + 1) % self.scale_window * finite, np.int32))
         return True
+
+    def _adjust_on_device(self, grads_finite, value):
+        """``adjust`` as device arithmetic (``where`` in place of the branches)."""
+        xp = backend.array_module(value)
+        device = backend.device_of(value)
+        if isinstance(grads_finite, Tensor):
+            finite = backend.to_device(grads_finite._data, device).all()
+        else:
+            finite = xp.asarray(np.array(bool(grads_finite)))
+        counter = backend.to_device(self.counter._data, device)
+        factor = np.float32(self.scale_factor)
+        grown = value * factor
+        grow = (counter == self.scale_window - 1) & xp.isfinite(grown)
+        value = xp.where(finite, xp.where(grow, grown, value),
+                         xp.maximum(np.float32(1), value / factor)).astype(np.float32)
+        self.scale_value.set_data(value)
+        counter = xp.where(finite, (counter + 1) % self.scale_window, 0).astype(np.int32)
+        self.counter.set_data(backend.to_device(counter, backend.device_of(self.counter._data)))

@@ -148,7 +148,8 @@ class Parameter(Tensor):
         """Replace the values with ``data``, cast to this parameter's dtype; returns self.
 
         Args:
-            data: a Tensor, NumPy array or number with exactly this parameter's shape.
+            data: a Tensor, NumPy or device array or number with exactly this parameter's
+                shape (copied to this parameter's device).
 
         Raises:
             TypeError: for another kind of ``data``, or values of a wider kind than the
@@ -162,8 +163,9 @@ class Parameter(Tensor):
         """
         if isinstance(data, Tensor):
             src = data._data
-        elif isinstance(data, (np.ndarray, np.generic, numbers.Real)) or \
-                backend.is_device_array(data):
+        elif backend.is_device_array(data):
+            src = data
+        elif isinstance(data, (np.ndarray, np.generic, numbers.Real)):
             src = np.asarray(data)
         else:
             raise TypeError(f"Parameter '{self._name}'.set_data: data must be a Tensor, NumPy "

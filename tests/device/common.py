@@ -12,25 +12,18 @@ STAND_IN = GPU.xp is fake_cuda.xp       # host reads are counted on the stand-in
 DEVICES = (backend.CPU, GPU)
 
 
-try:
-    _PRECISION = ms.device_context.gpu.op_precision
-except Exception:           # no TF32 settings: products are full float32
-    _PRECISION = None
-
-
 @contextlib.contextmanager
 def on(device, seed=0):
     """New tensors on ``device``, the global generator seeded with ``seed``, convolutions in
     full float32 (TF32, their default on a GPU, rounds operands to 10-bit mantissas)."""
-    if _PRECISION is not None:
-        _PRECISION.conv_allow_tf32(False)
+    precision = ms.device_context.gpu.op_precision
+    precision.conv_allow_tf32(False)
     try:
         with backend.default_device(device):
             ms.set_seed(seed)
             yield device
     finally:
-        if _PRECISION is not None:
-            _PRECISION.conv_allow_tf32(True)
+        precision.conv_allow_tf32(True)
 
 
 def both(fn, seed=0):

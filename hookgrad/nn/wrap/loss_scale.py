@@ -8,6 +8,7 @@ non-finite gradient, skips the update and (``DynamicLossScaleUpdateCell``) lower
 import numpy as np
 
 from ..._tensor import Tensor
+from ...kernels import backend
 from ..cell import Cell
 from ..parameter import Parameter
 from .cell_wrapper import TrainOneStepCell
@@ -23,8 +24,14 @@ def _positive_int(value, who, arg):
 
 
 def _flag(overflow):
-    """``overflow`` (a bool Tensor or a Python bool) as a Python bool."""
-    return bool(np.all(overflow._data)) if isinstance(overflow, Tensor) else bool(overflow)
+    """``overflow`` (a bool Tensor or a Python bool) as a Python bool (a host read for a device
+    Tensor)."""
+    if not isinstance(overflow, Tensor):
+        return bool(overflow)
+    a = overflow._data
+    if type(a) is not np.ndarray:
+        a = backend.to_host(a, 'the overflow flag of loss scaling')
+    return bool(np.all(a))
 
 
 class DynamicLossScaleUpdateCell(Cell):
@@ -43,6 +50,8 @@ class DynamicLossScaleUpdateCell(Cell):
     Outputs:
         ``overflow``, unchanged.
 
+    The step counters are host Parameters; a scale on a device is updated there.
+
     >>> import hookgrad as ms
     >>> cell = ms.nn.DynamicLossScaleUpdateCell(1024.0, 2, 1000)
     >>> scale = ms.Parameter(ms.Tensor(1024.0), name='scale')
@@ -53,12 +62,14 @@ class DynamicLossScaleUpdateCell(Cell):
 
     def __init__(self, loss_scale_value, scale_factor, scale_window):
         super().__init__()
-        self.scale_window = Tensor(np.array(scale_window, np.int32))
-        self.scale_factor = Tensor(np.array(scale_factor, np.float32))
+        # read on the host each step: host tensors on every device
+        self.scale_window = Tensor._wrap(np.array(scale_window, np.int32))
+        self.scale_factor = Tensor._wrap(np.array(scale_factor, np.float32))
         self.loss_scale_value = loss_scale_value
-        self.cur_iter = Parameter(Tensor(np.array(1, np.int32)), name="current_iterator_step")
-        self.last_overflow_iter = Parameter(Tensor(np.array(0, np.int32)),
-                                            name="last_overflow_iterator_step")
+        self.cur_iter = Parameter(np.array(1, np.int32), name="current_iterator_step",
+                                  device='CPU')
+        self.last_overflow_iter = Parameter(np.array(0, np.int32),
+                                            name="last_overflow_iterator_step", device='CPU')
 
     def get_loss_scale(self):
         """The initial loss scale."""
@@ -69,6 +80,9 @@ class DynamicLossScaleUpdateCell(Cell):
         factor = self.scale_factor._data
         scale = loss_scale._data
         cur, last = int(self.cur_iter._data), int(self.last_overflow_iter._data)
+        host = type(scale) is np.ndarray
+        if not host:
+            factor = factor[()]         # a NumPy scalar, which a device takes as a constant
         if is_overflow:
             scale = np.maximum(scale / factor, np.float32(1.0))
         should_inc = int(self.scale_window._data) <= cur - last
@@ -76,7 +90,8 @@ class DynamicLossScaleUpdateCell(Cell):
             self.last_overflow_iter.set_data(np.array(cur, np.int32))
         if should_inc and not is_overflow:
             scale = scale * factor
-        loss_scale.set_data(np.asarray(scale, loss_scale._data.dtype))
+        loss_scale.set_data(np.asarray(scale, loss_scale._data.dtype) if host else
+                            scale.astype(loss_scale._data.dtype, copy=False))
         self.cur_iter.set_data(np.array(cur + 1, np.int32))
         return overflow
 
@@ -124,7 +139,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         ``(loss, overflow, scale)``: the loss (unscaled), a bool Tensor telling whether this
         step's gradients overflowed (and the update was skipped), and the scale used.
 
-    The overflow test is Python control flow, so this step runs eagerly in either mode.
+    The overflow test is Python control flow, so this step runs eagerly in either mode. On a
+    GPU the gradients are checked there and the step reads one value, the overflow flag: the
+    ``overflow`` output is that flag as a host (CPU) Tensor.
 
     Raises:
         TypeError: ``scale_sense`` is neither a Cell nor a Tensor.
@@ -164,7 +181,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     def _scaled_loss(self, *inputs):
         """``(loss * scale, loss)``: backward starts from the scale in the loss's dtype."""
         loss = self.network(*inputs)
-        scale = np.asarray(self.scale_sense._data).reshape(()).astype(loss._data.dtype)
+        scale = self.scale_sense._data.reshape(()).astype(loss._data.dtype)
+        if type(scale) is not type(loss._data):
+            scale = backend.to_device(scale, backend.device_of(loss._data))
         return loss * Tensor._wrap(scale), loss
 
     def construct(self, *inputs):
@@ -175,6 +194,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         grads = tuple(_unscaled(g, scale) for g in grads)
         grads = self.grad_reducer(grads)
         cond = self.get_overflow_status(None, grads)
+        if type(cond._data) is not np.ndarray:      # computed on a device: read it once
+            cond = Tensor._wrap(np.array(_flag(cond)))
         overflow = self.process_loss_scale(cond)
         if not _flag(overflow):
             self.optimizer(grads)
@@ -197,9 +218,13 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         return Tensor(np.zeros(8, np.int32)), compute_input
 
     def get_overflow_status(self, status, compute_output):
-        """A bool Tensor: whether any value in ``compute_output`` (Tensors) is inf or nan."""
-        from ...amp import _any_not_finite
-        return Tensor(np.array(_any_not_finite(compute_output)))
+        """A bool Tensor: whether any value in ``compute_output`` (Tensors) is inf or nan; for
+        device Tensors it is computed on their device, and not read."""
+        from ...amp.scaler import _finite_flag
+        finite = _finite_flag(compute_output)
+        if type(finite) is bool:
+            return Tensor(np.array(not finite))
+        return Tensor._wrap(~finite)
 
     def process_loss_scale(self, overflow):
         """Run the update cell (if any) on the scale; returns ``overflow``."""
@@ -213,5 +238,8 @@ def _unscaled(g, scale):
     if g is None:
         return g
     data = g._data
-    return Tensor._wrap(data * np.reciprocal(np.asarray(scale, np.float32)).astype(data.dtype))
+    if type(data) is np.ndarray:
+        return Tensor._wrap(data * np.reciprocal(np.asarray(scale, np.float32)).astype(data.dtype))
+    scale = backend.to_device(scale, backend.device_of(data)).astype(np.float32)
+    return Tensor._wrap(data * backend.array_module(data).reciprocal(scale).astype(data.dtype))
 
