@@ -1,8 +1,9 @@
 """Initializers: the values parameters start from (MindSpore's ``mindspore.common.initializer``).
 
-An ``Initializer`` fills a NumPy array in place (``init(arr)``) or makes one
-(``init.array(shape, dtype)``); ``initializer(init, shape, dtype)`` returns a Tensor. All random
-values come from ``hookgrad._random.generator()``, so ``ms.set_seed`` makes them repeat.
+An ``Initializer`` fills an array in place (``init(arr)``) or makes a NumPy one
+(``init.array(shape, dtype)``); ``initializer(init, shape, dtype)`` returns a Tensor on the
+default device. All random values come from ``hookgrad._random.generator()``, so
+``ms.set_seed`` makes them repeat.
 
 Fans follow MindSpore and PyTorch: for a weight of shape ``(out, in, *kernel)``
 ``fan_in = in * prod(kernel)`` and ``fan_out = out * prod(kernel)`` (a Dense weight is
@@ -16,6 +17,7 @@ import numpy as np
 from .. import _dtype
 from .. import _random
 from .._tensor import Tensor
+from ..kernels import backend as _backend
 
 __all__ = ['Initializer', 'Zero', 'One', 'Constant', 'Normal', 'Uniform', 'TruncatedNormal',
            'XavierUniform', 'XavierNormal', 'HeUniform', 'HeNormal', 'Identity', 'Dirac',
@@ -35,14 +37,21 @@ class Initializer:
         self._kwargs = kwargs
 
     def __call__(self, arr):
-        """Fill the NumPy array ``arr`` in place.
+        """Fill the array ``arr`` (NumPy's, or a device array) in place. Values are drawn on
+        the host, so a seed gives the same values on every device; a device array receives
+        them in one upload.
 
         Raises:
-            TypeError: if ``arr`` is not a NumPy array, or its dtype is unsupported (or not
+            TypeError: if ``arr`` is not an array, or its dtype is unsupported (or not
                 floating for a random initializer).
         """
         if not isinstance(arr, np.ndarray):
-            raise TypeError(f"{self!r}: expected a NumPy array to fill, got {type(arr).__name__}")
+            if not _backend.is_device_array(arr):
+                raise TypeError(f"{self!r}: expected a NumPy array to fill, got "
+                                f"{type(arr).__name__}")
+            host = self.array(arr.shape, arr.dtype)
+            arr[...] = _backend.to_device(host, _backend.device_of(arr))
+            return
         _check_dtype(self, arr.dtype)
         if arr.size:
             self._initialize(arr)
@@ -280,7 +289,9 @@ def initializer(init, shape=None, dtype=_dtype.float32):
         dtype: element type. Default ``ms.float32``.
 
     Returns:
-        Tensor: a new tensor that does not require grad.
+        Tensor: a new tensor on the default device (``set_device``) that does not require
+        grad. Random values are drawn on the host, so one seed gives the same values on the
+        CPU and the GPU.
 
     Raises:
         ValueError: for an unknown name, a negative size, or a Tensor whose shape is not
@@ -313,7 +324,7 @@ def initializer(init, shape=None, dtype=_dtype.float32):
         raise TypeError(f"initializer: init must be a name, an Initializer, a number or a "
                         f"Tensor, got {type(init).__name__}")
     shape = () if shape is None else _check_shape(shape, 'initializer')
-    return Tensor._wrap(init.array(shape, dtype))
+    return Tensor._wrap(_backend.on_default(init.array(shape, dtype)))
 
 
 def _calculate_fan_in_and_fan_out(shape):
