@@ -17,6 +17,8 @@ import threading
 
 import numpy as np
 
+from ..kernels.backend import device_of, is_device_array, to_device, to_host
+
 __all__ = ['World', 'world', 'start', 'stop', 'launched_size', 'WORLD', 'Request',
            'REDUCE_OPS']
 
@@ -38,14 +40,17 @@ def launched_size():
 
 
 class Request:
-    """A collective in flight: ``wait()`` finishes it and returns its result array."""
-    __slots__ = ('_req', '_finish')
+    """A collective in flight: ``wait()`` finishes it and returns its result array (a device
+    array's collective runs on a host copy: the ``inner`` request)."""
+    __slots__ = ('_req', '_finish', '_inner')
 
-    def __init__(self, req, finish):
-        self._req, self._finish = req, finish
+    def __init__(self, req, finish, inner=None):
+        self._req, self._finish, self._inner = req, finish, inner
 
     def test(self):
         """Whether it has finished (never blocks)."""
+        if self._inner is not None:
+            return self._inner.test()
         return self._req is None or self._req.Test()
 
     def wait(self):
@@ -152,7 +157,20 @@ class World:
 
     def iallreduce(self, a, op='sum', group=WORLD, out=None):
         """Start reducing ``a`` over ``group`` (every member's ``a`` has the same shape and
-        dtype); ``wait()`` returns the reduced array (``out`` when given)."""
+        dtype); ``wait()`` returns the reduced array (``out`` when given). A device array
+        travels through the host: MPI reduces a NumPy copy, which ``wait()`` puts back on the
+        device."""
+        if type(a) is not np.ndarray and is_device_array(a):
+            device = device_of(a)
+            request = self.iallreduce(to_host(a, 'an allreduce through the host'), op, group)
+
+            def finish():
+                reduced = to_device(request.wait(), device)
+                if out is None:
+                    return reduced
+                out[...] = reduced
+                return out
+            return Request(None, finish, request)
         a = np.ascontiguousarray(a)
         out = np.empty_like(a) if out is None else out
         comm = self._member_comm(group)

@@ -193,3 +193,29 @@ def test_rank_0_writes_checkpoints_and_reports_name_the_rank(tmp_path):
     assert r0['seen'] == [2.0] and r1['seen'] == [0.0]                # hooks ran on each rank
     assert r0['reports'] == []                      # log(2 - 1) = 0 on rank 0: finite
     assert len(r1['reports']) == 1 and r1['reports'][0].startswith("rank 1: nan_guard: ")
+
+
+def _on_the_gpu(script):
+    """``script`` with every tensor and parameter on the GPU, and a report of where they are."""
+    return script.replace("rank = get_rank()\n", "rank = get_rank()\nms.set_device('GPU')\n",
+                          1).replace("def params(net):\n", "def params(net):\n    assert all("
+                                     "p.device == 'GPU:0' for p in net.trainable_params())\n", 1)
+
+
+@needs_mpi
+def test_data_parallel_on_the_gpu_matches_one_process(tmp_path):
+    """The same on GPU tensors (the CUDA stand-in here): gradients and SyncBatchNorm's
+    statistics travel through the host between the ranks' devices."""
+    for r in run_and_read(_on_the_gpu(TRAIN_ONE_STEP), tmp_path):
+        assert r['bn_flag'] is True and r['hidden'] == 4
+        assert r['moved'] > 1e-2
+        assert r['bn_vs_halves'] < 2e-6
+        assert r['bn_vs_whole'] > 1e-4
+        assert r['sync_vs_whole'] < 2e-6
+
+
+@needs_mpi
+def test_model_train_on_the_gpu_matches_one_process(tmp_path):
+    r0, r1 = run_and_read(_on_the_gpu(MODEL_TRAIN), tmp_path)
+    assert r0['vs_whole'] < 2e-6 and r1['vs_whole'] < 2e-6
+    assert sorted(os.listdir(tmp_path / 'ckpt')) == ['dp-1_4.ckpt']

@@ -22,6 +22,7 @@ import weakref
 import numpy as np
 
 from ..._tensor import Tensor
+from ...kernels.backend import array_module, device_of
 from ...communication import _world
 from ...communication.management import GlobalComm, world_group
 from ..cell import Cell
@@ -248,7 +249,7 @@ class DistributedGradReducer(Cell):
         self.events.append(('ready', slot))
         bucket = self._bucket_of[slot]
         if bucket.buffer is None:
-            bucket.buffer = np.empty(bucket.size, bucket.dtype)
+            bucket.buffer = array_module(g).empty(bucket.size, bucket.dtype)
         np.copyto(bucket.view(slot, g.shape), g, casting='unsafe')
         bucket.missing -= 1
         if bucket.missing == 0 and self.overlap:
@@ -305,7 +306,7 @@ class DistributedGradReducer(Cell):
                 reduced_again += 1
                 stale = b.slots
             if b.buffer is None or b.request is not None:
-                b.buffer = np.empty(b.size, b.dtype)
+                b.buffer = self._device_of(b, arrays).xp.empty(b.size, b.dtype)
                 stale = b.slots
             for s in stale:
                 view = b.view(s, self._shapes[s])
@@ -332,6 +333,12 @@ class DistributedGradReducer(Cell):
         self._account(after_backward, waited, reduced_again)
         self._next_step()
         return out[0] if one else tuple(out)
+
+    def _device_of(self, bucket, arrays):
+        """The device of a bucket's gradients (of its parameters when it has none)."""
+        for s in bucket.slots:
+            a = arrays[s] if arrays[s] is not None else self._grad_params[s]._data
+            return device_of(a)
 
     def _account(self, after_backward, waited, reduced_again):
         comm = sum(b.finished - b.started for b in self.buckets)
