@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype
 from .. import _random
 from .._tensor import Tensor
+from ..kernels import backend as _backend
 
 __all__ = ['Dataset', 'TupleIterator', 'DictIterator', 'row_generator']
 
@@ -295,7 +296,9 @@ class Dataset(abc.ABC):
             columns: the column names to output, in order. Default None: all.
             num_epochs: how many epochs may be read (-1: without limit).
             output_numpy: output NumPy arrays instead of Tensors.
-            do_copy: copy each array into its Tensor (False shares the memory).
+            do_copy: copy each array into its Tensor (False shares the memory on the CPU).
+            Tensors are created on the default device (``set_device``): one upload per
+            column of a row (a batch) on a GPU.
 
         Raises:
             ValueError: for unknown columns or a bad ``num_epochs``; iterating past
@@ -406,7 +409,9 @@ def _to_tensor(arr, name, do_copy):
     except TypeError:
         raise TypeError(f"dataset iterator: column '{name}' has dtype {arr.dtype}, which a "
                         f"Tensor cannot hold; iterate with output_numpy=True") from None
-    return Tensor(arr) if do_copy else Tensor._wrap(arr)
+    if do_copy:
+        return Tensor(arr)          # on the default device
+    return Tensor._wrap(_backend.on_default(arr))     # shares memory on the CPU; a GPU uploads
 
 
 from .pipeline import (BatchDataset, MapDataset, ProjectDataset, RenameDataset,  # noqa: E402

@@ -11,7 +11,6 @@ import math
 import numbers
 import time
 
-from .._tensor import Tensor
 from .callback_base import (_SMALLER_IS_BETTER, Callback, Monitoring, RunContext,
                             _non_negative_int, loss_value)
 
@@ -231,12 +230,12 @@ class EarlyStopping(Monitoring):
         params = list(cb_params.train_network.get_parameters()) \
             if self.restore_best_weights else []
         if self.restore_best_weights and self._best_weights is None:
-            self._best_weights = [p.asnumpy().copy() for p in params]
+            self._best_weights = [p.value() for p in params]       # copies on their device
         self.wait += 1
         if self._improves(current, self.best):
             self.best = current
             if self.restore_best_weights:
-                self._best_weights = [p.asnumpy().copy() for p in params]
+                self._best_weights = [p.value() for p in params]
             if self.baseline is None or self._improves(current, self.baseline):
                 self.wait = 0
         if self.wait >= self.patience:
@@ -246,7 +245,7 @@ class EarlyStopping(Monitoring):
                 if self.verbose:
                     print("Restoring model weights from the end of the best epoch.")
                 for p, value in zip(params, self._best_weights):
-                    p.set_data(Tensor(value))
+                    p.set_data(value)
 
     def on_train_end(self, run_context):
         if self.stopped_epoch > 0 and self.verbose:

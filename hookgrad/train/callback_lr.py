@@ -5,7 +5,6 @@ import numbers
 
 import numpy as np
 
-from .._tensor import Tensor
 from ..nn.parameter import Parameter
 from .callback_base import _SMALLER_IS_BETTER, Callback, Monitoring, _non_negative_int
 
@@ -24,7 +23,7 @@ def _lr_parameter(cb_params, who):
 
 
 def _assign(lr, value):
-    lr.set_data(Tensor(np.asarray(value, dtype=np.float32)))
+    lr.set_data(np.asarray(value, dtype=np.float32))        # a host value: no device copy
 
 
 class LearningRateScheduler(Callback):

@@ -36,15 +36,15 @@ def both(fn, seed=0):
 
 
 class Reads:
-    """Counts the host reads of a block: ``with Reads() as r: ...; r.total``."""
+    """Counts the host reads of a block: ``with Reads() as r: ...; r.total`` (blocks nest)."""
 
     def __enter__(self):
-        fake_cuda.host_reads.clear()
+        self._before = fake_cuda.host_reads.copy()
         self.counts = {}
         return self
 
     def __exit__(self, *exc):
-        self.counts = dict(fake_cuda.host_reads)
+        self.counts = dict(fake_cuda.host_reads - self._before)
         return False
 
     @property
