@@ -14,7 +14,7 @@ recorded, ``bprop`` receives inputs and ``out`` connected to the graph.
 import numpy as np
 
 from .._tensor import Tensor, detached
-from ..kernels.backend import device_of, to_device
+from ..kernels.backend import array_module, device_of, is_host, to_device
 from ..autograd.function import (Op, carries_gradient, effect, is_diff_tensor, link,
                                  new_node)
 from ..autograd.math import array_math, tensor_math
@@ -57,6 +57,8 @@ def _attach(cell, args, out, wanted, positions, internal):
     node.out_positions = out_positions
     node.structured = isinstance(out, (tuple, list))
     ys = [items[i]._data for i in out_positions]
+    if not is_host(ys[0]):
+        node.xp = array_module(ys[0])       # zeros for unused outputs go there
     arrays = [t._data for t in wanted]
     node.save(*arrays, *ys)     # re-attached to the graph when a higher order is recorded
     outs = link(node, wanted, arrays, ys[0] if len(ys) == 1 else tuple(ys))

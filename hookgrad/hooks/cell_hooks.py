@@ -16,6 +16,7 @@ from .._frames import warn
 from .._tensor import Tensor
 from ..autograd.function import Node, Op, carries_gradient, effect, is_diff_tensor, link
 from ..autograd.state import grad_enabled as _grad_enabled
+from ..kernels import backend as _backend
 from . import calling
 from .bprop import call as bprop_call
 from .handle import HookStore, check_hook, hook_name
@@ -251,6 +252,8 @@ def _boundary(side, record, xs):
         x = xs[0]._data
         return (link(node, xs, (x,), x, broadcasts=False),)
     arrays = tuple(x._data for x in xs)
+    if not _backend.is_host(arrays[0]):
+        node.xp = _backend.array_module(arrays[0])     # zeros for unused outputs go there
     return link(node, xs, arrays, arrays, broadcasts=False)
 
 
