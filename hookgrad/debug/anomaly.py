@@ -425,8 +425,8 @@ class nan_guard(OpObserver):
         ins_at = tuple(self._entry(a) for a in ins)
         outs_at = tuple(self._entry(a) for a in outs)
         self._deferred.append((direction, call.name, self._cell_of(call), self._step,
-                               call.source, tuple(np.shape(a) for a in ins),
-                               tuple(np.shape(a) for a in outs), ins_at, outs_at))
+                               call.source, tuple(a.shape for a in ins),
+                               tuple(a.shape for a in outs), ins_at, outs_at))
         if len(self._entries) >= _PENDING:
             self.flush()
 

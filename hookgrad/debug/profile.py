@@ -30,7 +30,8 @@ class profile(OpObserver):
     an op counts for the innermost cell executing it and, in ``by_cell``, for every cell around
     it; a backward rule counts for the cell that created its node in forward. The nodes of
     cell boundaries (``CellBoundary``) and of HookBackward run backward hooks, so their time is
-    that of the hooks.
+    that of the hooks. On a GPU, where kernels run asynchronously, an op's time is that of
+    launching its kernels: the profiler waits for none and reads nothing from the device.
 
     Args:
         trace_limit (int): the most calls kept for the trace (the tables count every call).

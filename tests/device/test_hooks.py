@@ -131,11 +131,8 @@ def test_gradients_of_gradients_on_the_gpu():
                                .sum())(x)
         return [*second, hessian_diag]
     grads = run_hooked(fn)
-    with on(GPU):
-        x = ms.Tensor(X)
-        want = 6 * X * np.sin(X) + 6 * X ** 2 * np.cos(X) - X ** 3 * np.sin(X)
+    want = 6 * X * np.sin(X) + 6 * X ** 2 * np.cos(X) - X ** 3 * np.sin(X)
     np.testing.assert_allclose(grads[-1].asnumpy(), want, rtol=1e-4, atol=1e-5)
-    assert_on_gpu(x)
 
 
 def test_hooks_run_once_per_step_of_a_training_loop_without_reads():
