@@ -15,7 +15,8 @@ tests hookgrad's device path.
   ``accumulate`` and ``reduceat`` only for the ufuncs CuPy supports them for;
 - nothing warns: values are computed with NumPy's floating-point warnings off, as on a GPU;
 - its memory pool, memory hooks, device, streams, events and cuBLAS compute types (TF32) are
-  CuPy's, emulated in fake_cuda_runtime.py;
+  CuPy's, emulated in fake_cuda_runtime.py, and its ``ElementwiseKernel`` runs the C subset
+  element-wise kernels are written in (fake_cuda_kernels.py);
 - every read of device values by the host (``get``, ``asnumpy``, ``item``, ``tolist``,
   ``float()``, ``int()``, ``bool()``, printing) is counted in ``host_reads``.
 
@@ -29,7 +30,7 @@ import types
 
 import numpy as np
 
-from . import fake_cuda_runtime as _runtime
+from . import fake_cuda_kernels as _kernels, fake_cuda_runtime as _runtime
 
 DEVICE = 'GPU'
 _NAMES = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -411,6 +412,7 @@ xp.cuda, _linalg = _runtime.modules(_NAMES['cuda'], _NAMES['compute_types'], _mi
 xp._core = types.ModuleType('cupy._core')
 xp._core._routines_linalg = _linalg
 xp.get_default_memory_pool = _runtime.get_default_memory_pool
+xp.ElementwiseKernel = _kernels.ElementwiseKernel
 cupyx = types.ModuleType('cupyx', "CuPy 14's ``cupyx`` on the CUDA stand-in.")
 for _name in _NAMES['cupyx']:
     setattr(cupyx, _name, _missing('cupyx', _name))

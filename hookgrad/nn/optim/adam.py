@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ...kernels import fused
 from ..parameter import Parameter
 from .optimizer import _BLOCK_LOCAL_RULES, Optimizer, _who
 from .sgd import _flag
@@ -121,6 +122,16 @@ class Adam(Optimizer):
         b2_power = float(np.float32(self.beta2_power._data) * np.float32(self.beta2))
         return b1_power, b2_power, math.sqrt(1.0 - b2_power) / (1.0 - b1_power)
 
+    def _fused_rule(self, xp, block, g, w, lr, scalars, check=False):
+        if self.use_amsgrad:
+            return False
+        if not check:
+            b1, b2 = self.beta1, self.beta2
+            fused.kernel(xp, 'adam_nesterov' if self.use_nesterov else 'adam')(
+                g, lr * scalars[2], b1, 1.0 - b1, b2, 1.0 - b2, self.eps, w,
+                block.state['moment1'], block.state['moment2'])
+        return True
+
     def _rule(self, block, g, t, lr, scalars):
         b1 = self.beta1
         m, v = block.state['moment1'], block.state['moment2']
@@ -196,6 +207,14 @@ class AdamWeightDecay(Optimizer):
 
     def _begin(self):
         return None
+
+    def _fused_rule(self, xp, block, g, w, lr, scalars, check=False):
+        if not check:
+            b1, b2 = self.beta1, self.beta2
+            fused.kernel(xp, 'adam_weight_decay')(
+                g, lr, b1, 1.0 - b1, b2, 1.0 - b2, self.eps, block.weight_decay, w,
+                block.state['adam_m'], block.state['adam_v'])
+        return True
 
     def _rule(self, block, g, t, lr, scalars):
         m, v = block.state['adam_m'], block.state['adam_v']

@@ -299,6 +299,8 @@ class Optimizer(Cell):
         scalars = self._begin()
         self._sync_state()
         for seg in self._segments:
+            if seg.xp is not np and self._fused_step(seg, grads, lrs[seg.slot], scalars):
+                continue
             seg.prepare(grads)
             lr = lrs[seg.slot]
             runs = seg.scratch_runs
@@ -330,6 +332,25 @@ class Optimizer(Cell):
                 self._gradient(block, g, decay, scale)
             self._rule(block, g, block.t, lr, scalars)
             block.apply()
+
+    def _fused_step(self, seg, grads, lr, scalars):
+        """Update a device segment with one fused kernel (kernels/fused.py) over its flat
+        parameters and state; False when this optimizer has none for it (``_fused_rule``)."""
+        block = seg.blocks[0]
+        if not _fuses(type(self)) or \
+                not self._fused_rule(seg.xp, block, None, None, lr, scalars, check=True):
+            return False
+        g = block.gather(grads)
+        decay, scale = self._decay, self.loss_scale
+        if decay is not None and (block.weight_decay or block.centralize or scale != 1.0):
+            self._gradient(block, g, decay, scale)
+        self._fused_rule(seg.xp, block, g, seg.flat_params(), lr, scalars)
+        return True
+
+    def _fused_rule(self, xp, block, g, w, lr, scalars, check=False):
+        """Apply the update to the flat parameters ``w`` and the block's state in one kernel;
+        with ``check``, only say whether there is such a kernel (the default: none)."""
+        return False
 
     def _rule(self, block, g, t, lr, scalars):
         """Write the block's update (the amount to subtract) into ``t``; ``g`` may be reused.
@@ -479,6 +500,15 @@ class Optimizer(Cell):
         """The gradients divided by ``loss_scale`` (a new tuple)."""
         arrays = self._check_gradients(gradients)
         return tuple(Tensor._wrap(a * a.dtype.type(1.0 / self.loss_scale)) for a in arrays)
+
+
+def _fuses(cls):
+    """Whether ``cls``'s fused kernel is the update of its ``_rule``: both come from one
+    class (a subclass that changes ``_rule`` alone gets its own rule, unfused)."""
+    for owner in cls.__mro__:
+        if '_fused_rule' in owner.__dict__:
+            return owner is not Optimizer and cls._rule is owner.__dict__['_rule']
+    return False
 
 
 def _decays(p):

@@ -61,7 +61,8 @@ class Segment:
     """Parameters sharing dtype, learning-rate slot and weight decay, and their blocks."""
 
     __slots__ = ('index', 'params', 'shapes', 'sizes', 'size', 'dtype', 'slot', 'weight_decay',
-                 'gc_flags', 'split', 'split_params', 'blocks', 'scratch_runs', 'state', 'xp')
+                 'gc_flags', 'split', 'split_params', 'blocks', 'scratch_runs', 'state', 'xp',
+                 'flat', 'flat_views')
 
     def __init__(self, index, params, slot, weight_decay, gc_flags, limit=BLOCK):
         self.index = tuple(index)
@@ -76,6 +77,7 @@ class Segment:
         self.gc_flags = tuple(flag and len(s) >= 2 and s[1] % 16 == 0
                               for flag, s in zip(gc_flags, self.shapes))
         self.state = {}
+        self.flat = self.flat_views = None
         self.xp = xp = array_module(params[0]._data)
         if xp is not np:
             limit = self.size or 1          # a device: one block
@@ -116,6 +118,23 @@ class Segment:
             out.append(flat[offset:offset + size].reshape(shape))
             offset += size
         return out
+
+    def flat_params(self):
+        """The parameters' values as one flat array, each parameter's data a view of its slice
+        (a fused update on a device then writes them all in one kernel). A parameter whose
+        data was replaced since (``set_data``, a checkpoint load) is copied back in first."""
+        if self.flat is None:
+            self.flat = self.xp.empty(self.size, self.dtype)
+            self.flat_views = self.views(self.flat)
+            for view, p in zip(self.flat_views, self.params):
+                view[...] = p._data
+                p._data = view
+        else:
+            for view, p in zip(self.flat_views, self.params):
+                if p._data is not view:
+                    view[...] = p._data
+                    p._data = view
+        return self.flat
 
     def add_state(self, name, flat):
         self.state[name] = flat

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...kernels import fused
 from ..parameter import Parameter
 from .optimizer import _BLOCK_LOCAL_RULES, Optimizer, _nonneg, _who
 
@@ -167,6 +168,12 @@ class Momentum(Optimizer):
 
     def _begin(self):
         return float(self.momentum._data)
+
+    def _fused_rule(self, xp, block, g, w, lr, u, check=False):
+        if not check:
+            name = 'momentum_nesterov' if self.use_nesterov else 'momentum'
+            fused.kernel(xp, name)(g, lr, u, w, block.state['moments'])
+        return True
 
     def _rule(self, block, g, t, lr, u):
         v = block.state['moments']

@@ -1,0 +1,35 @@
+"""Fused element-wise kernels for the GPU: one kernel launch where whole-array NumPy calls would
+launch one per operation and read and write every array each time.
+
+Each kernel is CuPy's ``ElementwiseKernel`` (CUDA C), compiled on first use and cached per
+array module; on the CUDA stand-in the same source runs on NumPy (fake_cuda_kernels.py). The
+optimizer updates write the parameters and their state in place, and take the scalars the CPU
+path computes in Python (``1 - b1``, the bias-corrected step), so both paths round alike.
+"""
+_SOURCES = {
+    # v = u * v + g;  w -= lr * v   (nesterov: w -= lr * (u * v + g))
+    'momentum': ('T g, T lr, T u', 'T w, T v', 'v = u * v + g; w -= lr * v'),
+    'momentum_nesterov': ('T g, T lr, T u', 'T w, T v',
+                          'v = u * v + g; w -= lr * (v * u + g)'),
+    # m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2;  w -= step * m / (sqrt(v) + eps)
+    'adam': ('T g, T step, T b1, T c1, T b2, T c2, T eps', 'T w, T m, T v',
+             'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '
+             'w -= (m / (sqrt(v) + eps)) * step'),
+    'adam_nesterov': ('T g, T step, T b1, T c1, T b2, T c2, T eps', 'T w, T m, T v',
+                      'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '
+                      'T d = sqrt(v) + eps; w -= (m / d * b1 + g * c1 / d) * step'),
+    # AdamWeightDecay: w -= lr * (m / (sqrt(v) + eps) + decay * w)
+    'adam_weight_decay': ('T g, T lr, T b1, T c1, T b2, T c2, T eps, T decay', 'T w, T m, T v',
+                          'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '
+                          'w -= (m / (sqrt(v) + eps) + w * decay) * lr'),
+}
+_compiled = {}
+
+
+def kernel(xp, name):
+    """The fused kernel ``name`` for the array module ``xp`` (a GPU's)."""
+    k = _compiled.get((xp, name))
+    if k is None:
+        ins, outs, body = _SOURCES[name]
+        k = _compiled[xp, name] = xp.ElementwiseKernel(ins, outs, body, f'hookgrad_{name}')
+    return k
