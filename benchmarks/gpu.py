@@ -26,9 +26,8 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
-from timing import checkout_env
+from timing import checkout_env, samples
 
 CLASSES = 10
 WORKLOADS = ('mlp', 'mlp-jit', 'lenet', 'resnet32', 'resnet256', 'resnet256-amp')
@@ -137,12 +136,8 @@ def child(framework, name, steps, warmup, smoke):
     step, reset_peak, peak = make(name, smoke)
     for _ in range(warmup):
         step()
-    reset_peak()
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - t0)
+    reset_peak()                    # the peak of the timed steps alone
+    times = samples(step, steps, warmup=0)
     print(json.dumps({'median_ms': statistics.median(times) * 1e3, 'peak_mib': peak() / 2**20}))
 
 
