@@ -119,6 +119,7 @@ class StatsRecorder:
         self._finalizer = weakref.finalize(self, _collected, self._handles, type(net).__name__)
         self._closed = False
         self._step = 0
+        self._loss = None           # the step's loss on a device, read when the step ends
         self._started = False
         self._reset()
         try:
@@ -170,7 +171,7 @@ class StatsRecorder:
         for handle in self._handles:
             handle.remove()
         self._handles.clear()
-        if self._touched:
+        if self._touched or self._loss is not None:
             self._finish()
         self._reset()
         self._snapshots = [None] * len(self._snapshots)
@@ -185,8 +186,13 @@ class StatsRecorder:
     def log(self, loss):
         """Record the training loss of the step in progress (every step, whatever ``every``):
         the HTML report draws it as the loss curve. ``loss`` is a number or a one-element
-        Tensor. Call it before ``step()``."""
+        Tensor. Call it before ``step()``. A loss on a device is read when the step ends,
+        with the step's statistics."""
         self._check_open('log')
+        data = loss._data if isinstance(loss, Tensor) else None
+        if data is not None and type(data) is not np.ndarray and data.size == 1:
+            self._loss = data.reshape(1).astype(np.float64)
+            return
         self.history.log(self._step, loss)
 
     # ----------------------------------------------------------------- results
@@ -237,6 +243,10 @@ class StatsRecorder:
 
     def _finish(self):
         """Store the step's rows (if it saw anything), then start the next step."""
+        if not self._touched and self._loss is not None:
+            (loss,) = _read([self._loss])
+            self._loss = None
+            self.history.log(self._step, float(loss[0]))
         if self._touched:
             moves = self._pool_device()
             h = self.history
@@ -250,8 +260,8 @@ class StatsRecorder:
         self._reset()
 
     def _pool_device(self):
-        """Read the step's device measurements in one host read and pool them; returns
-        ``{parameter: (weight norm, update norm)}`` of the parameters on a device."""
+        """Read the step's device measurements (and logged loss) in one host read and pool
+        them; returns ``{parameter: (weight norm, update norm)}`` of those on a device."""
         moved = []          # (j, device vector [norm, |w_after - w_before|])
         if self._snapped:
             for j, ref in enumerate(self._params):
@@ -264,9 +274,15 @@ class StatsRecorder:
                     moved.append((j, xp.stack([norm, xp.sqrt(flat @ flat)]).astype(np.float64)))
         arrays = [m for _, m in self._pending] + [g for _, g in self._grad_pending] + \
             [m for _, m in moved]
+        if self._loss is not None:
+            arrays.append(self._loss)
         if not arrays:
             return {}
-        values = iter(_read(arrays))
+        values = _read(arrays)
+        if self._loss is not None:
+            self._loss = None
+            self.history.log(self._step, float(values.pop()[0]))
+        values = iter(values)
         for k, _ in self._pending:
             m = next(values).tolist()
             acc = self._acc[k]

@@ -145,32 +145,34 @@ def test_nan_guard_raises_at_the_end_of_the_step_on_the_gpu():
 
 
 # --------------------------------------------------------------------------- StatsRecorder
-def recorded(auto_step=False):
+def recorded(auto_step=False, every=1):
     net = Net()
     step = make_step(net)
     reads = []
-    with StatsRecorder(net, auto_step=auto_step) as rec:
+    with StatsRecorder(net, auto_step=auto_step, every=every) as rec:
         for i in range(STEPS):
             with Reads() as r:
                 loss = step(*data(i))
+                rec.log(loss)           # read with the step's statistics
             reads.append(r.total)
-            rec.log(loss)
             if not auto_step:
                 with Reads() as r:
                     rec.step()
                 reads.append(r.total)
     h = rec.history
-    return (h.cell_data, h.calls, h.param_data, h.steps), reads
+    losses = [h.losses[s] for s in range(STEPS)]
+    return (h.cell_data, h.calls, h.param_data, h.steps, losses), reads
 
 
-@pytest.mark.parametrize('auto_step', [False, True])
-def test_stats_recorder_equals_the_cpu_and_reads_once_per_step(auto_step):
-    (cpu, _), (gpu, reads) = both(lambda: recorded(auto_step))
+@pytest.mark.parametrize('auto_step, every', [(False, 1), (True, 1), (False, 2)])
+def test_stats_recorder_equals_the_cpu_and_reads_once_per_step(auto_step, every):
+    (cpu, _), (gpu, reads) = both(lambda: recorded(auto_step, every))
     assert_close(gpu, cpu, rtol=1e-5, atol=1e-6)
     assert np.isfinite(gpu[0]).sum() > 0 and not np.isnan(gpu[2]).all()
+    assert list(gpu[3]) == list(range(0, STEPS, every))
     if auto_step:       # a step is read when the next one calls the net
         assert_reads(sum(reads), STEPS - 1)
-    else:               # nothing inside a step; one read at each step()
+    else:               # nothing inside a step; one read at each step(), the loss included
         assert_reads(sum(reads[0::2]), 0)
         assert_reads(sum(reads[1::2]), STEPS)
 
