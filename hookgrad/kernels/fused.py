@@ -4,7 +4,8 @@ launch one per operation and read and write every array each time.
 Each kernel is CuPy's ``ElementwiseKernel`` (CUDA C), compiled on first use and cached per
 array module; on the CUDA stand-in the same source runs on NumPy (fake_cuda_kernels.py). The
 optimizer updates write the parameters and their state in place, and take the scalars the CPU
-path computes in Python (``1 - b1``, the bias-corrected step), so both paths round alike.
+path computes in Python (``1 - b1``, the bias-corrected step); every kernel applies its
+operations in the CPU path's order, so both round alike.
 """
 _SOURCES = {
     # v = u * v + g;  w -= lr * v   (nesterov: w -= lr * (u * v + g))
@@ -18,6 +19,11 @@ _SOURCES = {
     'adam_nesterov': ('T g, T step, T b1, T c1, T b2, T c2, T eps', 'T w, T m, T v',
                       'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '
                       'T d = sqrt(v) + eps; w -= (m / d * b1 + g * c1 / d) * step'),
+    # batch norm on a device: y = xc * s + b, and its input gradient
+    # gx = (gy - xc * k - shift) * ws, one pass each over the activation
+    'scale_shift': ('T x, T s, T b', 'T y', 'y = x * s + b'),
+    'batch_norm_input_grad': ('T xc, T gy, T k, T shift, T ws', 'T gx',
+                              'gx = (gy - xc * k - shift) * ws'),
     # AdamWeightDecay: w -= lr * (m / (sqrt(v) + eps) + decay * w)
     'adam_weight_decay': ('T g, T lr, T b1, T c1, T b2, T c2, T eps, T decay', 'T w, T m, T v',
                           'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '

@@ -24,7 +24,7 @@ import numbers
 
 import numpy as np
 
-from ..kernels import threads as _threads
+from ..kernels import fused, threads as _threads
 from ..kernels.backend import array_module
 from .._tensor import Tensor
 from ..autograd.function import Op
@@ -59,6 +59,12 @@ def _channel_views(a, *others):
     xp = array_module(a)
     views = [xp.ascontiguousarray(t).reshape(t.shape[0], c, -1) for t in (a,) + others]
     return ('ncl,' * len(views))[:-1] + '->nc', views
+
+
+def _column(ndim):
+    """The function shaping a (C,) vector as (1, C, 1, ...) for an array of ``ndim`` axes."""
+    shape = (1, -1) + (1,) * (ndim - 2)
+    return lambda v: v.reshape(shape)
 
 
 def _whole(fn, n, size):
@@ -202,6 +208,10 @@ class BatchNormTrain(Op):
                 (xcr, yr), expand = _row_views(xc[lo:hi], y[lo:hi])
                 np.multiply(xcr, expand(w * rstd), out=yr)
                 yr += expand(b)
+            if not cpu and w.dtype == dtype:            # one kernel on a device
+                col = _column(x.ndim)
+                normalize = lambda lo, hi: fused.kernel(ctx.xp, 'scale_shift')(  # noqa: E731
+                    xc, col(w * rstd), col(b), y)
         split(normalize, x.shape[0], x.size)
         if ctx.recording:
             ctx.save(x, w, rstd)
@@ -249,6 +259,12 @@ class BatchNormTrain(Op):
             k = rstd * gw / count
             shift = (sums / count - mean * k).astype(dtype) if xc is None else gb / count
             gx = np.empty_like(base)
+
+            if xc is not None and type(base) is not np.ndarray and w.dtype == dtype:
+                col = _column(base.ndim)                # one kernel on a device
+                fused.kernel(array_module(base), 'batch_norm_input_grad')(
+                    xc, gy, col(k), col(shift), col(w * rstd), gx)
+                return gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None
 
             def input_grad(lo, hi):
                 (br, gyr, gxr), expand = _row_views(base[lo:hi], gy[lo:hi], gx[lo:hi])
