@@ -19,12 +19,18 @@ from ..autograd.observer import OpObserver
 from ..autograd.function import _edge
 from ..autograd.state import current as _state, grad_enabled, update as _update
 from .._tensor import Tensor
+from ..kernels.backend import is_device_array
 from .backward import compile_backward
 from .program import (ArrayAt, Const, DetachStep, EffectStep, GradModeStep, Mapping, ObjectAt,
                       OpStep, Program, Seq, TensorAt, cell_members)
 
 LARGE = 1 << 16     # bytes: a replay lets go of arrays this large as soon as it can
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis), slice)
+
+
+def _is_array(value):
+    """Whether ``value`` is an array of any device (the arrays a recording tracks)."""
+    return isinstance(value, np.ndarray) or is_device_array(value)
 
 
 class Recorder(OpObserver):
@@ -158,7 +164,7 @@ class Recorder(OpObserver):
     def _check_params(self, call):
         """An op parameter holding a recorded array would be replayed with its old values."""
         for value in _leaves(call.params):
-            if isinstance(value, np.ndarray) and id(value) in self.by_array:
+            if _is_array(value) and id(value) in self.by_array:
                 self.fail(f"op '{call.name}' takes the values of a traced tensor as a parameter")
 
     def _note_replaced(self):
@@ -243,7 +249,7 @@ class Recorder(OpObserver):
         """How to rebuild ``value`` (an effect's arguments, the call's result) from slots."""
         if isinstance(value, Tensor):
             return TensorAt(self.ref(value))
-        if isinstance(value, np.ndarray) and id(value) in self.by_array:
+        if _is_array(value) and id(value) in self.by_array:
             return ArrayAt(self.by_array[id(value)])
         if isinstance(value, (tuple, list)):
             return Seq(type(value), [self.template(v) for v in value])
@@ -256,7 +262,7 @@ class Recorder(OpObserver):
         """How to read an effect's result back into (new) slots."""
         if isinstance(value, Tensor):
             return TensorAt(self.bind(value))
-        if isinstance(value, np.ndarray):
+        if _is_array(value):
             s = self._slot(value, True)
             self.by_array[id(value)] = s
             self.keep.append(value)
@@ -280,7 +286,7 @@ class Recorder(OpObserver):
                      for s, t in self.externals]
         outside = self.arg_slots.union(s for s, _ in self.externals)
         large = {s for s, a in enumerate(self.arrays) if s not in outside and
-                 isinstance(a, np.ndarray) and a.nbytes >= LARGE}
+                 _is_array(a) and a.nbytes >= LARGE}
         device = next((a for a in (self.arrays[slot] for slot, _, _ in self.args)
                        if not isinstance(a, np.ndarray)), None)     # a device array, if any
         return Program(len(self.arrays), self.args, externals, self.steps, out,

@@ -187,9 +187,6 @@ def test_early_stopping_restores_the_best_weights_on_the_gpu(device):
                  atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="graph mode replays gradients on the GPU from the traced "
-                   "call's arrays: ms.jit(ms.value_and_grad(...)) gives each replay the first "
-                   "call's gradients (hookgrad/jit)")
 def test_model_in_graph_mode_on_the_gpu(device):
     x, y = blobs(48)
 

@@ -38,3 +38,25 @@ def test_gradients_of_a_program_on_the_gpu():
         np.testing.assert_allclose(g.asnumpy(), 0.25 * np.exp(0.25 * np.array([0.5, 1.0])),
                                    rtol=1e-6)
     assert step.replays == 2
+
+
+def test_a_jitted_value_and_grad_replays_fresh_gradients_on_the_gpu():
+    """Each replay's gradients are its own: the arrays a traced backward returns on a device
+    are slots of the program, not constants frozen at the trace."""
+    def run(device):
+        with backend.default_device(device):
+            w = ms.Parameter(np.float32([1.0, 2.0]), name='w')
+            step = ms.jit(ms.value_and_grad(lambda x: (x * w).sum() ** 2, None, [w]))
+            out = []
+            for i in range(3):
+                loss, (g,) = step(ms.Tensor(np.float32([1.0 + i, 0.5])))
+                out.append((loss.asnumpy(), g.asnumpy()))
+                with ms.no_grad():
+                    ms.ops.assign(w, w - 0.1 * g)
+            return out, step
+    cpu, _ = run(backend.CPU)
+    gpu, step = run(GPU)
+    assert step.replays == 2
+    for (loss, g), (want_loss, want_g) in zip(gpu, cpu):
+        np.testing.assert_allclose(loss, want_loss, rtol=1e-6)
+        np.testing.assert_allclose(g, want_g, rtol=1e-6)
