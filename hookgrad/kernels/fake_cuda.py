@@ -27,6 +27,7 @@ import collections
 import json
 import os
 import types
+import weakref
 
 import numpy as np
 
@@ -39,6 +40,9 @@ IMPLICIT = ("Implicit conversion to a NumPy array is not allowed. Please use `.g
             "construct a NumPy array explicitly.")
 
 host_reads = collections.Counter()      # kind of read -> count
+
+
+_owners = weakref.WeakValueDictionary()   # id of a NumPy array owning memory -> its device array
 
 
 def _unsupported(value):
@@ -150,7 +154,7 @@ class _Flags:
 class ndarray:          # noqa: N801  (CuPy's name)
     """A device array of the stand-in (see the module docstring)."""
 
-    __slots__ = ('_a', '__weakref__')
+    __slots__ = ('_a', '_base', '__weakref__')
     __array_priority__ = 100
 
     def __init__(self, shape, dtype=float, memptr=None, strides=None, order='C'):
@@ -159,12 +163,20 @@ class ndarray:          # noqa: N801  (CuPy's name)
                                       "device memory pointers")
         self._a = np.empty(shape, dtype, order=order)
         _runtime.track(self._a)
+        self._base = None
+        _owners[id(self._a)] = self
 
     @classmethod
     def _of(cls, a):
-        _runtime.track(a)
+        root = _runtime.track(a)
         self = object.__new__(cls)
         self._a = a
+        if root is a:
+            self._base = None
+            _owners[id(a)] = self
+        else:                       # a view: its base is the device array owning the memory
+            owner = _owners.get(id(root))
+            self._base = ndarray._of(root) if owner is None else owner
         return self
 
     # -------------------------------------------------------------- what NumPy asks
@@ -250,7 +262,7 @@ class ndarray:          # noqa: N801  (CuPy's name)
     real = property(lambda self: ndarray._of(self._a.real))
     imag = property(lambda self: ndarray._of(self._a.imag))
     flags = property(lambda self: _Flags(self._a.flags))
-    base = property(lambda self: None if self._a.base is None else ndarray._of(self._a.base))
+    base = property(lambda self: self._base)
     device = property(lambda self: _Device(0))
 
     def __getattr__(self, name):

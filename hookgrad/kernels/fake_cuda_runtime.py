@@ -191,15 +191,17 @@ def get_allocator():
 
 def track(a):
     """Charge the NumPy array ``a`` behind a new device array to the allocator: the array that
-    owns its memory holds one block for as long as it lives (views add nothing)."""
+    owns its memory holds one block for as long as it lives (views add nothing). Returns that
+    owning array."""
     root = a
     while isinstance(root.base, np.ndarray):
         root = root.base
     key = id(root)
     if key in _held or _allocator is None or root.nbytes == 0:
-        return
+        return root
     _held[key] = _allocator(root.nbytes)
     weakref.finalize(root, _held.pop, key, None)
+    return root
 
 
 # ------------------------------------------------------------------------ device and streams

@@ -104,3 +104,10 @@ def test_nothing_warns_on_the_device():
         warnings.simplefilter('error')
         y = xp.log(xp.asarray(np.array([-1.0, 0.0])))
     assert np.isnan(y.get()[0]) and np.isneginf(y.get()[1])
+
+
+def test_a_views_base_is_the_array_owning_the_memory():
+    a = xp.ones((4, 4), np.float32)
+    assert a.base is None
+    for view in (a[1:], a[1:][1:], a.T, a.reshape(16)):
+        assert view.base is a                   # CuPy's rule: the owner, not the parent view
