@@ -8,6 +8,7 @@ import numpy as np
 
 from ..kernels.backend import array_module
 from ..kernels.erf import erf_array
+from ..kernels.threads import half_matmul
 
 
 def _sum_to(x, shape):
@@ -85,7 +86,7 @@ use the array's own module."""
     where = staticmethod(np.where)
     maximum = staticmethod(np.maximum)
     minimum = staticmethod(np.minimum)
-    matmul = staticmethod(np.matmul)
+    matmul = staticmethod(half_matmul)    # np.matmul; float16 in float32 (kernels/threads)
     zeros_like = staticmethod(np.zeros_like)
     ones_like = staticmethod(np.ones_like)
     broadcast_to = staticmethod(_broadcast_to)

@@ -5,8 +5,9 @@ convolution) and ``bias_add`` (the channel bias a convolution's output takes), N
 The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
 channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
 ``conv_batchlast``; ``conv_kernels.ALGORITHM`` chooses among them. On a device (the GPU's
-arrays) the ops run ``kernels/conv_device.py`` instead, which has the same functions: each op
-picks the module by its first input's type.
+arrays) the ops run ``kernels/conv_device.py`` instead, and on float16 CPU arrays
+``kernels/half.py`` (the CPU kernels in float32), which have the same functions: each op picks
+the module by its first input's type and dtype.
 
 Higher order. ``Convolution2D`` (y from x, w), ``Conv2DBackpropInput`` (x's gradient from gy, w)
 and ``Conv2DBackpropFilter`` (w's gradient from gy, x) are bilinear; each one's backward is
@@ -15,7 +16,7 @@ written with the other two, so gradients of gradients are exact.
 import numbers
 
 from ..autograd.function import Op
-from ..kernels import conv as _cpu, conv_device as _device
+from ..kernels import conv as _cpu, conv_device as _device, half as _half
 from ..kernels.backend import ndarray as _ndarray
 from ._base import as_tensor
 from ..kernels.conv import (_to_groups, conv_forward, filter_grad, grad_operand,  # noqa: F401
@@ -39,6 +40,14 @@ def same_padding(size, kernel, stride, dilation):
 # ------------------------------------------------------------------------------ ops
 # Each op's ``backward`` applies the other two ops, so it records on Tensors (the three are
 # closed under differentiation); ``backward_arrays`` calls the conv_kernels functions directly.
+def _kernels(a):
+    """The kernels for arrays like ``a``: the CPU's (float16 ones widened to float32,
+    kernels/half.py) or a device's."""
+    if type(a) is not _ndarray:
+        return _device
+    return _half if a.dtype is _half.HALF else _cpu
+
+
 def _params(stride, padding, dilation, groups):
     return {'stride': stride, 'padding': padding, 'dilation': dilation, 'groups': groups}
 
@@ -55,7 +64,7 @@ class Convolution2D(Op):
     """
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
-        kernels = _cpu if type(x) is _ndarray else _device
+        kernels = _kernels(x)
         y, how, xh, rows, cols = kernels.conv_forward(x, w, stride, padding, dilation, groups)
         if b is not None:
             y += b.reshape(-1, 1, 1)
@@ -84,7 +93,7 @@ class Convolution2D(Op):
         x, w, xh, rows, cols = ctx.saved
         p = ctx.p
         gx = gw = None
-        kernels = _cpu if type(gy) is _ndarray else _device
+        kernels = _kernels(gy)
         gyg = kernels.grad_operand(gy, ctx.how, p['groups'])
         if ctx.needs_grad(0):
             gx = kernels.input_grad(gy, w, x.shape[2:], how=ctx.how, gyg=gyg, rows=rows, **p)
@@ -100,7 +109,7 @@ class Conv2DBackpropInput(Op):
     def forward(ctx, gy, w, *, input_size, stride, padding, dilation, groups):
         ctx.save(gy, w)
         ctx.p = _params(stride, padding, dilation, groups)
-        kernels = _cpu if type(gy) is _ndarray else _device
+        kernels = _kernels(gy)
         return kernels.input_grad(gy, w, input_size, stride, padding, dilation, groups)
 
     @staticmethod
@@ -113,7 +122,7 @@ class Conv2DBackpropInput(Op):
     @staticmethod
     def backward_arrays(ctx, ggx):
         gy, w = ctx.saved
-        kernels = _cpu if type(gy) is _ndarray else _device
+        kernels = _kernels(gy)
         return (kernels.conv_forward(ggx, w, **ctx.p)[0] if ctx.needs_grad(0) else None,
                 kernels.filter_grad(gy, ggx, w.shape[2:], **ctx.p) if ctx.needs_grad(1)
                 else None)
@@ -125,7 +134,7 @@ class Conv2DBackpropFilter(Op):
     def forward(ctx, gy, x, *, kernel_size, stride, padding, dilation, groups):
         ctx.save(gy, x)
         ctx.p = _params(stride, padding, dilation, groups)
-        kernels = _cpu if type(gy) is _ndarray else _device
+        kernels = _kernels(gy)
         return kernels.filter_grad(gy, x, kernel_size, stride, padding, dilation, groups)
 
     @staticmethod
@@ -138,7 +147,7 @@ class Conv2DBackpropFilter(Op):
     @staticmethod
     def backward_arrays(ctx, ggw):
         gy, x = ctx.saved
-        kernels = _cpu if type(gy) is _ndarray else _device
+        kernels = _kernels(gy)
         return (kernels.conv_forward(x, ggw, **ctx.p)[0] if ctx.needs_grad(0) else None,
                 kernels.input_grad(gy, ggw, x.shape[2:], **ctx.p) if ctx.needs_grad(1)
                 else None)
