@@ -189,7 +189,9 @@ def matmul(a, b, out=None):
     flops, m, n = product_flops(a, b)
     before = set_threads(threads_for(flops, m, n))
     try:
-        return half_matmul(a, b, out)
+        if a.dtype is _HALF:
+            return half_matmul(a, b, out)
+        return np.matmul(a, b, out=out)
     finally:
         set_threads(before)
 
