@@ -29,6 +29,10 @@ from .train import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Metric, Precision, Reca
                     get_metric_fn, rearrange_inputs)
 from .train.graph_export import export
 from .train.graph_cell import load
+from .common.sparse_tensor import RowTensor
+from .common.symbol import Symbol
+from .parallel import (set_algo_parameters, get_algo_parameters, reset_algo_parameters,
+                       parameter_broadcast, merge_sliced_parameter)
 from ._runtime import __all__ as _runtime_names
 from ._runtime import *  # noqa: F401,F403
 
@@ -51,6 +55,11 @@ __all__ = [
     'Accuracy', 'F1', 'Fbeta', 'Loss', 'MAE', 'MSE', 'Metric', 'Precision', 'Recall',
     'Top1CategoricalAccuracy', 'Top5CategoricalAccuracy', 'TopKCategoricalAccuracy',
     'get_metric_fn', 'rearrange_inputs',
+    # sparse rows and symbolic dimensions
+    'RowTensor', 'Symbol',
+    # mindspore.parallel's names at the top level
+    'set_algo_parameters', 'get_algo_parameters', 'reset_algo_parameters',
+    'parameter_broadcast', 'merge_sliced_parameter',
 ] + _runtime_names
 
 

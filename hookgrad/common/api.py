@@ -18,3 +18,5 @@ class _PynativeExecutor:
 
 
 _pynative_executor = _PynativeExecutor()
+
+from .cell_graph_executor import _cell_graph_executor  # noqa: E402,F401

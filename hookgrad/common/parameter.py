@@ -4,3 +4,4 @@ from ..compat.names import reporter as _reporter
 
 __all__ = ['Parameter', 'ParameterTuple']
 __getattr__ = _reporter('mindspore.common.parameter')
+from .buffer import _Buffer, _is_parameter_generated  # noqa: E402,F401  (MindSpore's tests)

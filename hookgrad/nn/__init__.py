@@ -12,6 +12,7 @@ from .grad_cells import *  # noqa: F401,F403  (Jvp, Vjp)
 from ..train.metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalAccuracy,
                              Top1CategoricalAccuracy, Top5CategoricalAccuracy, Precision, Recall,
                              Fbeta, F1, MAE, MSE, get_metric_fn)
+from ..train.graph_cell import GraphCell  # noqa: F401  (runs a network ms.export wrote)
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

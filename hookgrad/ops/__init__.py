@@ -82,6 +82,10 @@ from .collective import ReduceOp
 from .operations._catalog import *  # noqa: F401,F403
 from ..autograd.functional import GradOperation
 from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
+from .operations._definition import prim_attr_register, prim_arg_register, constexpr
+from .operations._graph import make_range, tuple_len
+composite.__path__ = [__path__[0] + '/_composite']   # noqa: F821  (ops.composite.base)
+from .composite.base import add_flags  # noqa: E402  (the file is ops/_composite/base.py)
 
 
 def _transpose(x, axes=None):
@@ -117,3 +121,7 @@ __getattr__ = _reporter('mindspore.ops')
 
 from .._tensor import bind_ops as _bind_ops  # noqa: E402
 _bind_ops(_sys.modules[__name__])           # Tensor's operators and methods run these ops
+
+# MindSpore's ops.primitive: where Python Primitives are written (operations/_definition.py)
+from .operations import _definition as primitive  # noqa: E402
+_sys.modules[__name__ + '.primitive'] = primitive

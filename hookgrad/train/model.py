@@ -539,3 +539,6 @@ def _to_float32(value):
             value.dtype != _dtype.float32:
         return ops.cast(value, _dtype.float32)
     return value
+
+
+from ..context import ParallelMode  # noqa: E402,F401  (MindSpore code imports it from here)

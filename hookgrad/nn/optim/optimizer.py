@@ -554,3 +554,6 @@ def _check_unique(params, who):
                                  f"'{p.name}'; names must be unique (the state is named after "
                                  f"them)")
             names[p.name] = i
+
+
+from .init_args import opt_init_args_register  # noqa: E402,F401  (MindSpore imports it here)
