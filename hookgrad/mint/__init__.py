@@ -1,0 +1,32 @@
+"""``mindspore.mint``: MindSpore 2.10's PyTorch-style API (``dim=``, ``keepdim=``, int64
+indices, ``(values, indices)`` pairs), built on hookgrad's ops and layers.
+
+The functions live by subject in ``elementwise``, ``reduction``, ``shaping``, ``creation`` and
+``products``; the submodules are ``nn`` (with ``nn.functional``), ``optim``, ``special``,
+``linalg`` and ``distributed``. A MindSpore mint name hookgrad lacks raises ``NotAvailable``
+saying so.
+"""
+from .. import ops as _ops
+from .._tensor import Tensor
+from .elementwise import *  # noqa: F401,F403
+from .reduction import *  # noqa: F401,F403
+from .shaping import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .products import *  # noqa: F401,F403
+from . import nn, optim, special, linalg, distributed  # noqa: F401
+from .nn.functional import conv2d, softmax  # noqa: F401  (mint has them at the top too)
+from ..compat.names import reporter as _reporter
+
+
+def item(input):
+    """The value of a one-element tensor as a Python number."""
+    return input.item()
+
+
+def equal(input, other):
+    """Whether the two tensors have the same shape and elements: a Python bool."""
+    return tuple(input.shape) == tuple(other.shape) and bool(_ops.all(_ops.eq(input, other)))
+
+
+__getattr__ = _reporter('mindspore.mint')
+del Tensor

@@ -1,0 +1,119 @@
+"""``mindspore.mint``'s tensor creation and random sampling, on hookgrad's ops.
+
+A ``generator`` (``mindspore.Generator``) is honoured by drawing the op's seed from it, so its
+state advances and a re-seeded generator repeats its values.
+"""
+import numbers
+
+from .. import ops
+from .._dtype import float32, int64
+from ..ops import arange, eye, full, full_like, ones_like, zeros_like, rand_like, randn_like
+
+__all__ = ['arange', 'eye', 'full', 'full_like', 'ones', 'ones_like', 'zeros', 'zeros_like',
+           'empty', 'empty_like', 'linspace', 'clone', 'rand', 'rand_like', 'randn',
+           'randn_like', 'randint', 'randint_like', 'randperm', 'normal', 'bernoulli',
+           'multinomial']
+
+
+def _size(size, name):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    if not all(isinstance(n, numbers.Integral) and not isinstance(n, bool) for n in size):
+        raise TypeError(f"mint.{name}: size must be ints or one tuple of ints, got {size!r}")
+    return tuple(int(n) for n in size)
+
+
+def _seed(generator):
+    """A seed drawn from ``generator`` (None: the global one, through the op's own draw)."""
+    return None if generator is None else int(generator._generator().integers(2 ** 31))
+
+
+def ones(size, *, dtype=None):
+    """A tensor of ones of shape ``size`` (Float32 by default)."""
+    return ops.ones(size, float32 if dtype is None else dtype)
+
+
+def zeros(size, *, dtype=None):
+    """A tensor of zeros of shape ``size`` (Float32 by default)."""
+    return ops.zeros(size, float32 if dtype is None else dtype)
+
+
+def empty(*size, dtype=None, device=None):
+    """A tensor of shape ``size`` whose values are unspecified (zeros here)."""
+    return ops.zeros(_size(size, 'empty'), float32 if dtype is None else dtype)
+
+
+def empty_like(input, *, dtype=None, device=None):
+    """A tensor shaped like ``input`` whose values are unspecified (zeros here)."""
+    return ops.zeros_like(input, dtype=dtype)
+
+
+def linspace(start, end, steps, *, dtype=None):
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    out = ops.linspace(float(start), float(end), steps)
+    return out if dtype is None else ops.cast(out, dtype)
+
+
+def clone(input):
+    """A copy of ``input`` that gradients flow through."""
+    return ops.identity(input)
+
+
+def rand(*size, generator=None, dtype=None, device=None):
+    """Uniform samples from [0, 1) of shape ``size``."""
+    return ops.rand(*_size(size, 'rand'), dtype=dtype, seed=_seed(generator))
+
+
+def randn(*size, generator=None, dtype=None, device=None):
+    """Standard normal samples of shape ``size``."""
+    return ops.randn(*_size(size, 'randn'), dtype=dtype, seed=_seed(generator))
+
+
+def randint(*args, generator=None, dtype=None, device=None):
+    """Integers from [low, high) of shape ``size``: ``randint(high, size)`` or
+    ``randint(low, high, size)``; int64 by default."""
+    if len(args) == 2:
+        args = (0, *args)
+    if len(args) != 3:
+        raise TypeError(f"mint.randint: expects (high, size) or (low, high, size), got {args!r}")
+    low, high, size = args
+    return ops.randint(low, high, tuple(size), _seed(generator),
+                       dtype=int64 if dtype is None else dtype)
+
+
+def randint_like(input, *args, dtype=None, device=None):
+    """Integers from [low, high) shaped like ``input``: ``(input, high)`` or
+    ``(input, low, high)``."""
+    if len(args) == 1:
+        args = (0, *args)
+    if len(args) != 2:
+        raise TypeError(f"mint.randint_like: expects (input, high) or (input, low, high), "
+                        f"got {len(args) + 1} arguments")
+    return ops.randint_like(input, args[0], args[1], dtype=input.dtype if dtype is None
+                            else dtype)
+
+
+def randperm(n, *, generator=None, dtype=int64):
+    """A random permutation of ``0..n-1``."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise ValueError(f"mint.randperm: n must be an int >= 0, got {n!r}")
+    keys = ops.rand(int(n), seed=_seed(generator)) if n else ops.zeros((0,), float32)
+    return ops.cast(ops.argsort(keys), dtype)
+
+
+def normal(mean=0.0, std=1.0, size=None, generator=None):
+    """Normal samples: of shape ``size`` for number ``mean`` and ``std``, else of their
+    broadcast shape."""
+    shape = () if size is None else tuple(size)
+    return ops.normal(shape, mean, std, _seed(generator))
+
+
+def bernoulli(input, *, generator=None):
+    """0/1 draws, 1 with the probability held in each element of ``input``."""
+    u = ops.rand_like(input, _seed(generator))
+    return ops.cast(ops.lt(u, input), input.dtype)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """``num_samples`` category indices per row drawn with the (unnormalised) weights."""
+    return ops.cast(ops.multinomial(input, num_samples, replacement, _seed(generator)), int64)

@@ -1,0 +1,173 @@
+"""``mindspore.mint.distributed``: PyTorch-style process groups and collectives on hookgrad's
+MPI world (``mindspore.communication``).
+
+Collectives write their result into the tensors given, as PyTorch's do; with ``async_op=True``
+they have already finished and return a handle whose ``wait()`` returns at once. Ranks named
+by ``src``/``dst`` are global ranks. Launch with ``hookgrad run -n N script.py``.
+"""
+from .. import communication as _comm, ops
+from ..communication import _world
+from ..communication.management import GlobalComm, world_group
+from ..ops.collective import AllGatherOp, AllReduceOp, BroadcastOp, ReduceScatterOp
+from ..compat.names import reporter as _reporter
+
+__all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_initialized',
+           'get_rank', 'get_world_size', 'get_backend', 'new_group', 'get_process_group_ranks',
+           'get_global_rank', 'get_group_rank', 'all_reduce', 'broadcast', 'all_gather',
+           'all_gather_into_tensor', 'reduce_scatter_tensor', 'barrier']
+
+_REDUCTIONS = ('sum', 'max', 'min', 'prod')
+
+
+class _Done:
+    """The handle of a collective that has finished."""
+
+    def wait(self):
+        return True
+
+    def is_completed(self):
+        return True
+
+
+def _handle(async_op):
+    return _Done() if async_op else None
+
+
+def _group(group):
+    return world_group(GlobalComm.WORLD_COMM_GROUP if group is None else group)
+
+
+def is_available():
+    """Whether collectives can run: always (one process without MPI, several with it)."""
+    return True
+
+
+def is_initialized():
+    """Whether ``init_process_group`` has run."""
+    return bool(GlobalComm.INITED) and _world.world() is not None
+
+
+def init_process_group(backend='hccl', init_method=None, timeout=None, world_size=-1, rank=-1,
+                       store=None, group_name='', pg_options=None, device_id=None):
+    """Join the world of processes this one was launched with (MPI; every backend name runs
+    on it)."""
+    if backend not in ('hccl', 'nccl', 'mccl'):
+        raise ValueError(f"mint.distributed.init_process_group: backend must be 'hccl', "
+                         f"'nccl' or 'mccl', got {backend!r}")
+    _comm.init(backend)
+    if world_size not in (-1, get_world_size()):
+        raise ValueError(f"mint.distributed.init_process_group: world_size {world_size} does "
+                         f"not match the {get_world_size()} processes launched")
+    if rank not in (-1, get_rank()):
+        raise ValueError(f"mint.distributed.init_process_group: rank {rank} does not match "
+                         f"this process's rank {get_rank()}")
+
+
+def destroy_process_group(group=None):
+    """Leave the world (or destroy ``group``)."""
+    if group is None or world_group(group) == _world.WORLD:
+        _comm.release()
+    else:
+        _comm.destroy_group(group)
+
+
+def get_rank(group=None):
+    """This process's rank in ``group`` (the world when None)."""
+    return _comm.get_rank() if group is None else _comm.get_rank(group)
+
+
+def get_world_size(group=None):
+    """The number of processes in ``group`` (the world when None)."""
+    return _comm.get_group_size() if group is None else _comm.get_group_size(group)
+
+
+def get_backend(group=None):
+    """The backend name given to ``init_process_group``."""
+    return GlobalComm.BACKEND
+
+
+_groups_made = [0]
+
+
+def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
+              use_local_synchronization=False, group_desc=None):
+    """A group of the global ``ranks`` (all when None); returns its name."""
+    if ranks is None:
+        return GlobalComm.WORLD_COMM_GROUP
+    _groups_made[0] += 1
+    name = group_desc or f"mint_group_{_groups_made[0]}"
+    _comm.create_group(name, sorted(ranks))
+    return name
+
+
+def get_process_group_ranks(group=None):
+    """The global ranks of ``group``'s members, in group-rank order."""
+    return _comm.get_process_group_ranks(GlobalComm.WORLD_COMM_GROUP if group is None
+                                         else group)
+
+
+def get_global_rank(group, group_rank):
+    """The global rank of member ``group_rank`` of ``group``."""
+    return get_process_group_ranks(group)[group_rank]
+
+
+def get_group_rank(group, global_rank):
+    """The rank within ``group`` of the process with global rank ``global_rank``."""
+    ranks = get_process_group_ranks(group)
+    if global_rank not in ranks:
+        raise ValueError(f"mint.distributed.get_group_rank: global rank {global_rank} is not "
+                         f"in group {group!r} (ranks {ranks})")
+    return ranks.index(global_rank)
+
+
+def _op(name, op):
+    if op not in _REDUCTIONS:
+        raise ValueError(f"mint.distributed.{name}: op must be one of {_REDUCTIONS}, got {op!r}")
+    return op
+
+
+def all_reduce(tensor, op='sum', group=None, async_op=False):
+    """``tensor`` replaced, on every member, by the reduction of all members' tensors."""
+    ops.assign(tensor, AllReduceOp.apply(tensor, op=_op('all_reduce', op), group=_group(group)))
+    return _handle(async_op)
+
+
+def broadcast(tensor, src, group=None, async_op=False):
+    """``tensor`` replaced, on every member, by global rank ``src``'s."""
+    root = get_group_rank(group, src) if group is not None else src
+    ops.assign(tensor, BroadcastOp.apply(tensor, root=root, group=_group(group)))
+    return _handle(async_op)
+
+
+def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    """``output_tensor`` filled with every member's ``input_tensor`` joined along axis 0."""
+    ops.assign(output_tensor, AllGatherOp.apply(input_tensor, group=_group(group)))
+    return _handle(async_op)
+
+
+def all_gather(tensor_list, tensor, group=None, async_op=False):
+    """``tensor_list[i]`` filled with member ``i``'s ``tensor``."""
+    gathered = AllGatherOp.apply(tensor, group=_group(group))
+    if len(tensor_list) != get_world_size(group):
+        raise ValueError(f"mint.distributed.all_gather: tensor_list has {len(tensor_list)} "
+                         f"tensors for {get_world_size(group)} members")
+    for out, piece in zip(tensor_list, ops.split(gathered, tensor.shape[0] if tensor.ndim
+                                                 else 1, 0)):
+        ops.assign(out, ops.reshape(piece, out.shape))
+    return _handle(async_op)
+
+
+def reduce_scatter_tensor(output, input, op='sum', group=None, async_op=False):
+    """``output`` filled with this member's block (axis 0) of the reduction of all inputs."""
+    ops.assign(output, ReduceScatterOp.apply(input, op=_op('reduce_scatter_tensor', op),
+                                             group=_group(group)))
+    return _handle(async_op)
+
+
+def barrier(group=None, async_op=False, device_ids=None):
+    """Wait until every member of ``group`` has reached this call."""
+    _world.world().barrier(_group(group))
+    return _handle(async_op)
+
+
+__getattr__ = _reporter('mindspore.mint.distributed')
