@@ -1,45 +1,44 @@
-"""save_checkpoint and load_checkpoint (MindSpore's names): the checkpoint file format.
+"""save_checkpoint and load_checkpoint (MindSpore's names): MindSpore's checkpoint files.
 
-Files are safetensors files (a format whose loading runs no code) named ``*.ckpt``; the hookgrad
-dtype, shape, ``requires_grad`` flag and a CRC32 of every entry travel in the safetensors
-metadata, with a CRC32 of the metadata itself. Writing and the checksums live in durable.py.
-They are not MindSpore's protobuf checkpoints: see docs/checkpoints.md. ``safetensors`` is a
-dependency of hookgrad, imported on first use.
+``save_checkpoint`` writes MindSpore 2.x's protobuf ``.ckpt`` files (``format='ckpt'``, the
+default; protobuf_ckpt.py) or its safetensors files (``format='safetensors'``;
+safetensors_ckpt.py), atomically (durable.py). ``load_checkpoint`` reads both, and hookgrad's
+older files (hookgrad_format.py), telling them apart by their content. See
+docs/checkpoints.md.
 """
-import functools
-import json
 import numbers
 import os
 
-from .. import _dtype
+from .._frames import warn
 from .._tensor import Tensor
-from .durable import crc32 as _crc32, metadata_crc32, write_atomic as _write_atomic
+from . import hookgrad_format, protobuf_ckpt, safetensors_ckpt
+# _crc32 is imported from here by train/graph_export.py and train/graph_cell.py
+from .durable import crc32 as _crc32, write_atomic as _write_atomic  # noqa: F401
 from .network import check_bool as _check_bool, load_param_into_net
 from ..nn.cell import Cell
 from ..nn.parameter import Parameter
 
 __all__ = ['save_checkpoint', 'load_checkpoint']
 
-FORMAT = 'hookgrad.checkpoint'
-VERSION = '2'           # 2: shapes in the records and a CRC32 of the metadata ('crc32')
-_VERSIONS = ('1', '2')  # version 1 files (no metadata CRC32) still load
-_SUFFIX = '.ckpt'
+_FORMATS = ('ckpt', 'safetensors')
 _RESERVED = '__metadata__'          # the safetensors header's own key
-_SAVE_KWARGS = ('incremental',)     # MindSpore's kwargs (MapParameter export: none here)
+_SAVE_KWARGS = ('incremental', 'global_step_num', 'remove_redundancy')
+_ASYNC_MODES = ('process', 'thread')
 
 
 # ----------------------------------------------------------------- save
 def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,
                     append_dict=None, enc_key=None, enc_mode='AES-GCM', choice_func=None,
-                    **kwargs):
-    """Save parameters to ``ckpt_file_name`` (``.ckpt`` is appended if missing), atomically.
+                    crc_check=False, format='ckpt', **kwargs):
+    """Save parameters to a MindSpore checkpoint file, atomically.
 
-    The file is written to a temporary file in the same directory, flushed to disk and moved
-    onto the target in one step: a reader sees the old file or the new one, never a part, and
-    a failed save leaves the old file as it was. Temporary files left by killed saves of the
-    same path are removed first (docs/checkpoints.md). In data-parallel mode with several
-    processes, whose parameters are equal, only rank 0 writes; the others check the arguments
-    and return.
+    ``format='ckpt'`` writes MindSpore's protobuf ``.ckpt``, ``format='safetensors'`` its
+    safetensors file; MindSpore's ``load_checkpoint`` reads both. ``.ckpt`` or
+    ``.safetensors`` is appended unless the name ends with the format. The file is written to
+    a temporary file in the same directory, flushed to disk and moved onto the target in one
+    step: a reader sees the old file or the new one, never a part, and a failed save leaves
+    the old file as it was. In data-parallel mode with several processes, whose parameters
+    are equal, only rank 0 writes; the others check the arguments and return.
 
     Args:
         save_obj: a Cell (every parameter, by ``Parameter.name``), a list of Parameters, a list
@@ -47,60 +46,92 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             Tensor | str}`` such as ``load_checkpoint`` returns.
         ckpt_file_name: the file's path (str or path-like); an existing file is replaced.
         integrated_save: MindSpore's model-parallel merge flag; a bool, without effect here.
-        async_save: a bool; the save is always done before the call returns.
+        async_save: a bool, ``'process'`` or ``'thread'``; the save is always done before the
+            call returns.
         append_dict: extra ``{name: int | float | bool | str | Tensor}`` entries, saved after
             the parameters (numbers become Int64, Float32 or Bool tensors).
         enc_key: must be None: encryption is not supported.
         enc_mode: a str, used only with ``enc_key``.
         choice_func: ``choice_func(name) -> bool`` choosing which parameters to save (not
             applied to ``append_dict``).
-        kwargs: ``incremental`` (a bool, for MindSpore's MapParameter) is accepted.
+        crc_check: a bool: store a CRC32 of the content, which ``load_checkpoint`` checks.
+        format: ``'ckpt'`` or ``'safetensors'`` (which cannot hold str entries).
+        kwargs: MindSpore's ``incremental`` (a bool, for MapParameter; False with
+            safetensors), ``global_step_num`` (an int or None; None with safetensors) and
+            ``remove_redundancy`` (a bool or None, recorded in a safetensors file).
 
     Raises:
         TypeError: for arguments of the wrong type, an unnamed Parameter or an unknown kwarg.
-        ValueError: for ``enc_key`` not None, or two different entries with one name.
+        ValueError: for ``enc_key`` not None, an unknown ``format`` or ``async_save`` mode,
+            two different entries with one name, or a str entry with ``format='safetensors'``.
         FileNotFoundError: if the directory does not exist.
         IsADirectoryError: if the path is a directory.
-        ImportError: if the ``safetensors`` dependency is missing.
+        ImportError: if the ``protobuf`` or ``safetensors`` dependency is missing.
     """
-    path = _save_path(ckpt_file_name)
-    _check_bool(integrated_save, 'save_checkpoint', 'integrated_save')
-    _check_bool(async_save, 'save_checkpoint', 'async_save')
+    where = 'save_checkpoint'
+    if format not in _FORMATS:
+        raise ValueError(f"{where}: format must be 'ckpt' or 'safetensors', got {format!r}")
+    path = _save_path(ckpt_file_name, format)
+    _check_bool(integrated_save, where, 'integrated_save')
+    if not isinstance(async_save, (bool, str)):
+        raise TypeError(f"{where}: async_save must be a bool or str, got "
+                        f"{type(async_save).__name__}")
+    if isinstance(async_save, str) and async_save not in _ASYNC_MODES:
+        raise ValueError(f"{where}: async_save can only be 'process' or 'thread', got "
+                         f"{async_save!r}")
     if enc_key is not None:
-        raise ValueError("save_checkpoint: encryption is not supported (enc_key must be None); "
-                         "hookgrad checkpoints are plain safetensors files")
+        raise ValueError(f"{where}: encryption is not supported (enc_key must be None)")
     if not isinstance(enc_mode, str):
-        raise TypeError(f"save_checkpoint: enc_mode must be a str, got {type(enc_mode).__name__}")
+        raise TypeError(f"{where}: enc_mode must be a str, got {type(enc_mode).__name__}")
     if choice_func is not None and not callable(choice_func):
-        raise TypeError(f"save_checkpoint: choice_func must be callable or None, got "
+        raise TypeError(f"{where}: choice_func must be callable or None, got "
                         f"{type(choice_func).__name__}")
-    for key, value in kwargs.items():
-        if key not in _SAVE_KWARGS:
-            raise TypeError(f"save_checkpoint: unexpected keyword argument '{key}' (accepted: "
-                            f"{', '.join(_SAVE_KWARGS)})")
-        _check_bool(value, 'save_checkpoint', key)
+    _check_bool(crc_check, where, 'crc_check')
+    options = _save_kwargs(kwargs, format)
     if not writes_checkpoints():
         return
     entries = _collect(save_obj, choice_func)
     _append(entries, append_dict)
-
-    tensors, records = {}, []
-    for name, value, requires_grad in entries:
-        if isinstance(value, str):
-            records.append({'name': name, 'kind': 'str', 'value': value})
-            continue
-        arr = value.asnumpy()
-        if not arr.flags.c_contiguous:
-            arr = arr.copy(order='C')
-        tensors[name] = arr
-        records.append({'name': name, 'kind': 'tensor', 'dtype': value.dtype.name,
-                        'shape': list(arr.shape), 'requires_grad': requires_grad,
-                        'crc32': _crc32(arr)})
-    entries = json.dumps(records)
-    metadata = {'format': FORMAT, 'version': VERSION, 'entries': entries,
-                'crc32': str(metadata_crc32(FORMAT, VERSION, entries))}
-    payload = _safetensors().numpy.save(tensors, metadata=metadata)
+    if format == 'ckpt':
+        payload = protobuf_ckpt.encode(
+            [(name, value if isinstance(value, str) else value.asnumpy(),
+              None if isinstance(value, str) else value.dtype.name)
+             for name, value, _ in entries], crc_check)
+    else:
+        texts = [name for name, value, _ in entries if isinstance(value, str)]
+        if texts:
+            raise ValueError(f"{where}: format='safetensors' cannot hold str entries "
+                             f"({', '.join(map(repr, texts))}); use format='ckpt'")
+        payload = safetensors_ckpt.encode(
+            _safetensors(), [(name, value.asnumpy(), value.dtype.name)
+                             for name, value, _ in entries],
+            crc_check, options['remove_redundancy'])
     _write_atomic(path, payload)
+
+
+def _save_kwargs(kwargs, format):
+    """MindSpore's ``save_checkpoint`` kwargs, checked, with their defaults."""
+    where = 'save_checkpoint'
+    for key in kwargs:
+        if key not in _SAVE_KWARGS:
+            raise TypeError(f"{where}: unexpected keyword argument '{key}' (accepted: "
+                            f"{', '.join(_SAVE_KWARGS)})")
+    options = {'incremental': False, 'global_step_num': None, 'remove_redundancy': None}
+    options.update(kwargs)
+    _check_bool(options['incremental'], where, 'incremental')
+    step = options['global_step_num']
+    if step is not None and (isinstance(step, bool) or not isinstance(step, numbers.Integral)):
+        raise TypeError(f"{where}: global_step_num must be an int or None, got "
+                        f"{type(step).__name__}")
+    if options['remove_redundancy'] is not None:
+        _check_bool(options['remove_redundancy'], where, 'remove_redundancy')
+    if format == 'safetensors':
+        for key in ('incremental', 'global_step_num'):
+            default = False if key == 'incremental' else None
+            if options[key] != default:
+                raise ValueError(f"{where}: with format='safetensors', {key} must be "
+                                 f"{default}, got {options[key]!r}")
+    return options
 
 
 def writes_checkpoints():
@@ -111,10 +142,10 @@ def writes_checkpoints():
     return world is None or world.rank == 0
 
 
-def _save_path(ckpt_file_name):
+def _save_path(ckpt_file_name, format):
     path = _fspath(ckpt_file_name, 'save_checkpoint')
-    if not path.endswith(_SUFFIX):
-        path += _SUFFIX
+    if not path.endswith(format):           # MindSpore's rule: 'netckpt' is kept as it is
+        path += '.' + format
     path = os.path.abspath(path)
     if os.path.isdir(path):
         raise IsADirectoryError(f"save_checkpoint: '{path}' is a directory, expected a file name")
@@ -218,11 +249,17 @@ def _append(entries, append_dict):
 
 # ----------------------------------------------------------------- load
 def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None,
-                    dec_key=None, dec_mode='AES-GCM', specify_prefix=None, choice_func=None):
-    """Read a checkpoint written by ``save_checkpoint``; load it into ``net`` if given.
+                    dec_key=None, dec_mode='AES-GCM', specify_prefix=None, choice_func=None,
+                    crc_check=False, remove_redundancy=False, format='ckpt'):
+    """Read a MindSpore checkpoint (protobuf ``.ckpt`` or safetensors) or an older hookgrad one;
+    load it into ``net`` if given.
+
+    The file's content tells its format, whatever its name and ``format``. Loading runs no
+    code from the file, and every declared size is checked against the bytes present before
+    an array is made.
 
     Args:
-        ckpt_file_name: the file's path (str or path-like), ending with ``.ckpt``.
+        ckpt_file_name: the file's path (str or path-like).
         net: a Cell to load the parameters into with ``load_param_into_net``, or None.
         strict_load: passed to ``load_param_into_net``.
         filter_prefix: a str or list/tuple of str: entries whose names start with one are
@@ -233,44 +270,50 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
             are read.
         choice_func: ``choice_func(name) -> bool`` choosing the entries to read; ignored when
             ``filter_prefix`` or ``specify_prefix`` is given (as in MindSpore).
+        crc_check: a bool. A CRC32 the file carries is always checked; with True, a file
+            without one is loaded with a warning (MindSpore logs one).
+        remove_redundancy: a bool, passed to ``load_param_into_net``.
+        format: ``'ckpt'`` or ``'safetensors'``; checked, but the content decides.
 
     Returns:
-        A dict ``{name: Parameter}`` in the saved order, with names, dtypes and
-        ``requires_grad`` restored; an ``append_dict`` str value comes back as a str.
+        A dict ``{name: Parameter | str}`` in the file's order (safetensors files: by name, as
+        MindSpore reads them). MindSpore's files give Parameters with ``requires_grad=True``
+        (BFloat16 entries as Float32, with a warning); hookgrad's older files restore each
+        entry's ``requires_grad``.
 
     Raises:
         TypeError: for arguments of the wrong type.
-        ValueError: for ``dec_key`` not None, a name not ending with ``.ckpt``, an empty
-            prefix, a file that is corrupted (a tensor or the metadata fails its CRC32),
-            truncated or not a hookgrad checkpoint, or no entry left after filtering.
+        ValueError: for ``dec_key`` not None, an unknown ``format``, an empty prefix, a file
+            that is corrupted (a CRC32 fails, a size does not match), truncated or not a
+            checkpoint, an entry of a type hookgrad cannot hold (Complex, Int4, MapParameter),
+            or no entry left after filtering.
         FileNotFoundError: if the file does not exist.
-        ImportError: if the ``safetensors`` dependency is missing.
+        ImportError: if the ``protobuf`` or ``safetensors`` dependency is missing.
         RuntimeError: from ``load_param_into_net`` when the entries do not fit ``net``.
     """
     where = 'load_checkpoint'
     path = _fspath(ckpt_file_name, where)
-    if not path.endswith(_SUFFIX):
-        raise ValueError(f"{where}: the checkpoint file name must end with '{_SUFFIX}', got "
-                         f"'{path}'")
     if net is not None and not isinstance(net, Cell):
         raise TypeError(f"{where}: net must be a Cell or None, got {type(net).__name__}")
     _check_bool(strict_load, where, 'strict_load')
     filter_prefix = _check_prefix(filter_prefix, 'filter_prefix')
     specify_prefix = _check_prefix(specify_prefix, 'specify_prefix')
     if dec_key is not None:
-        raise ValueError(f"{where}: decryption is not supported (dec_key must be None); "
-                         f"hookgrad checkpoints are plain safetensors files")
+        raise ValueError(f"{where}: decryption is not supported (dec_key must be None)")
     if not isinstance(dec_mode, str):
         raise TypeError(f"{where}: dec_mode must be a str, got {type(dec_mode).__name__}")
     if choice_func is not None and not callable(choice_func):
         raise TypeError(f"{where}: choice_func must be callable or None, got "
                         f"{type(choice_func).__name__}")
+    _check_bool(crc_check, where, 'crc_check')
+    _check_bool(remove_redundancy, where, 'remove_redundancy')
+    if format not in _FORMATS:
+        raise ValueError(f"{where}: format must be 'ckpt' or 'safetensors', got {format!r}")
     path = os.path.abspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"{where}: the checkpoint file '{path}' does not exist")
     if not os.path.isfile(path):
         raise ValueError(f"{where}: '{path}' is not a regular file")
-    safetensors = _safetensors()
 
     if filter_prefix is not None or specify_prefix is not None:
         def wanted(name):
@@ -278,25 +321,55 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
                 (filter_prefix is None or not name.startswith(filter_prefix))
     else:
         wanted = choice_func
-    parameter_dict = {}
-    with _library_call(functools.partial(safetensors.safe_open, path, 'numpy'), path) as f:
-        records = _read_records(_library_call(f.metadata, path),
-                                set(_library_call(f.keys, path)), path)
-        for rec in records:
-            name = rec['name']
-            if wanted is not None and not wanted(name):
-                continue
-            if rec['kind'] == 'str':
-                parameter_dict[name] = rec['value']
-            else:
-                arr = _library_call(functools.partial(f.get_tensor, name), path)
-                parameter_dict[name] = _restore(arr, rec, path)
+    with open(path, 'rb') as f:
+        data = f.read()
+    try:
+        parameter_dict = _read(data, path, wanted, crc_check)
+    except protobuf_ckpt.BadFile as e:
+        raise ValueError(f"{where}: '{path}' {e}") from (e.__cause__ or e)
     if not parameter_dict:
+        if not data:
+            raise ValueError(f"{where}: '{path}' is empty: it holds no entries")
         raise ValueError(f"{where}: no entry of '{path}' is left after filtering; check "
                          f"filter_prefix, specify_prefix and choice_func")
     if net is not None:
-        load_param_into_net(net, parameter_dict, strict_load)
+        load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
     return parameter_dict
+
+
+def _read(data, path, wanted, crc_check):
+    """``{name: Parameter | str}`` from a file's bytes, in whichever format they are."""
+    if not _is_safetensors(data):
+        entries, has_crc = protobuf_ckpt.decode(data, wanted)
+    else:
+        safetensors = _safetensors()
+        with _library_call(lambda: safetensors.safe_open(path, 'numpy'), path) as handle:
+            metadata = _library_call(handle.metadata, path) or {}
+            if hookgrad_format.is_hookgrad(metadata):
+                return hookgrad_format.read(handle, _library_call, path, wanted)
+        entries, metadata = safetensors_ckpt.decode(safetensors, data, wanted)
+        has_crc = 'crc_num' in metadata
+    if crc_check and not has_crc:
+        warn(f"load_checkpoint: crc_check=True but '{path}' carries no CRC32; it was loaded "
+             f"without a check")
+    bfloat16 = [name for name, _, tensor_type in entries if tensor_type == 'BFloat16']
+    if bfloat16:
+        warn(f"load_checkpoint: '{path}' holds BFloat16 entries "
+             f"({', '.join(map(repr, bfloat16))}), a type NumPy and so hookgrad cannot hold; "
+             f"they are loaded as Float32, which holds every BFloat16 value exactly")
+    return {name: value if isinstance(value, str) else Parameter(value, name=name)
+            for name, value, _ in entries}
+
+
+def _is_safetensors(data):
+    """A safetensors file: an 8-byte header length, then a JSON header starting with '{'.
+
+    A protobuf ``.ckpt`` starts with 0x0A (field 1, length-delimited); its first 8 bytes read
+    as a length exceed the file, so one whose 9th byte is '{' is still told apart.
+    """
+    if len(data) < 10 or data[8:9] != b'{':
+        return False
+    return data[0] != 0x0A or 8 + int.from_bytes(data[:8], 'little') <= len(data)
 
 
 def _library_call(call, path):
@@ -307,72 +380,7 @@ def _library_call(call, path):
     except MemoryError:
         raise
     except Exception as e:
-        raise ValueError(f"load_checkpoint: '{path}' is not a readable checkpoint (corrupted, "
-                         f"truncated or another format): {e}") from e
-
-
-def _read_records(metadata, tensor_names, path):
-    """The entry records of a checkpoint's metadata, checked against the file's tensors."""
-    def bad(what):
-        return ValueError(f"load_checkpoint: '{path}' {what}")
-
-    if not metadata or metadata.get('format') != FORMAT:
-        raise bad(f"is a safetensors file but not a hookgrad checkpoint (its metadata has no "
-                  f"'format': '{FORMAT}')")
-    version = metadata.get('version')
-    if version not in _VERSIONS:
-        raise bad(f"has checkpoint format version {version!r}; this hookgrad reads versions "
-                  f"{', '.join(map(repr, _VERSIONS))}")
-    entries = metadata.get('entries', '')
-    if version != '1':
-        saved = metadata.get('crc32')
-        if not (isinstance(saved, str) and saved.isdigit()
-                and int(saved) == metadata_crc32(FORMAT, version, entries)):
-            raise bad("has corrupted metadata (its entry names, dtypes, shapes or append_dict "
-                      "values do not match the metadata CRC32)")
-    try:
-        records = json.loads(entries)
-    except ValueError as e:
-        raise bad(f"has corrupted metadata (its entry list is not valid JSON: {e})") from e
-    if not isinstance(records, list) or not all(_valid_record(r) for r in records):
-        raise bad("has corrupted metadata (malformed entry list)")
-    if len({r['name'] for r in records}) != len(records):
-        raise bad("has corrupted metadata (an entry name appears twice)")
-    listed = [r['name'] for r in records if r['kind'] == 'tensor']
-    if set(listed) != tensor_names:
-        raise bad(f"has metadata listing tensors {sorted(listed)} but holds "
-                  f"{sorted(tensor_names)}")
-    return records
-
-
-def _valid_record(r):
-    if not isinstance(r, dict) or not isinstance(r.get('name'), str):
-        return False
-    if r.get('kind') == 'str':
-        return isinstance(r.get('value'), str)
-    shape = r.get('shape', [])          # version 1 records have no shape
-    return (r.get('kind') == 'tensor' and isinstance(r.get('dtype'), str)
-            and isinstance(r.get('requires_grad'), bool) and isinstance(r.get('crc32'), int)
-            and isinstance(shape, list) and all(type(d) is int for d in shape))
-
-
-def _restore(arr, rec, path):
-    """A Parameter from a stored array, after checking its dtype and CRC32 against ``rec``."""
-    name = rec['name']
-    try:
-        dtype = _dtype.to_dtype(rec['dtype'])
-    except TypeError:
-        dtype = None
-    if dtype is None or dtype.np_dtype != arr.dtype:
-        raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is stored as {arr.dtype} "
-                         f"but its metadata says {rec['dtype']!r}")
-    if 'shape' in rec and tuple(rec['shape']) != arr.shape:
-        raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is stored with shape "
-                         f"{arr.shape} but its metadata says {tuple(rec['shape'])}")
-    if _crc32(arr) != rec['crc32']:
-        raise ValueError(f"load_checkpoint: '{path}' entry '{name}' is corrupted (its data "
-                         f"does not match the saved CRC32)")
-    return Parameter(arr, name=name, requires_grad=rec['requires_grad'])
+        raise ValueError(f"load_checkpoint: '{path}' {protobuf_ckpt.UNREADABLE}: {e}") from e
 
 
 def _check_prefix(prefix, arg):

@@ -1,9 +1,7 @@
 """Fixtures of the checkpoint tests."""
 import pytest
 
-import hookgrad as ms
-
-from .nets import fresh_outer
+from .nets import fresh_outer, save_hookgrad_file
 
 
 @pytest.fixture
@@ -15,6 +13,6 @@ def st():
 
 @pytest.fixture
 def saved(st, tmp_path):
+    """A checkpoint in hookgrad's older format, and its bytes."""
     path = tmp_path / 'net.ckpt'
-    ms.save_checkpoint(fresh_outer(20), path, append_dict={'tag': 'x'})
-    return path, path.read_bytes()
+    return path, save_hookgrad_file(fresh_outer(20), path, append_dict={'tag': 'x'})

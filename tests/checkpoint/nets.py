@@ -58,3 +58,13 @@ def P(array, name=None):
 
 def nameless():
     return ms.Parameter(ms.Tensor([1.0]))
+
+
+def save_hookgrad_file(save_obj, path, append_dict=None):
+    """Write ``save_obj`` in hookgrad's older checkpoint format, which load_checkpoint reads."""
+    import safetensors.numpy  # noqa: F401
+    from hookgrad.checkpoint import files, hookgrad_format
+    entries = files._collect(save_obj, None)
+    files._append(entries, append_dict)
+    path.write_bytes(hookgrad_format.encode(safetensors, entries))
+    return path.read_bytes()

@@ -1,5 +1,6 @@
 """Saves killed mid-write leave temporary files that the next save removes; every bit of a
-checkpoint's header is covered by a check, so a flipped bit never loads silently."""
+.ckpt saved with crc_check, and of an older hookgrad checkpoint's header, is covered by a
+check, so a flipped bit never loads silently."""
 import os
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 import hookgrad as ms
 from hookgrad.checkpoint import durable as checkpoint_file
 
-from .nets import assert_same, fresh_outer, values
+from .nets import assert_same, fresh_outer, save_hookgrad_file, values
 
 # A child that starts a save, writes half the file, says so, then hangs until killed.
 _SLOW_SAVE = textwrap.dedent("""
@@ -101,12 +102,40 @@ def test_save_and_failed_save_leave_no_temp(st, tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == ['net.ckpt']
 
 
-# ----------------------------------------------------------------- bit flips in the header
-def small_checkpoint(path):
+# ----------------------------------------------------------------- bit flips
+def small_entries():
     w = ms.Parameter(ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name='fc.w')
     b = ms.Parameter(ms.Tensor(np.array([1, 2], np.int16)), name='fc.b', requires_grad=False)
-    ms.save_checkpoint([w, b], path, append_dict={'tag': 'run-7', 'epoch': 3})
-    return path.read_bytes()
+    return [w, b], {'tag': 'run-7', 'epoch': 3}
+
+
+def small_checkpoint(path):
+    """An older hookgrad checkpoint (its header has a CRC32 of its own)."""
+    params, append_dict = small_entries()
+    return save_hookgrad_file(params, path, append_dict)
+
+
+def test_every_bit_flip_in_a_ckpt_with_crc_check_is_detected(tmp_path):
+    path = tmp_path / 'm.ckpt'
+    params, append_dict = small_entries()
+    ms.save_checkpoint(params, path, append_dict=append_dict, crc_check=True)
+    data = path.read_bytes()
+    assert data[-17:-10] == b'crc_num'
+    flipped = bytearray(data)
+    reasons = {}
+    for pos in range(len(data)):
+        for bit in range(8):
+            flipped[pos] ^= 1 << bit
+            path.write_bytes(flipped)
+            with pytest.raises(ValueError, match=f"load_checkpoint: '{path}' ") as info:
+                ms.load_checkpoint(path)
+            reason = str(info.value).split("' ", 1)[1][:30]
+            reasons[reason] = reasons.get(reason, 0) + 1
+            flipped[pos] ^= 1 << bit
+    # flips in the content and in the CRC itself fail the CRC; the others break the mark,
+    # which leaves bytes protobuf cannot parse
+    assert reasons['is corrupted: its content does'] == 8 * (len(data) - 7)
+    assert sum(reasons.values()) == 8 * len(data)
 
 
 def test_every_bit_flip_in_the_header_is_detected(st, tmp_path):

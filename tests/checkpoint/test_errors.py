@@ -6,15 +6,18 @@ import sys
 import numpy as np
 import pytest
 
+from google.protobuf.message import DecodeError
+
 import hookgrad as ms
-from hookgrad.checkpoint import files as ckpt
+from hookgrad.checkpoint import durable, protobuf_ckpt
 from hookgrad import nn
 
 from .nets import P, nameless
 
 
 # ----------------------------------------------------------------- damaged files
-@pytest.mark.parametrize('keep', [0, 4, 8, 20, 0.5, -1])
+# (hookgrad's older format; MindSpore's formats are in test_mindspore_files.py)
+@pytest.mark.parametrize('keep', [4, 8, 20, 0.5, -1])
 def test_truncated_file_is_rejected(st, saved, keep):
     path, data = saved
     n = int(len(data) * keep) if isinstance(keep, float) else keep % len(data)
@@ -23,7 +26,17 @@ def test_truncated_file_is_rejected(st, saved, keep):
                                          r"checkpoint \(corrupted, truncated or another "
                                          r"format\): ") as info:
         ms.load_checkpoint(path)
-    assert isinstance(info.value.__cause__, st.SafetensorError)
+    # cut inside its length field it is no safetensors file, so protobuf tries and fails
+    want = st.SafetensorError if n >= 10 else DecodeError
+    assert isinstance(info.value.__cause__, want)
+
+
+def test_empty_file_is_rejected(tmp_path):
+    path = tmp_path / 'net.ckpt'
+    path.write_bytes(b'')
+    with pytest.raises(ValueError, match=r"load_checkpoint: '.*net\.ckpt' is empty: it holds "
+                                         r"no entries"):
+        ms.load_checkpoint(path)
 
 
 @pytest.mark.parametrize('pos', [0, 2, 7, 8, 30, 100])
@@ -36,7 +49,9 @@ def test_flipped_header_bytes_are_rejected(st, saved, pos):
     path.write_bytes(bytes(damaged))
     with pytest.raises(ValueError, match="is not a readable checkpoint") as info:
         ms.load_checkpoint(path)
-    assert isinstance(info.value.__cause__, st.SafetensorError)
+    # without its '{' the file is no safetensors file, and protobuf cannot parse it either
+    want = DecodeError if pos == 8 else st.SafetensorError
+    assert isinstance(info.value.__cause__, want)
 
 
 def test_flipped_data_byte_fails_the_crc(st, saved):
@@ -49,7 +64,7 @@ def test_flipped_data_byte_fails_the_crc(st, saved):
         ms.load_checkpoint(path)
 
 
-@pytest.mark.parametrize('content', [b'', b'hello world\n', bytes(range(256)) * 8,
+@pytest.mark.parametrize('content', [b'hello world\n', bytes(range(256)) * 8, b'\n\x02\x08\x01',
                                      (10).to_bytes(8, 'little') + b'{"a": 1, }'])
 def test_garbage_files_are_rejected(st, tmp_path, content):
     path = tmp_path / 'junk.ckpt'
@@ -65,16 +80,16 @@ def write_safetensors(st, path, tensors, metadata):
 
 def entries_for(tensors, **change):
     records = [{'name': k, 'kind': 'tensor', 'dtype': ms.dtype.from_numpy(v.dtype).name,
-                'requires_grad': True, 'crc32': ckpt._crc32(v)} for k, v in tensors.items()]
+                'requires_grad': True, 'crc32': durable.crc32(v)} for k, v in tensors.items()]
     for r in records:
         r.update(change)
     return json.dumps(records)
 
 
 @pytest.mark.parametrize('metadata, match', [
-    (None, r"is a safetensors file but not a hookgrad checkpoint \(its metadata has no "
-           r"'format': 'hookgrad\.checkpoint'\)"),
-    ({'format': 'other'}, "is a safetensors file but not a hookgrad checkpoint"),
+    ({'format': 'other', 'entries': '[]'},
+     r"has corrupted metadata \(it lists hookgrad checkpoint entries but its 'format' is "
+     r"'other', not 'hookgrad\.checkpoint'\)"),
     ({'format': 'hookgrad.checkpoint', 'version': '3', 'entries': '[]'},
      r"has checkpoint format version '3'; this hookgrad reads versions '1', '2'"),
     ({'format': 'hookgrad.checkpoint', 'version': '1', 'entries': '[{"name": '},
@@ -134,12 +149,30 @@ def test_missing_safetensors_names_the_install_command(tmp_path, monkeypatch):
     msg = (r"hookgrad checkpoints need the 'safetensors' package, a dependency of hookgrad that "
            r"is missing here; install it with: pip install safetensors$")
     with pytest.raises(ImportError, match=msg) as info:
-        ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'a.ckpt')
+        ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'a.ckpt', format='safetensors')
     assert isinstance(info.value.__cause__, ImportError)
     assert os.listdir(tmp_path) == []
-    (tmp_path / 'b.ckpt').write_bytes(b'x')
+    (tmp_path / 'b.ckpt').write_bytes((2).to_bytes(8, 'little') + b'{}')
     with pytest.raises(ImportError, match=msg):
         ms.load_checkpoint(tmp_path / 'b.ckpt')
+    ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'c.ckpt')      # protobuf needs no safetensors
+    assert list(ms.load_checkpoint(tmp_path / 'c.ckpt')) == ['weight', 'bias']
+
+
+def test_missing_protobuf_names_the_install_command(tmp_path, monkeypatch):
+    protobuf_ckpt.schema.cache_clear()
+    monkeypatch.setitem(sys.modules, 'google.protobuf', None)
+    msg = (r"MindSpore \.ckpt files need the 'protobuf' package, a dependency of hookgrad that "
+           r"is missing here; install it with: pip install protobuf$")
+    try:
+        with pytest.raises(ImportError, match=msg):
+            ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'a.ckpt')
+        assert os.listdir(tmp_path) == []
+        (tmp_path / 'b.ckpt').write_bytes(b'\n\x00')
+        with pytest.raises(ImportError, match=msg):
+            ms.load_checkpoint(tmp_path / 'b.ckpt')
+    finally:
+        protobuf_ckpt.schema.cache_clear()
 
 
 # ----------------------------------------------------------------- argument errors
@@ -176,12 +209,30 @@ def test_encryption_is_refused_before_writing(tmp_path):
     ({'__metadata__': P([1.0])}, {}, ValueError,
      "the name '__metadata__' is reserved by the file format"),
     ([], dict(integrated_save=1), TypeError, "save_checkpoint: integrated_save must be a bool"),
-    ([], dict(async_save='no'), TypeError, "save_checkpoint: async_save must be a bool"),
+    ([], dict(async_save=1), TypeError,
+     "save_checkpoint: async_save must be a bool or str, got int"),
+    ([], dict(async_save='no'), ValueError,
+     "save_checkpoint: async_save can only be 'process' or 'thread', got 'no'"),
+    ([], dict(crc_check=1), TypeError, "save_checkpoint: crc_check must be a bool"),
+    ([], dict(format='h5'), ValueError,
+     "save_checkpoint: format must be 'ckpt' or 'safetensors', got 'h5'"),
     ([], dict(enc_mode=None), TypeError, "save_checkpoint: enc_mode must be a str, got NoneType"),
     ([], dict(choice_func='head'), TypeError,
      "save_checkpoint: choice_func must be callable or None, got str"),
-    ([], dict(format='safetensors'), TypeError,
-     r"save_checkpoint: unexpected keyword argument 'format' \(accepted: incremental\)"),
+    ([], dict(fmt='ckpt'), TypeError,
+     r"save_checkpoint: unexpected keyword argument 'fmt' \(accepted: incremental, "
+     r"global_step_num, remove_redundancy\)"),
+    ([], dict(global_step_num=1.5), TypeError,
+     "save_checkpoint: global_step_num must be an int or None, got float"),
+    ([], dict(remove_redundancy='no'), TypeError,
+     "save_checkpoint: remove_redundancy must be a bool"),
+    ([], dict(format='safetensors', incremental=True), ValueError,
+     "save_checkpoint: with format='safetensors', incremental must be False, got True"),
+    ([], dict(format='safetensors', global_step_num=3), ValueError,
+     "save_checkpoint: with format='safetensors', global_step_num must be None, got 3"),
+    ([P([1.0], 'a')], dict(format='safetensors', append_dict={'note': 'x'}), ValueError,
+     r"save_checkpoint: format='safetensors' cannot hold str entries \('note'\); use "
+     r"format='ckpt'"),
     ([], dict(incremental=None), TypeError, "save_checkpoint: incremental must be a bool"),
     ([], dict(append_dict=[1]), TypeError,
      "save_checkpoint: append_dict must be a dict or None, got list"),
@@ -224,6 +275,10 @@ def test_save_path_errors(tmp_path):
      r"load_checkpoint: specify_prefix\[1\] must be a str, got int"),
     (dict(dec_mode=1), TypeError, "load_checkpoint: dec_mode must be a str, got int"),
     (dict(choice_func=1), TypeError, "load_checkpoint: choice_func must be callable or None"),
+    (dict(crc_check=None), TypeError, "load_checkpoint: crc_check must be a bool"),
+    (dict(remove_redundancy=0), TypeError, "load_checkpoint: remove_redundancy must be a bool"),
+    (dict(format='pt'), ValueError,
+     "load_checkpoint: format must be 'ckpt' or 'safetensors', got 'pt'"),
 ])
 def test_load_argument_errors(tmp_path, kwargs, error, match):
     (tmp_path / 'a.ckpt').write_bytes(b'x')

@@ -368,12 +368,16 @@ def test_load_refuses_other_files(tmp_path, exported):
     with pytest.raises(RuntimeError, match=r"load: '.*net.mindir' is not a readable hookgrad "
                                            r"export \(damaged or another format\)"):
         ms.load(str(mindir))
-    ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'w.ckpt')
-    with pytest.raises(RuntimeError, match=r"load: '.*w.ckpt' is not a network exported by "
+    ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'p.ckpt')      # MindSpore's protobuf
+    with pytest.raises(RuntimeError, match=r"load: '.*p.ckpt' is not a readable hookgrad "
+                                           r"export \(damaged or another format\)"):
+        ms.load(str(tmp_path / 'p.ckpt'))
+    ms.save_checkpoint(nn.Dense(1, 1), tmp_path / 'w.safetensors', format='safetensors')
+    with pytest.raises(RuntimeError, match=r"load: '.*w.safetensors' is not a network exported by "
                                            r"hookgrad \(MindIR, AIR and ONNX files are not "
                                            r"read\); export it with ms.export\(net, \*inputs, "
                                            r"file_name=\.\.\., file_format='HOOKGRAD'\)"):
-        ms.load(str(tmp_path / 'w.ckpt'))
+        ms.load(str(tmp_path / 'w.safetensors'))
     data = exported.read_bytes()
     (tmp_path / 'cut.hookgrad').write_bytes(data[:len(data) - 5])
     with pytest.raises(RuntimeError, match="is not a readable hookgrad export"):
