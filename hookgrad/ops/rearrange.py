@@ -177,8 +177,9 @@ def unbind(input, dim=0):
     if x.ndim == 0:
         raise ValueError("ops.unbind: cannot unbind a 0-d tensor")
     d = _axis(dim, x.ndim, 'unbind')
-    lead = (_slice(None),) * d
-    return tuple(GetItem.apply(x, key=lead + (i,)) for i in range(x.shape[d]))
+    if x.shape[d] == 0:
+        return ()
+    return _pieces(x, d, (1,) * x.shape[d], squeeze=True)
 
 
 def unstack(input_x, axis=0):

@@ -374,16 +374,35 @@ def stack(tensors, axis=0):
     return Stack.apply(*xs, axis=ax)
 
 
-def _split(x, axis, sizes):
-    """Consecutive pieces of ``x`` along ``axis``, each a slice (a view) of it."""
-    from .indexing import GetItem
-    lead = (slice(None),) * axis
-    pieces = []
-    start = 0
-    for s in sizes:
-        pieces.append(GetItem.apply(x, key=lead + (slice(start, start + s),)))
-        start += s
-    return tuple(pieces)
+class Pieces(Op):
+    """Consecutive pieces of x along ``axis`` (views of it), as one node with one output per
+    piece; with ``squeeze`` each piece is one index, its axis dropped (``unbind``). Backward
+    joins the pieces' gradients in one pass: a node per piece would write each piece's
+    gradient into a zero array of x's size, quadratic in the number of pieces."""
+    @staticmethod
+    def forward(ctx, x, *, axis, sizes, squeeze=False):
+        lead = (slice(None),) * axis
+        pieces, start = [], 0
+        for s in sizes:
+            pieces.append(x[lead + ((start if squeeze else slice(start, start + s)),)])
+            start += s
+        ctx.axis, ctx.squeeze = axis, squeeze
+        return tuple(pieces)
+
+    @staticmethod
+    def backward(ctx, *gys):
+        m = ctx.m
+        if ctx.squeeze:
+            gys = [m.expand_dims(g, ctx.axis) for g in gys]
+        return (m.concat(list(gys), ctx.axis),)
+
+
+def _split(x, axis, sizes, squeeze=False):
+    """Consecutive pieces of ``x`` along ``axis`` (a tuple; one ``Pieces`` node)."""
+    if len(sizes) == 1 and not squeeze:
+        from .indexing import GetItem
+        return (GetItem.apply(x, key=(slice(None),) * axis + (slice(0, sizes[0]),)),)
+    return Pieces.apply(x, axis=axis, sizes=tuple(sizes), squeeze=squeeze)
 
 
 def split(tensor, split_size_or_sections, axis=0):

@@ -121,7 +121,7 @@ SELECTION = [
          wrt=(0,), name='masked_select'),
     Case('NonZero', lambda x: ops.nonzero(ops.round(x)), ref=lambda a: np.argwhere(np.round(a)),
          shapes=[((5,),), ((3, 4),)], grad=False, name='nonzero'),
-    Case(('NonZero', 'GetItem'), lambda x: ops.nonzero(ops.round(x), as_tuple=True),
+    Case(('NonZero', 'Pieces'), lambda x: ops.nonzero(ops.round(x), as_tuple=True),
          ref=lambda a: np.nonzero(np.round(a)), shapes=[((3, 4),)], grad=False,
          name='nonzero-tuple'),
     Case('NonZero', lambda x: ops.argwhere(ops.round(x)), ref=lambda a: np.argwhere(np.round(a)),
