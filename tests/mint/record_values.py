@@ -13,6 +13,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
+import layer_cases  # noqa: E402
 
 
 def encode(value):
@@ -56,6 +57,27 @@ def fallback(ms, T, call, reference, error):
     return {'source': None, 'error': str(error).splitlines()[0][:200]}
 
 
+def run_layer(ms, make, inputs, train):
+    """A layer's output and its parameters afterwards (batch norm moves its statistics)."""
+    layer = make(ms.mint.nn)
+    params = sorted(layer.parameters_and_names(), key=lambda item: item[0])
+    for name, p in params:
+        p.set_data(ms.Tensor(layer_cases.parameter_values(name, p.shape), p.dtype))
+    layer.set_train(train)
+    out = layer(*(ms.Tensor(x) for x in inputs))
+    return [out, [p for _, p in params]]
+
+
+def layer_reference(ms, make, inputs, name):
+    """A layer's case computed by its reference, in ``run_layer``'s form."""
+    shapes = sorted((n, p.shape) for n, p in make(ms.mint.nn).parameters_and_names())
+    values = {n: layer_cases.parameter_values(n, s) for n, s in shapes}
+    result = layer_cases.REFERENCES[name](ms, ms.Tensor, values, inputs)
+    output, moved = result if isinstance(result, tuple) else (result, {})
+    params = [moved.get(n, ms.Tensor(values[n])) for n, _ in shapes]
+    return [output, params]
+
+
 def main():
     import mindspore as ms
     T = ms.Tensor
@@ -68,6 +90,19 @@ def main():
                 out[key] = {'source': 'mint', 'value': settled(ms, lambda: call(mod, T))}
             except Exception as e:      # noqa: BLE001  (Ascend-only kernels raise RuntimeError)
                 out[key] = fallback(ms, T, call, reference, e)
+    for name, (make, inputs, train) in layer_cases.LAYERS.items():
+        key = f'mint.nn.{name}'
+        try:
+            out[key] = {'source': 'mint', 'value': settled(ms, lambda: run_layer(ms, make, inputs,
+                                                                                 train))}
+        except Exception as e:          # noqa: BLE001
+            out[key] = {'source': None, 'error': str(e).splitlines()[0][:200]}
+            if name in layer_cases.REFERENCES:
+                try:
+                    out[key] = {'source': 'reference', 'value': settled(
+                        ms, lambda: layer_reference(ms, make, inputs, name))}
+                except Exception as e2:     # noqa: BLE001
+                    out[key]['error'] += ' / reference: ' + str(e2).splitlines()[0][:200]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mindspore_values.json')
     with open(path, 'w') as f:        # one line per case
         f.write('{\n' + ',\n'.join(f'{json.dumps(k)}: {json.dumps(out[k])}' for k in sorted(out))

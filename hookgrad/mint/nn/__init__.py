@@ -3,7 +3,7 @@
 Layers whose MindSpore ``nn`` form already has mint's signature are hookgrad's own
 (``Linear``, ``Identity``, the padding layers...); the rest are in ``layers`` and here.
 """
-from ...nn import (Cell, Linear, Identity, Flatten, PixelShuffle, Upsample, ConstantPad1d,
+from ...nn import (Cell, Linear, Identity, Flatten, PixelShuffle, ConstantPad1d,
                    ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
                    ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d,
                    ZeroPad2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d,

@@ -7,7 +7,7 @@ from . import functional as F
 __all__ = ['ReLU', 'ReLU6', 'SiLU', 'Sigmoid', 'Tanh', 'GELU', 'ELU', 'SELU', 'Mish',
            'LogSigmoid', 'Hardshrink', 'Softshrink', 'Hardsigmoid', 'Hardswish', 'Hardtanh',
            'Threshold', 'GLU', 'Softmax', 'LogSoftmax', 'MaxPool2d', 'AvgPool1d', 'AvgPool2d',
-           'AvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'UpsamplingNearest2d',
+           'AvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'Upsample', 'UpsamplingNearest2d',
            'UpsamplingBilinear2d', 'ZeroPad1d', 'ZeroPad3d']
 
 
@@ -230,6 +230,19 @@ class AdaptiveMaxPool2d(AdaptiveMaxPool1d):
     """Maxima over near-equal windows giving ``output_size`` (H, W)."""
     def construct(self, input):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class Upsample(Cell):
+    """Resizing to ``size`` or by ``scale_factor`` with ``mode`` ('nearest', 'bilinear'...)."""
+    def __init__(self, size=None, scale_factor=None, mode='nearest', align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def construct(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.recompute_scale_factor)
 
 
 class UpsamplingNearest2d(Cell):
