@@ -18,7 +18,7 @@ __all__ = ['SGD', 'Adam', 'AdamW', 'FusedAdamW']
 def _groups(name, params, defaults):
     params = list(params)
     if not params:
-        raise ValueError(f"mint.optim.{name}: optimizer got an empty parameter list")
+        raise ValueError("For 'Optimizer', the argument params must not be empty.")
     groups = params if isinstance(params[0], dict) else [{'params': params}]
     result = []
     for group in groups:
@@ -34,9 +34,10 @@ def _groups(name, params, defaults):
     return result
 
 
-def _non_negative(name, arg, value):
+def _non_negative(arg, value):
+    """MindSpore's check and message for a learning rate, momentum, epsilon or decay."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value < 0:
-        raise ValueError(f"mint.optim.{name}: Invalid {arg}: {value}")
+        raise ValueError(f"Invalid {arg}: {value}")
 
 
 class _Optimizer(Cell):
@@ -71,10 +72,11 @@ class SGD(_Optimizer):
                  maximize=False):
         for arg, value in (('learning rate', lr), ('momentum value', momentum),
                            ('weight_decay value', weight_decay)):
-            _non_negative('SGD', arg, value)
+            _non_negative(arg, value)
         if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("mint.optim.SGD: Nesterov momentum requires a momentum and zero "
-                             "dampening")
+            raise ValueError(f"For 'SGD', if 'nesterov' is true, 'momentum' must be > 0.0 and "
+                             f"'dampening' must equal to 0.0, but got 'momentum' {momentum}, "
+                             f"'dampening' {dampening}")
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening,
                                       weight_decay=weight_decay, nesterov=nesterov,
                                       maximize=maximize))
@@ -108,14 +110,12 @@ class Adam(_Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0,
                  amsgrad=False, *, maximize=False):
-        name = type(self).__name__
-        for arg, value in (('learning rate', lr), ('epsilon value', eps),
-                           ('weight_decay value', weight_decay)):
-            _non_negative(name, arg, value)
+        for arg, value in (('learning rate', lr), ('epsilon value', eps)):
+            _non_negative(arg, value)
         for k, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
-                raise ValueError(f"mint.optim.{name}: Invalid beta parameter at index {k}: "
-                                 f"{beta}")
+                raise ValueError(f"Invalid beta parameter at index {k}: {beta}")
+        _non_negative('weight_decay value', weight_decay)
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps,
                                       weight_decay=weight_decay, amsgrad=amsgrad,
                                       maximize=maximize))
