@@ -1,7 +1,7 @@
 """MindSpore 2.10's ``mindspore.mint`` names and signatures, and which of them hookgrad has.
 
 Under an interpreter with MindSpore (``/tmp/msvenv/bin/python tools/mint_names.py --dump F``) it
-writes ``{module: {name: signature or null}}`` for mint and its submodules as JSON. Under
+writes ``{module: {name: {signature, parameters} or null}}`` for mint and its submodules as JSON. Under
 hookgrad's (``python tools/mint_names.py --names F [--list]``) it reads that file and reports, per
 module, how many names resolve in hookgrad (``mindspore.X`` is ``hookgrad.X``) and, with
 ``--list``, the ones that do not.
@@ -18,10 +18,15 @@ MODULES = ['mindspore.mint', 'mindspore.mint.nn', 'mindspore.mint.nn.functional'
 
 
 def _signature(obj):
+    """``{'signature': text, 'parameters': [names], 'defaults': {name: repr}}``, or None where
+    Python cannot say."""
     try:
-        return str(inspect.signature(obj))
+        sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return None
+    return {'signature': str(sig), 'parameters': list(sig.parameters),
+            'defaults': {n: repr(p.default) for n, p in sig.parameters.items()
+                         if p.default is not p.empty}}
 
 
 def dump():

@@ -7,7 +7,7 @@ import numbers
 
 from .. import ops
 from .._dtype import float32, int64
-from ..ops import arange, eye, full, full_like, ones_like, zeros_like, rand_like, randn_like
+from ..ops import arange, eye, full, full_like, ones_like, zeros_like
 
 __all__ = ['arange', 'eye', 'full', 'full_like', 'ones', 'ones_like', 'zeros', 'zeros_like',
            'empty', 'empty_like', 'linspace', 'clone', 'rand', 'rand_like', 'randn',
@@ -67,6 +67,16 @@ def rand(*size, generator=None, dtype=None, device=None):
 def randn(*size, generator=None, dtype=None, device=None):
     """Standard normal samples of shape ``size``."""
     return ops.randn(*_size(size, 'randn'), dtype=dtype, seed=_seed(generator))
+
+
+def rand_like(input, *, dtype=None, device=None):
+    """Uniform samples from [0, 1) shaped like ``input``."""
+    return ops.rand_like(input, dtype=dtype)
+
+
+def randn_like(input, *, dtype=None, device=None):
+    """Standard normal samples shaped like ``input``."""
+    return ops.randn_like(input, dtype=dtype)
 
 
 def randint(*args, generator=None, dtype=None, device=None):

@@ -5,7 +5,10 @@ Collectives write their result into the tensors given, as PyTorch's do; with ``a
 they have already finished and return a handle whose ``wait()`` returns at once. Ranks named
 by ``src``/``dst`` are global ranks. Launch with ``hookgrad run -n N script.py``.
 """
+import warnings
+
 from .. import communication as _comm, ops
+from .._tensor import Tensor
 from ..communication import _world
 from ..communication.management import GlobalComm, world_group
 from ..ops.collective import AllGatherOp, AllReduceOp, BroadcastOp, ReduceScatterOp
@@ -16,7 +19,7 @@ __all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_in
            'get_global_rank', 'get_group_rank', 'all_reduce', 'broadcast', 'all_gather',
            'all_gather_into_tensor', 'reduce_scatter_tensor', 'barrier']
 
-_REDUCTIONS = ('sum', 'max', 'min', 'prod')
+_REDUCTIONS = ('sum', 'prod', 'min', 'max', 'avg')
 
 
 class _Done:
@@ -51,9 +54,9 @@ def init_process_group(backend='hccl', init_method=None, timeout=None, world_siz
                        store=None, group_name='', pg_options=None, device_id=None):
     """Join the world of processes this one was launched with (MPI; every backend name runs
     on it)."""
-    if backend not in ('hccl', 'nccl', 'mccl'):
-        raise ValueError(f"mint.distributed.init_process_group: backend must be 'hccl', "
-                         f"'nccl' or 'mccl', got {backend!r}")
+    if backend != 'hccl':
+        raise ValueError("Only support hccl now, please setting backend to hccl or using "
+                         "default value")
     _comm.init(backend)
     if world_size not in (-1, get_world_size()):
         raise ValueError(f"mint.distributed.init_process_group: world_size {world_size} does "
@@ -71,14 +74,29 @@ def destroy_process_group(group=None):
         _comm.destroy_group(group)
 
 
+def _query(api, fn, group):
+    """``fn(group)``, or -1 (with a warning) before ``init_process_group``, as MindSpore."""
+    if group is None:
+        group = GlobalComm.WORLD_COMM_GROUP
+    if not isinstance(group, str):
+        raise TypeError(f"For '{api}', the argument 'group' must be type of string, but got "
+                        f"'group' type : {type(group)}.")
+    try:
+        return fn(group)
+    except RuntimeError as e:
+        warnings.warn(str(e))
+        return -1
+
+
 def get_rank(group=None):
-    """This process's rank in ``group`` (the world when None)."""
-    return _comm.get_rank() if group is None else _comm.get_rank(group)
+    """This process's rank in ``group`` (the world when None); -1 before initialisation."""
+    return _query('get_rank', _comm.get_rank, group)
 
 
 def get_world_size(group=None):
-    """The number of processes in ``group`` (the world when None)."""
-    return _comm.get_group_size() if group is None else _comm.get_group_size(group)
+    """The number of processes in ``group`` (the world when None); -1 before
+    initialisation."""
+    return _query('get_world_size', _comm.get_group_size, group)
 
 
 def get_backend(group=None):
@@ -120,20 +138,38 @@ def get_group_rank(group, global_rank):
     return ranks.index(global_rank)
 
 
-def _op(name, op):
-    if op not in _REDUCTIONS:
-        raise ValueError(f"mint.distributed.{name}: op must be one of {_REDUCTIONS}, got {op!r}")
-    return op
+def _check(api, tensor, op=None, async_op=False):
+    """MindSpore's argument checks of a collective, with its messages."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"For {api}, the input tensor must be tensor")
+    if op is not None:
+        if not isinstance(op, str):
+            raise TypeError(f"For {api}, the input op type must be str")
+        if op not in _REDUCTIONS:
+            raise TypeError(f"For {api}, the input op value must be one of sum, prod, min, max, "
+                            f"avg")
+    if not isinstance(async_op, bool):
+        raise TypeError(f"The argument 'async_op' must be a bool, but got {type(async_op)}.")
+
+
+def _reduced(tensor, op, group):
+    """The reduction of every member's ``tensor``; 'avg' is the sum over the member count."""
+    if op == 'avg':
+        total = AllReduceOp.apply(tensor, op='sum', group=_group(group))
+        return ops.div(total, get_world_size(group))
+    return AllReduceOp.apply(tensor, op=op, group=_group(group))
 
 
 def all_reduce(tensor, op='sum', group=None, async_op=False):
     """``tensor`` replaced, on every member, by the reduction of all members' tensors."""
-    ops.assign(tensor, AllReduceOp.apply(tensor, op=_op('all_reduce', op), group=_group(group)))
+    _check('all_reduce', tensor, op, async_op)
+    ops.assign(tensor, _reduced(tensor, op, group))
     return _handle(async_op)
 
 
 def broadcast(tensor, src, group=None, async_op=False):
     """``tensor`` replaced, on every member, by global rank ``src``'s."""
+    _check('broadcast', tensor, async_op=async_op)
     root = get_group_rank(group, src) if group is not None else src
     ops.assign(tensor, BroadcastOp.apply(tensor, root=root, group=_group(group)))
     return _handle(async_op)
@@ -141,12 +177,14 @@ def broadcast(tensor, src, group=None, async_op=False):
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
     """``output_tensor`` filled with every member's ``input_tensor`` joined along axis 0."""
+    _check('all_gather_into_tensor', input_tensor, async_op=async_op)
     ops.assign(output_tensor, AllGatherOp.apply(input_tensor, group=_group(group)))
     return _handle(async_op)
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     """``tensor_list[i]`` filled with member ``i``'s ``tensor``."""
+    _check('all_gather', tensor, async_op=async_op)
     gathered = AllGatherOp.apply(tensor, group=_group(group))
     if len(tensor_list) != get_world_size(group):
         raise ValueError(f"mint.distributed.all_gather: tensor_list has {len(tensor_list)} "
@@ -159,8 +197,13 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
 
 def reduce_scatter_tensor(output, input, op='sum', group=None, async_op=False):
     """``output`` filled with this member's block (axis 0) of the reduction of all inputs."""
-    ops.assign(output, ReduceScatterOp.apply(input, op=_op('reduce_scatter_tensor', op),
-                                             group=_group(group)))
+    _check('reduce_scatter_tensor', input, op, async_op)
+    if op == 'avg':
+        reduced = ops.div(ReduceScatterOp.apply(input, op='sum', group=_group(group)),
+                          get_world_size(group))
+    else:
+        reduced = ReduceScatterOp.apply(input, op=op, group=_group(group))
+    ops.assign(output, reduced)
     return _handle(async_op)
 
 

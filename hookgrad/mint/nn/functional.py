@@ -6,9 +6,8 @@ pools, unpooling) run that layer, so their math stays in one place.
 from ... import ops, nn as _nn
 from ..._dtype import int64
 from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_loss, hardshrink,
-                    hardsigmoid, hardswish, l1_loss, layer_norm, logsigmoid, mish, mse_loss,
-                    prelu, selu, sigmoid, soft_margin_loss, softplus, softshrink, tanh,
-                    upsample)
+                    hardsigmoid, hardswish, l1_loss, layer_norm, mse_loss, prelu, sigmoid,
+                    soft_margin_loss, softplus, softshrink, tanh, upsample)
 from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
@@ -46,6 +45,21 @@ def relu6(input, inplace=False):
 def silu(input, inplace=False):
     """``x * sigmoid(x)``."""
     return _inplace(input, ops.silu(input), inplace)
+
+
+def logsigmoid(input):
+    """``log(sigmoid(x))``, computed stably."""
+    return ops.logsigmoid(input)
+
+
+def mish(input):
+    """``x * tanh(softplus(x))``."""
+    return ops.mish(input)
+
+
+def selu(input):
+    """``scale * elu(x, alpha)`` with the self-normalising constants."""
+    return ops.selu(input)
 
 
 def sigmoid_(input):

@@ -1,0 +1,86 @@
+"""MindSpore 2.10's ``mindspore.mint`` names (``mindspore_mint_names.json``, written by
+``tools/mint_names.py --dump`` under MindSpore): which hookgrad has, and what a missing one
+says."""
+import inspect
+import json
+import os
+
+import pytest
+
+import hookgrad
+from hookgrad.compat import names as compat_names
+
+with open(os.path.join(os.path.dirname(__file__), 'mindspore_mint_names.json')) as f:
+    MINDSPORE = json.load(f)
+
+# MindSpore's own helpers that its mint modules happen to import (not API), and the API
+# hookgrad lacks: the report of tools/mint_names.py
+NOT_API = {'absolute_import', 'constexpr', 'jit_forbidden_register', 'jit_view_unsupported',
+           'Tensor', 'cdist_', 'equal_ext_op', 'flatten_ext', 'softmax_ext', 'squeeze_impl',
+           'round_op', 'norm_ext', 'elu_ext', 'hardtanh_op', 'threshold_op', 'silu_func',
+           'inplace_elu', 'inplace_silu', 'adaptive_avg_pool3d_ext', 'kl_div_ext',
+           'mse_loss_ext', 'nllloss', 'upsample_bilinear2d_op', 'upsample_nearest2d_op',
+           'cross_entropy'}
+LACKING = {
+    'mindspore.mint': {'batch_norm_elemt', 'batch_norm_gather_stats_with_counts',
+                       'batch_norm_stats', 'conv_tbc', 'npu_gelu'},
+    'mindspore.mint.nn': {'Conv3d', 'Fold', 'Unfold', 'SyncBatchNorm'},
+    'mindspore.mint.nn.functional': {'conv3d', 'fold', 'unfold', 'grid_sample'},
+    'mindspore.mint.distributed': {
+        'P2POp', 'TCPStore', 'all_gather_into_tensor_uneven', 'all_gather_object', 'all_to_all',
+        'all_to_all_single', 'batch_isend_irecv', 'broadcast_object_list', 'gather',
+        'gather_object', 'irecv', 'isend', 'recv', 'recv_object_list', 'reduce',
+        'reduce_scatter', 'reduce_scatter_tensor_uneven', 'scatter', 'scatter_object_list',
+        'send', 'send_object_list'},
+}
+
+
+def hookgrad_module(path):
+    module = hookgrad
+    for part in path.split('.')[1:]:
+        module = getattr(module, part)
+    return module
+
+
+@pytest.mark.parametrize('path', sorted(MINDSPORE))
+def test_hookgrad_has_every_api_name_but_the_listed_ones(path):
+    module = hookgrad_module(path)
+    api = set(MINDSPORE[path]) - NOT_API
+    missing = {n for n in api if not hasattr(module, n)}
+    assert missing == LACKING.get(path, set())
+
+
+@pytest.mark.parametrize('path', sorted(MINDSPORE))
+def test_keywords_match_mindspores(path):
+    """Every parameter name of MindSpore's signature is one of hookgrad's (by keyword)."""
+    module = hookgrad_module(path)
+    wrong = []
+    for name, signature in MINDSPORE[path].items():
+        if signature is None or name in NOT_API or not hasattr(module, name):
+            continue
+        theirs = set(signature['parameters']) - {'args', 'kwargs'}
+        try:
+            ours = inspect.signature(getattr(module, name)).parameters
+        except (TypeError, ValueError):
+            continue
+        if not any(p.kind == p.VAR_KEYWORD for p in ours.values()) and not theirs <= set(ours):
+            wrong.append(f"{name}{signature['signature']}: ours {list(ours)}")
+        for arg, default in signature['defaults'].items():
+            if arg in ours and _shown(ours[arg].default) != default:
+                wrong.append(f"{name}: {arg}={_shown(ours[arg].default)}, MindSpore's {default}")
+    assert wrong == []
+
+
+def _shown(value):
+    """A default as MindSpore's dump shows it (hookgrad's dtypes print as MindSpore's)."""
+    return repr(value)
+
+
+@pytest.mark.parametrize('path,name', [(p, n) for p, names in sorted(LACKING.items())
+                                       for n in sorted(names)])
+def test_a_lacking_name_raises_an_attribute_error_naming_it(path, name):
+    with pytest.raises(AttributeError, match=f"'{path}'.*'{name}'|{path}.{name}"):
+        getattr(hookgrad_module(path), name)
+    if compat_names.in_mindspore(path, name):
+        with pytest.raises(AttributeError, match=f'{path}.{name} is not available in hookgrad'):
+            getattr(hookgrad_module(path), name)
