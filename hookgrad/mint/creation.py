@@ -99,14 +99,16 @@ def randint_like(input, *args, dtype=None, device=None):
     if len(args) != 2:
         raise TypeError(f"mint.randint_like: expects (input, high) or (input, low, high), "
                         f"got {len(args) + 1} arguments")
-    return ops.randint_like(input, args[0], args[1], dtype=input.dtype if dtype is None
-                            else dtype)
+    draws = ops.randint_like(input, args[0], args[1], dtype=int64)
+    return ops.cast(draws, input.dtype if dtype is None else dtype)
 
 
 def randperm(n, *, generator=None, dtype=int64):
     """A random permutation of ``0..n-1``."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise ValueError(f"mint.randperm: n must be an int >= 0, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"For 'RandpermExt', the input 'n' must be an int, but got {n!r}.")
+    if n < 0:
+        raise ValueError(f"For 'RandpermExt', the input 'n' must be >= 0, but got data: {n}.")
     keys = ops.rand(int(n), seed=_seed(generator)) if n else ops.zeros((0,), float32)
     return ops.cast(ops.argsort(keys), dtype)
 

@@ -130,7 +130,7 @@ def lerp(input, end, weight):
 def clamp(input, min=None, max=None):
     """``input`` limited to ``[min, max]`` (either bound may be None, or a tensor)."""
     if min is None and max is None:
-        raise ValueError("mint.clamp: at least one of 'min' and 'max' must be given")
+        raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
     return ops.clamp(input, min, max)
 
 

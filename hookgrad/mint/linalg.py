@@ -33,8 +33,8 @@ def qr(A, mode='reduced'):
     """``(Q, R)`` with ``A = Q R``, Q orthonormal columns, R upper triangular; forward only
     (no gradient)."""
     if mode not in ('reduced', 'complete', 'r'):
-        raise ValueError(f"mint.linalg.qr: mode must be 'reduced', 'complete' or 'r', "
-                         f"got {mode!r}")
+        raise ValueError(f"Failed to convert the value \"{mode}\" of input 'mode' of "
+                         f"'LinalgQr' to enum.")
     if A.ndim < 2:
         raise ValueError(f"mint.linalg.qr: expects at least 2 dimensions, got shape {A.shape}")
     q, r = np.linalg.qr(A.asnumpy(), mode='complete' if mode == 'complete' else 'reduced')

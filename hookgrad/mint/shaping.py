@@ -97,26 +97,23 @@ def take(input, index):
     return ops.take(input, index)
 
 
-def scatter(input, dim, index, src=None, *, value=None, reduce=None):
-    """A copy of ``input`` with ``src`` (or ``value``) written at ``index`` along ``dim``;
-    ``reduce`` 'add' or 'multiply' combines instead of writing."""
-    if src is None:
-        src = value
-    if src is None:
-        raise TypeError("mint.scatter: give 'src' or 'value'")
-    if not hasattr(src, 'shape') or src.ndim == 0:
-        src = ops.full(index.shape, src, dtype=input.dtype)
-    reduction = {None: 'none', 'add': 'add', 'multiply': 'mul'}.get(reduce)
-    if reduction is None:
-        raise ValueError(f"mint.scatter: 'reduce' must be 'add' or 'multiply', got {reduce!r}")
-    if src.shape != index.shape:
-        src = src[tuple(slice(0, n) for n in index.shape)]
-    return ops.tensor_scatter_elements(input, index, src, dim, reduction)
+def scatter(input, dim, index, src):
+    """A copy of ``input`` with ``src`` (a tensor shaped at least like ``index``, or a number)
+    written at ``index`` along ``dim``."""
+    return _scatter(input, dim, index, src, 'none')
 
 
 def scatter_add(input, dim, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim``."""
-    return scatter(input, dim, index, src, reduce='add')
+    return _scatter(input, dim, index, src, 'add')
+
+
+def _scatter(input, dim, index, src, reduction):
+    if not hasattr(src, 'shape') or src.ndim == 0:
+        src = ops.full(index.shape, src, dtype=input.dtype)
+    elif src.shape != index.shape:
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    return ops.tensor_scatter_elements(input, index, src, dim, reduction)
 
 
 def index_add(input, dim, index, source, *, alpha=1):

@@ -80,8 +80,8 @@ def elu_(input, alpha=1.0):
 def gelu(input, approximate='none'):
     """``x * Phi(x)`` ('none': exact erf; 'tanh': the tanh approximation)."""
     if approximate not in ('none', 'tanh'):
-        raise ValueError(f"mint.nn.functional.gelu: approximate must be 'none' or 'tanh', "
-                         f"got {approximate!r}")
+        raise ValueError(f"Failed to convert the value \"{approximate}\" of input "
+                         f"'approximate' of 'gelu' to enum.")
     return ops.gelu(input, approximate)
 
 
@@ -242,8 +242,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     """Normalization over each group of ``num_groups`` channel groups of every sample."""
     n, c = input.shape[:2]
     if c % num_groups:
-        raise ValueError(f"mint.nn.functional.group_norm: {c} channels cannot be split into "
-                         f"{num_groups} groups")
+        raise ValueError(f"For 'GroupNorm', the 'num_channels' must be divided by "
+                         f"'num_groups', but got 'num_channels': {c}, 'num_groups': "
+                         f"{num_groups}.")
     y = ops.reshape(normalize_last(ops.reshape(input, (n, num_groups, -1)), 1, None, None, eps),
                     input.shape)
     shape = (1, c) + (1,) * (input.ndim - 2)
@@ -264,7 +265,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeros each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
     if not 0 <= p <= 1:
-        raise ValueError(f"mint.nn.functional.dropout: p must be in [0, 1], got {p}")
+        raise ValueError(f"For FuncDropoutExt, 'p' must be in [0, 1], but got {p}")
     return _inplace(input, ops.dropout(input, p, training), inplace)
 
 
@@ -300,8 +301,8 @@ def kl_div(input, target, reduction='mean', log_target=False):
     """``target * (log target - input)`` summed as ``reduction`` says (``input`` holds
     log-probabilities; so does ``target`` with ``log_target``)."""
     if reduction not in ('none', 'mean', 'sum', 'batchmean'):
-        raise ValueError(f"mint.nn.functional.kl_div: reduction must be 'none', 'mean', 'sum' "
-                         f"or 'batchmean', got {reduction!r}")
+        raise ValueError(f"Failed to convert the value \"{reduction}\" of input 'reduction' "
+                         f"of 'KLDiv' to enum.")
     if log_target:
         loss = ops.mul(ops.exp(target), ops.sub(target, input))
     else:
@@ -351,8 +352,9 @@ def pixel_shuffle(input, upscale_factor):
     r = upscale_factor
     *lead, c, h, w = input.shape
     if c % (r * r):
-        raise ValueError(f"mint.nn.functional.pixel_shuffle: {c} channels are not divisible by "
-                         f"upscale_factor ** 2 = {r * r}")
+        raise ValueError(f"PixelShuffle expects its input's 'channel' dimension to be "
+                         f"divisible by the square of upscale_factor, but input.shape(-3)={c} "
+                         f"is not divisible by {r * r}")
     x = ops.reshape(input, (-1, c // (r * r), r, r, h, w))
     x = ops.permute(x, (0, 1, 4, 2, 5, 3))
     return ops.reshape(x, (*lead, c // (r * r), h * r, w * r))

@@ -15,6 +15,9 @@ __all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'BatchNorm1d', 'BatchNorm2d', 
            'LayerNorm', 'GroupNorm', 'Embedding', 'Dropout', 'Dropout2d', 'PReLU']
 
 
+_PAD_MODES = {'zeros', 'reflect', 'replicate', 'circular'}
+
+
 def _tuple(value, n, name, arg):
     if isinstance(value, int) and not isinstance(value, bool):
         return (value,) * n
@@ -42,12 +45,14 @@ class _Conv(Cell):
         self.in_channels = _positive_int(in_channels, name, 'in_channels')
         self.out_channels = _positive_int(out_channels, name, 'out_channels')
         self.groups = _positive_int(groups, name, 'groups')
-        if in_channels % groups or out_channels % groups:
-            raise ValueError(f"mint.nn.{name}: in_channels ({in_channels}) and out_channels "
-                             f"({out_channels}) must be divisible by groups ({groups})")
-        if padding_mode != 'zeros':
-            raise ValueError(f"mint.nn.{name}: padding_mode {padding_mode!r} is not available "
-                             f"in hookgrad (only 'zeros')")
+        if in_channels % groups:
+            raise ValueError("in_channels must be divisible by groups.")
+        if out_channels % groups:
+            raise ValueError("out_channels must be divisible by groups.")
+        if padding_mode not in _PAD_MODES:
+            raise ValueError(f"The value of 'padding_mode' must be one of "
+                             f"'{{'circular', 'zeros', 'reflect', 'replicate'}}', but got "
+                             f"{padding_mode}.")
         self.kernel_size = _tuple(kernel_size, n, name, 'kernel_size')
         self.stride = _tuple(stride, n, name, 'stride')
         self.padding = padding if isinstance(padding, str) else \
@@ -63,6 +68,15 @@ class _Conv(Cell):
                                             name, 'weight'), name='weight')
         self.bias = Parameter(_uniform((out_channels,), 1 / math.sqrt(fan_in), dtype, name,
                                        'bias'), name='bias') if bias else None
+
+    def _padded(self, input):
+        """``(input, padding)`` for the convolution: a ``padding_mode`` other than 'zeros'
+        pads the input itself (``F.pad``), and the convolution then pads nothing."""
+        if self.padding_mode == 'zeros' or isinstance(self.padding, str) or \
+                not any(self.padding):
+            return input, self.padding
+        pairs = tuple(p for size in reversed(self.padding) for p in (size, size))
+        return F.pad(input, pairs, self.padding_mode), 0
 
     def extend_repr(self):
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
@@ -81,8 +95,10 @@ class Conv1d(_Conv):
                          groups, bias, padding_mode, dtype)
 
     def construct(self, input):
-        return F.conv1d(input, self.weight, self.bias, self.stride[0],
-                        self.padding if isinstance(self.padding, str) else self.padding[0],
+        input, padding = self._padded(input)
+        if not isinstance(padding, (str, int)):
+            padding = padding[0]
+        return F.conv1d(input, self.weight, self.bias, self.stride[0], padding,
                         self.dilation[0], self.groups)
 
 
@@ -95,8 +111,9 @@ class Conv2d(_Conv):
                          groups, bias, padding_mode, dtype)
 
     def construct(self, input):
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+        input, padding = self._padded(input)
+        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation,
+                        self.groups)
 
 
 class ConvTranspose2d(_Conv):
@@ -106,6 +123,8 @@ class ConvTranspose2d(_Conv):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros',
                  dtype=None):
+        if padding_mode != 'zeros':
+            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, bias, padding_mode, dtype, output_padding)
 
@@ -207,8 +226,9 @@ class GroupNorm(Cell):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, dtype=None):
         super().__init__()
         if num_channels % num_groups:
-            raise ValueError(f"mint.nn.GroupNorm: num_channels ({num_channels}) must be "
-                             f"divisible by num_groups ({num_groups})")
+            raise ValueError(f"For 'GroupNorm', the 'num_channels' must be divided by "
+                             f"'num_groups', but got 'num_channels': {num_channels}, "
+                             f"'num_groups': {num_groups}.")
         self.num_groups, self.num_channels, self.eps, self.affine = \
             num_groups, num_channels, eps, affine
         dtype = _dtype.float32 if dtype is None else dtype
@@ -234,8 +254,9 @@ class Embedding(Cell):
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
-            raise ValueError(f"mint.nn.Embedding: padding_idx must be within "
-                             f"[{-num_embeddings}, {num_embeddings}), got {padding_idx}")
+            raise ValueError(f"For 'EmbeddingExt', the 'padding_idx' must be in range of "
+                             f"[{-num_embeddings}, {num_embeddings}), but got {padding_idx} "
+                             f"with type '{type(padding_idx).__name__}'.")
         self.padding_idx = None if padding_idx is None else padding_idx % num_embeddings
         self.max_norm, self.norm_type, self.scale_grad_by_freq = \
             max_norm, norm_type, scale_grad_by_freq
@@ -263,8 +284,6 @@ class Dropout(Cell):
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
-        if not 0 <= p <= 1:
-            raise ValueError(f"mint.nn.Dropout: p must be in [0, 1], got {p}")
         self.p, self.inplace = p, inplace
 
     def construct(self, input):
