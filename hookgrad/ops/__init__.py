@@ -84,8 +84,7 @@ from ..autograd.functional import GradOperation
 from .composite import depend, partial, MultitypeFuncGraph, HyperMap, Map
 from .operations._definition import prim_attr_register, prim_arg_register, constexpr
 from .operations._graph import make_range, tuple_len
-composite.__path__ = [__path__[0] + '/_composite']   # noqa: F821  (ops.composite.base)
-from .composite.base import add_flags  # noqa: E402  (the file is ops/_composite/base.py)
+from ._composite.base import add_flags
 
 
 def _transpose(x, axes=None):
@@ -122,6 +121,9 @@ __getattr__ = _reporter('mindspore.ops')
 from .._tensor import bind_ops as _bind_ops  # noqa: E402
 _bind_ops(_sys.modules[__name__])           # Tensor's operators and methods run these ops
 
-# MindSpore's ops.primitive: where Python Primitives are written (operations/_definition.py)
+# MindSpore's module paths ops.primitive (operations/_definition.py, where Python Primitives
+# are written) and ops.composite.base (_composite/base.py)
 from .operations import _definition as primitive  # noqa: E402
 _sys.modules[__name__ + '.primitive'] = primitive
+composite.__path__ = []          # a package to the import system: its submodule is this
+_sys.modules[__name__ + '.composite.base'] = _sys.modules[__name__ + '._composite.base']

@@ -1,6 +1,6 @@
 """The internal module paths and private names MindSpore code and MindSpore's own tests import,
-the graph-mode Primitives model code calls, ``RowTensor`` and ``Symbol``. Expected values were computed
-with MindSpore 2.10."""
+the graph-mode Primitives model code calls, ``RowTensor`` and ``Symbol``. Expected values were
+computed with MindSpore 2.10."""
 import numpy as np
 import pytest
 
@@ -205,3 +205,14 @@ def test_symbol(mindspore):
     with pytest.raises(TypeError, match="For 'Symbol', the argument 'max' must be int, but got "
                                         "<class 'float'>"):
         Symbol(max=1.0)
+
+
+def test_nn_graph_cell_runs_an_exported_network(mindspore, tmp_path):
+    from mindspore import nn
+    mindspore.set_seed(3)
+    net = nn.Dense(3, 2)
+    x = mindspore.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    path = str(tmp_path / 'dense')
+    mindspore.export(net, x, file_name=path, file_format='HOOKGRAD')
+    graph = nn.GraphCell(mindspore.load(path + '.hookgrad'))
+    np.testing.assert_allclose(graph(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)
