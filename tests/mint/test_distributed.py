@@ -94,8 +94,10 @@ TWO_RANKS = '''
     s = ms.Tensor(np.zeros(1, np.float32))
     dist.reduce_scatter_tensor(s, x)
     out['scatter'] = s.asnumpy().tolist()
-    dist.barrier()
-    print('RESULT ' + json.dumps(out))
+    for turn in range(2):       # one rank at a time, so the two lines do not interleave
+        if turn == r:
+            print('RESULT ' + json.dumps(out), flush=True)
+        dist.barrier()
     dist.destroy_process_group()
 '''
 
