@@ -79,6 +79,7 @@ def parameter_broadcast(net, layout, cur_rank=0, initial_rank=0):
         lacks, or a rank is outside the world.
     """
     from ..communication import get_group_size
+    from ..communication._world import WORLD
     from ..ops.collective import _exchange
     if not isinstance(net, Cell):
         raise TypeError(f"For parameter broadcast, the net must be a Cell, but got "
@@ -95,7 +96,7 @@ def parameter_broadcast(net, layout, cur_rank=0, initial_rank=0):
         if name not in params:
             raise ValueError(f"For parameter broadcast, the param: {name} can not be found.")
         param = params[name]
-        param.set_data(Tensor._wrap(_exchange('broadcast', param._data, initial_rank, None)))
+        param.set_data(Tensor._wrap(_exchange('broadcast', param._data, initial_rank, WORLD)))
 
 
 def merge_sliced_parameter(sliced_parameters, strategy=None):
