@@ -5,7 +5,10 @@ Collectives write their result into the tensors given, as PyTorch's do; with ``a
 they have already finished and return a handle whose ``wait()`` returns at once. Ranks named
 by ``src``/``dst`` are global ranks. Launch with ``hookgrad run -n N script.py``.
 """
+import pickle
 import warnings
+
+import numpy as np
 
 from .. import communication as _comm, ops
 from .._tensor import Tensor
@@ -17,7 +20,10 @@ from ..compat.names import reporter as _reporter
 __all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_initialized',
            'get_rank', 'get_world_size', 'get_backend', 'new_group', 'get_process_group_ranks',
            'get_global_rank', 'get_group_rank', 'all_reduce', 'broadcast', 'all_gather',
-           'all_gather_into_tensor', 'reduce_scatter_tensor', 'barrier']
+           'all_gather_into_tensor', 'reduce_scatter_tensor', 'barrier', 'reduce', 'gather',
+           'scatter', 'reduce_scatter', 'all_to_all', 'all_to_all_single',
+           'all_gather_object', 'broadcast_object_list', 'gather_object',
+           'scatter_object_list']
 
 _REDUCTIONS = ('sum', 'prod', 'min', 'max', 'avg')
 
@@ -211,6 +217,151 @@ def barrier(group=None, async_op=False, device_ids=None):
     """Wait until every member of ``group`` has reached this call."""
     _world.world().barrier(_group(group))
     return _handle(async_op)
+
+
+# ------------------------------------------------ collectives composed of the ones above
+def _root(group, rank):
+    """The group rank of global rank ``rank``."""
+    return rank if group is None else get_group_rank(group, rank)
+
+
+def _members(group):
+    return get_world_size(group)
+
+
+def reduce(tensor, dst, op='sum', group=None, async_op=False):
+    """``tensor`` of global rank ``dst`` replaced by the reduction of all members' tensors
+    (the others keep theirs)."""
+    _check('reduce', tensor, op, async_op)
+    reduced = _reduced(tensor, op, group)
+    if get_rank() == dst:
+        ops.assign(tensor, reduced)
+    return _handle(async_op)
+
+
+def gather(tensor, gather_list, dst=0, group=None, async_op=False):
+    """On global rank ``dst``, ``gather_list[i]`` filled with member ``i``'s ``tensor``."""
+    _check('gather', tensor, async_op=async_op)
+    gathered = AllGatherOp.apply(ops.unsqueeze(tensor, 0), group=_group(group))
+    if get_rank() == dst:
+        if len(gather_list) != _members(group):
+            raise ValueError(f"gather: gather_list has {len(gather_list)} tensors for "
+                             f"{_members(group)} members")
+        for k, out in enumerate(gather_list):
+            ops.assign(out, gathered[k])
+    return _handle(async_op)
+
+
+def scatter(tensor, scatter_list, src=0, group=None, async_op=False):
+    """``tensor`` of member ``i`` replaced by ``scatter_list[i]`` of global rank ``src``."""
+    _check('scatter', tensor, async_op=async_op)
+    n = _members(group)
+    if get_rank() == src:
+        if len(scatter_list) != n:
+            raise ValueError(f"scatter: scatter_list has {len(scatter_list)} tensors for {n} "
+                             f"members")
+        stacked = ops.stack(list(scatter_list))
+    else:
+        stacked = ops.zeros((n,) + tuple(tensor.shape), tensor.dtype)
+    stacked = BroadcastOp.apply(stacked, root=_root(group, src), group=_group(group))
+    ops.assign(tensor, stacked[get_rank(group)])
+    return _handle(async_op)
+
+
+def reduce_scatter(output, input_list, op='sum', group=None, async_op=False):
+    """``output`` of member ``i`` filled with the reduction of every member's
+    ``input_list[i]``."""
+    _check('reduce_scatter', output, op, async_op)
+    stacked = ops.stack(list(input_list))
+    if op == 'avg':
+        out = ops.div(ReduceScatterOp.apply(stacked, op='sum', group=_group(group)),
+                      _members(group))
+    else:
+        out = ReduceScatterOp.apply(stacked, op=op, group=_group(group))
+    ops.assign(output, ops.reshape(out, output.shape))
+    return _handle(async_op)
+
+
+def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):
+    """``output_tensor_list[j]`` of member ``i`` filled with member ``j``'s
+    ``input_tensor_list[i]`` (one gather per destination: every member's ``i``-th input has
+    one shape)."""
+    n, me = _members(group), get_rank(group)
+    if len(input_tensor_list) != n or len(output_tensor_list) != n:
+        raise ValueError(f"all_to_all: expects {n} input and {n} output tensors, got "
+                         f"{len(input_tensor_list)} and {len(output_tensor_list)}")
+    for i, piece in enumerate(input_tensor_list):
+        _check('all_to_all', piece, async_op=async_op)
+        gathered = AllGatherOp.apply(ops.unsqueeze(piece, 0), group=_group(group))
+        if i == me:
+            for j, out in enumerate(output_tensor_list):
+                ops.assign(out, gathered[j])
+    return _handle(async_op)
+
+
+def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None,
+                      group=None, async_op=False):
+    """``input`` cut into equal blocks along axis 0, block ``j`` sent to member ``j``;
+    ``output`` the blocks received, in member order."""
+    _check('all_to_all_single', input, async_op=async_op)
+    if output_split_sizes is not None or input_split_sizes is not None:
+        raise NotImplementedError("all_to_all_single: uneven split sizes are not available in "
+                                  "hookgrad")
+    n = _members(group)
+    pieces = list(ops.split(input, input.shape[0] // n, 0))
+    outs = [ops.zeros_like(p) for p in pieces]
+    all_to_all(outs, pieces, group)
+    ops.assign(output, ops.cat(outs, 0))
+    return _handle(async_op)
+
+
+# ------------------------------------------------------------------------------ objects
+def _objects_gathered(obj, group):
+    """Every member's ``obj`` (pickled, padded to the longest, gathered), in member order."""
+    world = _world.world()
+    data = np.frombuffer(pickle.dumps(obj), np.uint8)
+    sizes = world.allgather(np.array([data.size], np.int64), _group(group))
+    padded = np.zeros(int(sizes.max()), np.uint8)
+    padded[:data.size] = data
+    rows = world.allgather(padded[None], _group(group))
+    return [pickle.loads(row[:size].tobytes()) for row, size in zip(rows, sizes)]
+
+
+def _object_broadcast(obj, src, group):
+    """Global rank ``src``'s ``obj`` on every member."""
+    world = _world.world()
+    root = _root(group, src)
+    data = np.frombuffer(pickle.dumps(obj), np.uint8) if get_rank() == src else None
+    size = world.broadcast(np.array([0 if data is None else data.size], np.int64), root,
+                           _group(group))
+    buffer = data if data is not None else np.zeros(int(size[0]), np.uint8)
+    return pickle.loads(world.broadcast(buffer, root, _group(group)).tobytes())
+
+
+def all_gather_object(object_list, obj, group=None):
+    """``object_list[i]`` set to member ``i``'s ``obj`` (any picklable object)."""
+    object_list[:] = _objects_gathered(obj, group)
+
+
+def gather_object(obj, object_gather_list=None, dst=0, group=None):
+    """On global rank ``dst``, ``object_gather_list[i]`` set to member ``i``'s ``obj``."""
+    gathered = _objects_gathered(obj, group)
+    if get_rank() == dst:
+        object_gather_list[:] = gathered
+
+
+def broadcast_object_list(object_list, src=0, group=None, device=None):
+    """``object_list``'s items replaced, on every member, by global rank ``src``'s."""
+    object_list[:] = _object_broadcast(list(object_list), src, group)
+
+
+def scatter_object_list(scatter_object_output_list, scatter_object_input_list, src=0,
+                        group=None):
+    """``scatter_object_output_list[0]`` of member ``i`` set to item ``i`` of global rank
+    ``src``'s ``scatter_object_input_list``."""
+    items = _object_broadcast(list(scatter_object_input_list) if get_rank() == src else None,
+                              src, group)
+    scatter_object_output_list[0] = items[get_rank(group)]
 
 
 __getattr__ = _reporter('mindspore.mint.distributed')

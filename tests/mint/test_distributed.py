@@ -47,6 +47,17 @@ def test_one_process_world(alone):
     np.testing.assert_array_equal(pieces[0].asnumpy(), [1.0, -2.0])
     dist.broadcast(x, 0)
     dist.barrier()
+    dist.reduce(x, 0)
+    bucket = [ms.Tensor(np.zeros(2, np.float32))]
+    dist.gather(x, bucket)
+    dist.scatter(out, [ms.Tensor(np.array([5.0, 6.0], np.float32))])
+    np.testing.assert_array_equal(out.asnumpy(), [5.0, 6.0])
+    objects = []
+    dist.all_gather_object(objects, {'a': 1})
+    assert objects == [{'a': 1}]
+    items = [1, 'two']
+    dist.broadcast_object_list(items)
+    assert items == [1, 'two']
 
 
 @pytest.mark.parametrize('call,exc,match', [
@@ -94,6 +105,36 @@ TWO_RANKS = '''
     s = ms.Tensor(np.zeros(1, np.float32))
     dist.reduce_scatter_tensor(s, x)
     out['scatter'] = s.asnumpy().tolist()
+    y = ms.Tensor(x.asnumpy())
+    dist.reduce(y, 1, 'max')
+    out['reduce'] = y.asnumpy().tolist()
+    bucket = [ms.Tensor(np.zeros(2, np.float32)) for _ in range(2)]
+    dist.gather(x, bucket, dst=0)
+    out['gather_list'] = [b.asnumpy().tolist() for b in bucket]
+    z = ms.Tensor(np.zeros(2, np.float32))
+    dist.scatter(z, [ms.Tensor(np.full(2, 10.0 * k + r, np.float32)) for k in range(2)], src=1)
+    out['scattered'] = z.asnumpy().tolist()
+    w = ms.Tensor(np.zeros(2, np.float32))
+    dist.reduce_scatter(w, [x, ms.Tensor(x.asnumpy() * 10)])
+    out['reduce_scatter'] = w.asnumpy().tolist()
+    recv = [ms.Tensor(np.zeros(1, np.float32)) for _ in range(2)]
+    dist.all_to_all(recv, [ms.Tensor(np.array([10.0 * r + k], np.float32)) for k in range(2)])
+    out['all_to_all'] = [v.asnumpy().tolist() for v in recv]
+    single = ms.Tensor(np.zeros(2, np.float32))
+    dist.all_to_all_single(single, ms.Tensor(np.array([10.0 * r, 10.0 * r + 1], np.float32)))
+    out['all_to_all_single'] = single.asnumpy().tolist()
+    objects = [None, None]
+    dist.all_gather_object(objects, {'rank': r, 'word': 'ab' * (r + 1)})
+    out['objects'] = objects
+    gathered = []
+    dist.gather_object(('r', r), gathered, dst=1)
+    out['gathered_objects'] = gathered
+    shared = ['mine', r] if r == 1 else [None, None]
+    dist.broadcast_object_list(shared, src=1)
+    out['broadcast_objects'] = shared
+    mine = [None]
+    dist.scatter_object_list(mine, [{'to': 0}, {'to': 1}] if r == 0 else None, src=0)
+    out['scattered_object'] = mine[0]
     for turn in range(2):       # one rank at a time, so the two lines do not interleave
         if turn == r:
             print('RESULT ' + json.dumps(out), flush=True)
@@ -115,3 +156,15 @@ def test_two_ranks():
         assert r['prod'] == [2.0, -2.0] and r['avg'] == [1.5, 0.5]
         assert r['broadcast'] == x1 and r['gather'] == x0 + x1 and r['pieces'] == [x0, x1]
     assert [r['scatter'] for r in results] == [[3.0], [1.0]]
+    assert results[0]['reduce'] == x0 and results[1]['reduce'] == [2.0, 2.0]
+    assert results[0]['gather_list'] == [x0, x1] and results[1]['gather_list'] == [[0, 0]] * 2
+    assert [r['scattered'] for r in results] == [[1.0, 1.0], [11.0, 11.0]]
+    assert [r['reduce_scatter'] for r in results] == [[3.0, 1.0], [30.0, 10.0]]
+    assert [r['all_to_all'] for r in results] == [[[0.0], [10.0]], [[1.0], [11.0]]]
+    assert [r['all_to_all_single'] for r in results] == [[0.0, 10.0], [1.0, 11.0]]
+    for r in results:
+        assert r['objects'] == [{'rank': 0, 'word': 'ab'}, {'rank': 1, 'word': 'abab'}]
+        assert r['broadcast_objects'] == ['mine', 1]
+    assert results[0]['gathered_objects'] == [] and \
+        results[1]['gathered_objects'] == [['r', 0], ['r', 1]]
+    assert [r['scattered_object'] for r in results] == [{'to': 0}, {'to': 1}]

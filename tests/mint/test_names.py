@@ -27,11 +27,9 @@ LACKING = {
     'mindspore.mint.nn': {'Conv3d', 'Fold', 'Unfold', 'SyncBatchNorm'},
     'mindspore.mint.nn.functional': {'conv3d', 'fold', 'unfold', 'grid_sample'},
     'mindspore.mint.distributed': {
-        'P2POp', 'TCPStore', 'all_gather_into_tensor_uneven', 'all_gather_object', 'all_to_all',
-        'all_to_all_single', 'batch_isend_irecv', 'broadcast_object_list', 'gather',
-        'gather_object', 'irecv', 'isend', 'recv', 'recv_object_list', 'reduce',
-        'reduce_scatter', 'reduce_scatter_tensor_uneven', 'scatter', 'scatter_object_list',
-        'send', 'send_object_list'},
+        'P2POp', 'TCPStore', 'all_gather_into_tensor_uneven', 'batch_isend_irecv', 'irecv',
+        'isend', 'recv', 'recv_object_list', 'reduce_scatter_tensor_uneven', 'send',
+        'send_object_list'},
 }
 
 
