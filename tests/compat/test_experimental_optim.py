@@ -115,3 +115,34 @@ def test_optimizers_step_on_the_device_without_host_reads(ms, case):
     want = MS210[f'optimizers/{case}']
     np.testing.assert_allclose(w.asnumpy(), want[0], rtol=5e-6, atol=1e-7)
     np.testing.assert_allclose(b.asnumpy(), want[1], rtol=5e-6, atol=1e-7)
+
+
+def test_a_jitted_step_with_a_scheduler_equals_the_eager_one(ms):
+    """In graph mode the step is one effect of the program, replayed with the rate the
+    scheduler set since the trace."""
+    from mindspore.experimental import optim
+
+    def run(jit):
+        ms.set_seed(1)
+        net = ms.nn.Dense(3, 1)
+        opt = optim.Adam(net.trainable_params(), lr=0.05)
+        scheduler = optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
+        x = ms.Tensor(np.random.RandomState(0).randn(16, 3).astype(np.float32))
+        y = x.sum(axis=1, keepdims=True)
+        grad_fn = ms.value_and_grad(lambda x, y: ((net(x) - y) ** 2).mean(), None,
+                                    opt.parameters)
+
+        def step(x, y):
+            loss, grads = grad_fn(x, y)
+            opt(grads)
+            return loss
+        step = ms.jit(step) if jit else step
+        losses = []
+        for _ in range(5):
+            losses.append(step(x, y).item())
+            scheduler.step()
+        return losses, net.weight.asnumpy()
+
+    (eager, w_eager), (graph, w_graph) = run(False), run(True)
+    assert eager == graph and eager[-1] < eager[0]
+    np.testing.assert_array_equal(w_eager, w_graph)

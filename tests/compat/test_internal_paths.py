@@ -96,6 +96,13 @@ def test_insert_gradient_of_changes_the_gradient(mindspore):
     assert (gx.asnumpy().tolist(), gy.asnumpy().tolist()) == ([15.0], [1.0])   # MindSpore's
     assert clip(Tensor([2.0])).asnumpy().tolist() == [2.0]
 
+    @mindspore.jit
+    def jitted(x, y):
+        return mindspore.grad(lambda a, b: clip(a) * b, grad_position=(0, 1))(x, y)
+    for _ in range(2):          # the trace, then a replay
+        gx, gy = jitted(Tensor([1.0]), Tensor([5.0]))
+        assert (gx.asnumpy().tolist(), gy.asnumpy().tolist()) == ([15.0], [1.0])
+
 
 def test_python_primitive_with_registered_bprop(mindspore):
     from mindspore.ops.primitive import PrimitiveWithInfer, prim_attr_register
