@@ -8,6 +8,8 @@ kept, as namespaces over the same functions and constants.
 import math
 from collections.abc import Iterable
 
+import numpy as np
+
 __all__ = ['EQ', 'NE', 'LT', 'LE', 'GT', 'GE', 'INC_NEITHER', 'INC_LEFT', 'INC_RIGHT',
            'INC_BOTH', 'IN', 'NOT_IN', 'check', 'check_int', 'check_is_int', 'check_equal_int',
            'check_positive_int', 'check_negative_int', 'check_non_positive_int',
@@ -172,7 +174,6 @@ def check_is_float(arg_value, arg_name=None, prim_name=None):
 def check_number_range(arg_value, lower_limit, upper_limit, rel, value_type, arg_name=None,
                        prim_name=None):
     """A ``value_type`` within the range ``rel`` (``INC_BOTH``: ``[lower, upper]``) names."""
-    import numpy as np
     prefix, name = _subject(arg_name, prim_name)
     if not isinstance(arg_value, (np.ndarray, np.generic, value_type)) \
             or isinstance(arg_value, bool):
