@@ -1,8 +1,8 @@
 """``mindspore.mint``: MindSpore 2.10's PyTorch-style API (``dim=``, ``keepdim=``, int64
 indices, ``(values, indices)`` pairs), built on hookgrad's ops and layers.
 
-The functions live by subject in ``elementwise``, ``reduction``, ``shaping``, ``creation`` and
-``products``; the submodules are ``nn`` (with ``nn.functional``), ``optim``, ``special``,
+The functions live by subject in ``elementwise``, ``reduction``, ``shaping``, ``creation``,
+``products`` and ``normalization``; the submodules are ``nn`` (with ``nn.functional``), ``optim``, ``special``,
 ``linalg`` and ``distributed``. A MindSpore mint name hookgrad lacks raises ``NotAvailable``
 saying so.
 """
@@ -13,14 +13,20 @@ from .reduction import *  # noqa: F401,F403
 from .shaping import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403
 from . import nn, optim, special, linalg, distributed  # noqa: F401
-from .nn.functional import conv2d, softmax  # noqa: F401  (mint has them at the top too)
+from .nn.functional import conv2d, softmax, conv_tbc  # noqa: F401  (at the top too)
 from ..compat.names import reporter as _reporter
 
 
 def item(input):
     """The value of a one-element tensor as a Python number."""
     return input.item()
+
+
+def npu_gelu(input, approximate='none'):
+    """``gelu``, under the name of MindSpore's Ascend kernel."""
+    return nn.functional.gelu(input, approximate)
 
 
 def equal(input, other):

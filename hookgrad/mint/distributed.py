@@ -42,8 +42,12 @@ def _handle(async_op):
     return _Done() if async_op else None
 
 
-def _group(group):
+def group_of(group):
+    """The communication layer's name of ``group`` (None: the world)."""
     return world_group(GlobalComm.WORLD_COMM_GROUP if group is None else group)
+
+
+_group = group_of
 
 
 def is_available():

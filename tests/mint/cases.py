@@ -352,6 +352,58 @@ FUNCTIONAL = {
     'broadcast_to': (lambda F, T: F.broadcast_to(T(V), (2, 3)), None),
 }
 
+K3 = np.cos(np.arange(3 * 2 * 2 * 3 * 3, dtype=np.float32)).reshape(3, 2, 2, 3, 3) / 4
+GRID = np.stack(np.meshgrid(np.linspace(-1.3, 1.2, 4), np.linspace(-1.1, 0.9, 3)), -1)[None]
+GRID = np.concatenate([GRID, GRID[:, ::-1] * 0.7], 0).astype(np.float32)     # (2, 3, 4, 2)
+
+FUNCTIONAL.update({
+    'conv3d': (lambda F, T: F.conv3d(T(VOL), T(K3), T(V), padding=1, stride=(1, 2, 1)),
+               lambda ms, T: ms.ops.conv3d(T(VOL), T(K3), T(V), (1, 2, 1), 'pad', 1)),
+    'unfold': (lambda F, T: F.unfold(T(IMG), 2, padding=1, stride=2),
+               lambda ms, T: ms.ops.unfold(T(IMG), 2, padding=1, stride=2)),
+    'fold': (lambda F, T: F.fold(T(SEQ.reshape(2, 24)[:, :18].reshape(2, 2, 9)
+                                   .repeat(2, 1)), (4, 4), 2, 1, 1, 2),
+             lambda ms, T: ms.ops.fold(T(SEQ.reshape(2, 24)[:, :18].reshape(2, 2, 9)
+                                         .repeat(2, 1)), T(np.array([4, 4], np.int32)), 2, 1, 1,
+                                       2)),
+    'grid_sample': (lambda F, T: (F.grid_sample(T(IMG), T(GRID)),
+                                  F.grid_sample(T(IMG), T(GRID), 'nearest', 'border', True),
+                                  F.grid_sample(T(IMG), T(GRID), 'bilinear', 'reflection'),
+                                  F.grid_sample(T(IMG), T(GRID), 'bilinear', 'reflection',
+                                                True)), None),
+})
+
+FUNCTIONS.update({
+    'conv_tbc': (lambda m, T: m.conv_tbc(T(SEQ.transpose(2, 0, 1).copy()),
+                                         T(KER[0, :3, :, :2]), T(W[:2]), 1),
+                 lambda ms, T: ms.ops.conv1d(T(SEQ), T(KER[0, :3, :, :2].transpose(2, 1, 0).copy()),
+                                             T(W[:2]), 1, 'pad', 1).transpose(2, 0, 1)),
+    'npu_gelu': (lambda m, T: m.npu_gelu(T(X)), lambda ms, T: ms.ops.gelu(T(X))),
+    'batch_norm_stats': (lambda m, T: m.batch_norm_stats(T(IMG), 1e-5),
+                         lambda ms, T: (T(IMG).mean((0, 2, 3)),
+                                        1 / ms.ops.sqrt(T(IMG).var((0, 2, 3)) + 1e-5))),
+    'batch_norm_elemt': (lambda m, T: m.batch_norm_elemt(T(IMG), T(Y[0]), T(P[0]), T(V[[0, 1, 2, 0]]),
+                                                         T(P[1])),
+                         lambda ms, T: (T(IMG) - T(V[[0, 1, 2, 0]]).reshape(1, 4, 1, 1))
+                         * T(P[1]).reshape(1, 4, 1, 1) * T(Y[0]).reshape(1, 4, 1, 1)
+                         + T(P[0]).reshape(1, 4, 1, 1)),
+    'batch_norm_gather_stats_with_counts': (
+        lambda m, T: m.batch_norm_gather_stats_with_counts(
+            T(IMG), T(X[:2]), T(P[:2] + 1), counts=T(np.array([3.0, 5.0], np.float32))),
+        lambda ms, T: _gathered_stats(ms, T)),
+})
+
+
+def _gathered_stats(ms, T):
+    """The mean and invstd of two batches of 3 and 5 elements per channel (means X[:2],
+    invstds P[:2] + 1), with MindSpore's ops."""
+    counts = T(np.array([[3.0], [5.0]], np.float32))
+    var = 1 / (T(P[:2] + 1) ** 2) - 1e-5
+    mean = (counts * T(X[:2])).sum(0) / 8
+    second = (counts * (var + T(X[:2]) ** 2)).sum(0) / 8
+    return mean, 1 / ms.ops.sqrt(second - mean ** 2 + 1e-5)
+
+
 SPECIAL = {
     'erfc': (lambda S, T: S.erfc(T(X)), None),
     'exp2': (lambda S, T: S.exp2(T(X)), None),

@@ -14,6 +14,7 @@ except ImportError:         # the recorder runs this folder's files as top-level
 
 IDX = np.array([[0, 2, 4], [1, 0, 3]], np.int64)
 YB = np.broadcast_to(Y, X.shape).copy()
+COLUMNS = np.sin(np.arange(162, dtype=np.float32)).reshape(1, 18, 9)
 
 LAYERS = {
     'Linear': (lambda nn: nn.Linear(4, 3), (X,), False),
@@ -21,6 +22,10 @@ LAYERS = {
     'Conv2d': (lambda nn: nn.Conv2d(4, 3, 3, padding=1, stride=(1, 2)), (IMG,), False),
     'ConvTranspose2d': (lambda nn: nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1), (IMG,),
                         False),
+    'Conv3d': (lambda nn: nn.Conv3d(2, 3, (2, 3, 3), padding=(0, 1, 1)), (VOL,), False),
+    'Unfold': (lambda nn: nn.Unfold(3, padding=1, stride=2), (IMG,), False),
+    'Fold': (lambda nn: nn.Fold((5, 5), 3, padding=1, stride=2), (COLUMNS,), False),
+    'SyncBatchNorm': (lambda nn: nn.SyncBatchNorm(4), (IMG,), True),
     'BatchNorm1d': (lambda nn: nn.BatchNorm1d(3), (X.T.copy(),), True),
     'BatchNorm2d': (lambda nn: nn.BatchNorm2d(4, momentum=0.2), (IMG,), True),
     'BatchNorm2d_eval': (lambda nn: nn.BatchNorm2d(4), (IMG,), False),
@@ -125,6 +130,11 @@ def _pad(ms, T, x, pad, mode='constant', value=None):
 REFERENCES = {
     'Conv1d': lambda ms, T, p, x: ms.ops.conv1d(T(x[0]), T(p['weight']), T(p['bias']), 2, 'pad',
                                                1),
+    'Conv3d': lambda ms, T, p, x: ms.ops.conv3d(T(x[0]), T(p['weight']), T(p['bias']), 1, 'pad',
+                                               (0, 1, 1)),
+    'Unfold': lambda ms, T, p, x: ms.ops.unfold(T(x[0]), 3, padding=1, stride=2),
+    'Fold': lambda ms, T, p, x: ms.ops.fold(T(x[0]), T(np.array([5, 5], np.int32)), 3, padding=1,
+                                           stride=2),
     'Conv2d': lambda ms, T, p, x: ms.ops.conv2d(T(x[0]), T(p['weight']), T(p['bias']), (1, 2),
                                                'pad', 1),
     'ConvTranspose2d': lambda ms, T, p, x: ms.ops.Conv2DTranspose(

@@ -143,6 +143,50 @@ TWO_RANKS = '''
 '''
 
 
+SYNC_BATCH_NORM = '''
+    import json
+    import numpy as np
+    import hookgrad as ms
+    from hookgrad import mint
+    from hookgrad.mint import distributed as dist
+    dist.init_process_group()
+    r = dist.get_rank()
+    x = np.sin(np.arange(4 * 3 * 2, dtype=np.float32)).reshape(4, 3, 2)
+    w = np.cos(np.arange(4 * 3 * 2, dtype=np.float32)).reshape(4, 3, 2)
+    out = {'rank': r}
+    for name, layer, part in (('sync', mint.nn.SyncBatchNorm(3), slice(2 * r, 2 * r + 2)),
+                              ('whole', mint.nn.BatchNorm1d(3), slice(0, 4))):
+        layer.set_train(True)
+        xs = ms.Tensor(x[part])
+        y = layer(xs)
+        g = ms.grad(lambda t: (layer(t) * ms.Tensor(w[part])).sum())(xs)
+        out[name] = [y.asnumpy().tolist(), g.asnumpy().tolist(),
+                     layer.running_mean.asnumpy().tolist(), layer.running_var.asnumpy().tolist()]
+    for turn in range(2):
+        if turn == r:
+            print('RESULT ' + json.dumps(out), flush=True)
+        dist.barrier()
+'''
+
+
+@needs_mpi
+def test_sync_batch_norm_on_two_ranks_is_batch_norm_of_the_whole_batch():
+    code, out, err = run_ranks(SYNC_BATCH_NORM, n=2, timeout=90)
+    assert code == 0, err
+    results = sorted((json.loads(line[7:]) for line in out.splitlines()
+                      if line.startswith('RESULT ')), key=lambda r: r['rank'])
+    assert len(results) == 2
+    for r in results:
+        part = slice(2 * r['rank'], 2 * r['rank'] + 2)
+        y, g, mean, var = r['sync']
+        wy, wg, wmean, wvar = r['whole']
+        np.testing.assert_allclose(y, np.array(wy)[part], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(g, np.array(wg)[part], rtol=1e-4, atol=1e-5)
+        # two training calls each (the forward and the one inside grad) move the statistics
+        np.testing.assert_allclose(mean, wmean, rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(var, wvar, rtol=1e-5)
+
+
 @needs_mpi
 def test_two_ranks():
     code, out, err = run_ranks(TWO_RANKS, n=2, timeout=90)

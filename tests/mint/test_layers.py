@@ -61,8 +61,22 @@ def test_reflection_pad3d_pads_each_of_the_last_three_dimensions():
                                                         'reflect'))
 
 
-GRAD_LAYERS = ['Linear', 'Conv1d', 'Conv2d', 'ConvTranspose2d', 'BatchNorm2d', 'LayerNorm',
-               'GroupNorm', 'Embedding', 'PReLU', 'CrossEntropyLoss']
+GRAD_LAYERS = ['Linear', 'Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose2d', 'BatchNorm2d',
+               'SyncBatchNorm', 'LayerNorm', 'GroupNorm', 'Embedding', 'PReLU', 'Unfold', 'Fold',
+               'CrossEntropyLoss', 'MaxPool2d', 'AvgPool3d', 'UpsamplingBilinear2d']
+
+
+def central_difference(loss, get, put, k, step=1e-2):
+    """``d loss / d element k`` of the array ``get()`` (written back with ``put``)."""
+    flat = get().reshape(-1)
+    shifted = []
+    for delta in (step, -step):
+        value = flat.copy()
+        value[k] += delta
+        put(value)
+        shifted.append(loss())
+    put(flat)
+    return (shifted[0] - shifted[1]) / (2 * step)
 
 
 @pytest.mark.parametrize('name', GRAD_LAYERS)
@@ -71,26 +85,63 @@ def test_layer_gradients_match_central_differences(name):
     trainable = [p for _, p in params if p.requires_grad]
     x = [ms.Tensor(a) for a in inputs]
     skip = 3 if name == 'Embedding' else 0      # the padding row: no gradient by design
-    weights = np.cos(np.arange(np.prod(layer(*x).shape))).reshape(layer(*x).shape)
+    shape = layer(*x).shape
+    weights = np.cos(np.arange(int(np.prod(shape)))).reshape(shape)
 
     def loss():
         return float((layer(*x).asnumpy().astype(np.float64) * weights).sum())
 
-    grads = ms.grad(lambda *args: (layer(*args) * ms.Tensor(weights)).sum(), grad_position=None,
+    def objective(*args):
+        return (layer(*args) * ms.Tensor(weights.astype(np.float32))).sum()
+
+    differentiable_input = inputs[0].dtype.kind == 'f'
+    grads = ms.grad(objective, grad_position=0 if differentiable_input else None,
                     weights=trainable)(*x)
+    if differentiable_input:
+        gx, grads = grads
+        data = inputs[0]
+
+        def put(value):
+            x[0] = ms.Tensor(value.reshape(data.shape))
+        for k in range(0, data.size, max(1, data.size // 7)):
+            if name == 'PReLU' and abs(data.flat[k]) < 0.02:
+                continue                # the kink at 0
+            np.testing.assert_allclose(
+                gx.asnumpy().reshape(-1)[k], central_difference(loss, lambda: data, put, k),
+                rtol=2e-3, atol=2e-3, err_msg=f'{name} input[{k}]')
+        x[0] = ms.Tensor(data)
     for p, g in zip(trainable, grads):
-        flat = p.asnumpy().reshape(-1)
-        for k in range(skip, flat.size, max(1, flat.size // 5)):
-            value = flat.copy()
-            value[k] += 1e-2
+        def put(value, p=p):
             p.set_data(ms.Tensor(value.reshape(p.shape)))
-            up = loss()
-            value[k] -= 2e-2
-            p.set_data(ms.Tensor(value.reshape(p.shape)))
-            down = loss()
-            p.set_data(ms.Tensor(flat.reshape(p.shape)))
-            np.testing.assert_allclose(g.asnumpy().reshape(-1)[k], (up - down) / 2e-2,
-                                       rtol=2e-3, atol=2e-3, err_msg=f'{name}.{p.name}[{k}]')
+        for k in range(skip, p.size, max(1, p.size // 5)):
+            np.testing.assert_allclose(
+                g.asnumpy().reshape(-1)[k],
+                central_difference(loss, lambda p=p: p.asnumpy(), put, k),
+                rtol=2e-3, atol=2e-3, err_msg=f'{name}.{p.name}[{k}]')
+
+
+def test_grid_sample_gradients_reach_the_input_and_the_grid():
+    from tests.mint.cases import GRID, IMG
+    F = mint.nn.functional
+    w = np.cos(np.arange(2 * 4 * 3 * 4)).reshape(2, 4, 3, 4)
+    for mode, padding, align in (('bilinear', 'zeros', False), ('bilinear', 'reflection', True),
+                                 ('bilinear', 'border', False)):
+        args = [ms.Tensor(IMG), ms.Tensor(GRID)]
+
+        def loss():
+            out = F.grid_sample(*args, mode, padding, align).asnumpy().astype(np.float64)
+            return float((out * w).sum())
+        grads = ms.grad(lambda a, g: (F.grid_sample(a, g, mode, padding, align)
+                                      * ms.Tensor(w.astype(np.float32))).sum(),
+                        grad_position=(0, 1))(*args)
+        for i, data in enumerate((IMG, GRID)):
+            def put(value, i=i, data=data):
+                args[i] = ms.Tensor(value.reshape(data.shape).astype(np.float32))
+            for k in range(0, data.size, max(1, data.size // 9)):
+                np.testing.assert_allclose(
+                    grads[i].asnumpy().reshape(-1)[k],
+                    central_difference(loss, lambda data=data: data, put, k, 1e-3),
+                    rtol=1e-2, atol=1e-2, err_msg=f'grid_sample {mode} {padding} arg {i}[{k}]')
 
 
 def test_embedding_padding_row_starts_at_zero_and_gets_no_gradient():

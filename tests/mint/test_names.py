@@ -22,10 +22,6 @@ NOT_API = {'absolute_import', 'constexpr', 'jit_forbidden_register', 'jit_view_u
            'mse_loss_ext', 'nllloss', 'upsample_bilinear2d_op', 'upsample_nearest2d_op',
            'cross_entropy'}
 LACKING = {
-    'mindspore.mint': {'batch_norm_elemt', 'batch_norm_gather_stats_with_counts',
-                       'batch_norm_stats', 'conv_tbc', 'npu_gelu'},
-    'mindspore.mint.nn': {'Conv3d', 'Fold', 'Unfold', 'SyncBatchNorm'},
-    'mindspore.mint.nn.functional': {'conv3d', 'fold', 'unfold', 'grid_sample'},
     'mindspore.mint.distributed': {
         'P2POp', 'TCPStore', 'all_gather_into_tensor_uneven', 'batch_isend_irecv', 'irecv',
         'isend', 'recv', 'recv_object_list', 'reduce_scatter_tensor_uneven', 'send',

@@ -11,11 +11,14 @@ from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_l
 from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
+from .convolution import conv3d, conv_tbc, fold, unfold  # noqa: F401
+from .sampling import grid_sample  # noqa: F401
 
 __all__ = ['adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
            'adaptive_max_pool1d', 'adaptive_max_pool2d', 'avg_pool1d', 'avg_pool2d',
            'avg_pool3d', 'batch_norm', 'binary_cross_entropy', 'binary_cross_entropy_with_logits',
-           'broadcast_to', 'clamp', 'conv1d', 'conv2d', 'conv_transpose2d',
+           'broadcast_to', 'clamp', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose2d', 'fold',
+           'unfold', 'grid_sample',
            'cosine_embedding_loss', 'cross_entropy', 'dropout', 'dropout2d', 'elu', 'elu_',
            'embedding', 'flatten', 'gelu', 'glu', 'group_norm', 'hardshrink', 'hardsigmoid',
            'hardswish', 'hardtanh', 'hardtanh_', 'interpolate', 'kl_div', 'l1_loss', 'layer_norm',

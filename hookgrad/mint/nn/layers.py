@@ -9,9 +9,11 @@ from ...common.initializer import HeUniform, Uniform
 from ...nn.cell import Cell
 from ...nn.parameter import Parameter
 from ...nn.layer.basic import _init_value, _positive_int
+from ...ops.collective import AllGatherOp
+from .. import distributed as _distributed, normalization as _norm
 from . import functional as F
 
-__all__ = ['Conv1d', 'Conv2d', 'ConvTranspose2d', 'BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d',
+__all__ = ['Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose2d', 'Unfold', 'Fold', 'SyncBatchNorm', 'BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d',
            'LayerNorm', 'GroupNorm', 'Embedding', 'Dropout', 'Dropout2d', 'PReLU']
 
 
@@ -116,6 +118,46 @@ class Conv2d(_Conv):
                         self.groups)
 
 
+class Conv3d(_Conv):
+    """3-D convolution over (N, C_in, D, H, W)."""
+    _dims = 3
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode='zeros', dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, dtype)
+
+    def construct(self, input):
+        input, padding = self._padded(input)
+        return F.conv3d(input, self.weight, self.bias, self.stride, padding, self.dilation,
+                        self.groups)
+
+
+class Unfold(Cell):
+    """The sliding blocks of (N, C, H, W) as columns (N, C * kH * kW, L)."""
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.kernel_size, self.dilation, self.padding, self.stride = \
+            kernel_size, dilation, padding, stride
+
+    def construct(self, input):
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+class Fold(Cell):
+    """Columns (N, C * kH * kW, L) summed back into (N, C, *output_size)."""
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.output_size, self.kernel_size = output_size, kernel_size
+        self.dilation, self.padding, self.stride = dilation, padding, stride
+
+    def construct(self, input):
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
+                      self.stride)
+
+
 class ConvTranspose2d(_Conv):
     """The transpose of a 2-D convolution; ``weight`` is (C_in, C_out / groups, kH, kW)."""
     _transposed = True
@@ -193,6 +235,38 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     """Batch normalization of (N, C, D, H, W)."""
     _ranks = (5,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose training statistics are those of the whole batch across the
+    processes of ``process_group`` (the world when None): each process's mean and inverse
+    deviation are gathered and combined, and gradients flow back through the gather."""
+
+    _ranks = (2, 3, 4, 5)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, process_group=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
+        self.process_group = process_group
+
+    def construct(self, input):
+        world = _distributed.get_world_size(self.process_group) \
+            if _distributed.is_initialized() else 1
+        if not self.training or world <= 1:
+            return super().construct(input)
+        mean, invstd = _norm.batch_norm_stats(input, self.eps)
+        count = ops.full((1,), input.size // input.shape[1], dtype=input.dtype)
+        group = _distributed.group_of(self.process_group)
+        means = ops.reshape(AllGatherOp.apply(ops.unsqueeze(mean, 0), group=group), (world, -1))
+        invstds = ops.reshape(AllGatherOp.apply(ops.unsqueeze(invstd, 0), group=group),
+                              (world, -1))
+        counts = AllGatherOp.apply(count, group=group)
+        mean, invstd = _norm.batch_norm_gather_stats_with_counts(
+            input, means, invstds, self.running_mean, self.running_var, self.momentum,
+            self.eps, counts)
+        if self.track_running_stats:
+            ops.assign_add(self.num_batches_tracked, ops.ones((), _dtype.int64))
+        return _norm.batch_norm_elemt(input, self.weight, self.bias, mean, invstd, self.eps)
 
 
 class LayerNorm(Cell):
