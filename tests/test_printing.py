@@ -294,9 +294,11 @@ def test_a_thousand_ints_are_shown_whole_with_a_break_every_24():
                         '998, 999])'
 
 
-def test_parameter_and_tensor_values_print_alike():
+def test_a_parameter_prints_its_description_as_mindspore_does():
+    # MindSpore 2.10: print(Parameter) and str() give the repr; the values print through a Tensor
     p = ms.Parameter(ms.Tensor(np.arange(8, dtype=np.float32)), name='w')
-    assert str(p) == str(ms.Tensor(np.arange(8, dtype=np.float32)))
+    assert str(p) == repr(p) == "Parameter (name=w, shape=(8,), dtype=Float32, requires_grad=True)"
+    assert str(p.value()) == str(ms.Tensor(np.arange(8, dtype=np.float32)))
 
 
 @pytest.mark.parametrize('data, want', [

@@ -105,6 +105,14 @@ class InfoMethods:
         change nothing here."""
         return self
 
+    def set_dtype(self, dtype):
+        """Convert the values to ``dtype`` in place (MindSpore's cast, truncating floats to
+        integers); returns the dtype. A tensor on a graph keeps its recorded values: use
+        ``astype`` for a differentiable cast."""
+        np_dtype = _dtype.to_numpy(dtype)
+        self._data = self._data.astype(np_dtype)
+        return _dtype.from_numpy(np_dtype)
+
     def itemset(self, *args):
         """Set one element: ``itemset(value)`` for a one-element tensor, or
         ``itemset(index, value)`` with a flat int index or a tuple of indices; returns self."""

@@ -82,14 +82,14 @@ class JitFunction:
                 if len(self.cache) > 1:
                     self.cache.move_to_end(key)
                 self.replays += 1
-                return result
+                return _graph_output(result)
             del self.cache[key]
             self.last_trace = f"the program no longer fits: {program.stale()}"
         elif key in self.eager:
             return self.fn(*args, **kwargs)
         else:
             self.last_trace = self._why_new(key)
-        return self._trace(key, flat, args, kwargs)
+        return _graph_output(self._trace(key, flat, args, kwargs))
 
     def _trace(self, key, flat, args, kwargs):
         recorder = Recorder()
@@ -183,6 +183,17 @@ def _tensors(args, flat):
             d = a._data
             sig.append(('T', d.shape, d.dtype, type(d), a.requires_grad, a._node is None))
     return tuple(sig)
+
+
+def _graph_output(result):
+    """``result`` as graph mode returns it: a Parameter (at the top or in a tuple or list)
+    becomes a Tensor holding its values at that moment, as in MindSpore."""
+    if getattr(result, '_is_parameter', False):
+        return Tensor._wrap(result._data.copy())
+    if type(result) in (tuple, list) and any(getattr(r, '_is_parameter', False)
+                                             for r in result):
+        return type(result)(_graph_output(r) for r in result)
+    return result
 
 
 def _signature(value, flat, seen):

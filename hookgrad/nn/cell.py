@@ -163,7 +163,7 @@ class Cell(CellState, CellFlags, CellPrecision):
             object.__setattr__(self, name, value)
         elif isinstance(value, Cell):
             params.pop(name, None)
-            self.insert_child_to_cell(name, value)
+            self._add_child(name, value)
         else:
             if value is None and (name in params or name in cells):
                 params.pop(name, None)
@@ -198,10 +198,35 @@ class Cell(CellState, CellFlags, CellPrecision):
         _name_param(self, param_name, param)
 
     def insert_child_to_cell(self, child_name, child_cell):
-        """Register ``child_cell`` as ``self.<child_name>`` and prefix its parameters' names."""
+        """Register ``child_cell`` as ``self.<child_name>`` and prefix its parameters' names;
+        None reserves the name (an empty slot, as in MindSpore).
+
+        Raises:
+            TypeError: a name that is not a str, or a child that is neither a Cell nor None.
+            KeyError: an empty or dotted name, or one another attribute of the cell holds.
+        """
+        if not isinstance(child_name, str):
+            raise TypeError(f"For 'insert_child_to_cell', the type of parameter 'child_name' "
+                            f"must be str, but got {type(child_name)}.")
+        if not child_name or '.' in child_name:
+            raise KeyError("For 'insert_child_to_cell', the parameter 'child_name' can not be "
+                           "None and can not contain '.' ")
+        if child_name not in self._cells and hasattr(self, child_name):
+            raise KeyError(f"For 'insert_child_to_cell', the {child_name} child cell already "
+                           f"exists in the network.Cannot insert another child cell with the "
+                           f"same name.")
+        if child_cell is None:
+            self.__dict__['_cells'][child_name] = None
+            object.__setattr__(self, child_name, None)
+            return
         if not isinstance(child_cell, Cell):
-            raise TypeError(f"insert_child_to_cell: expected a Cell for '{child_name}', "
-                            f"got {type(child_cell).__name__}")
+            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be "
+                            f"'Cell' if not None, but got type {type(child_cell)}.")
+        self._add_child(child_name, child_cell)
+
+    def _add_child(self, child_name, child_cell):
+        """Register the Cell ``child_cell`` as ``self.<child_name>`` (attribute assignment and
+        the containers come here; ``insert_child_to_cell`` checks the name first)."""
         if '_params' not in child_cell.__dict__:
             raise RuntimeError(missing_init(child_cell))
         self.__dict__['_cells'][child_name] = child_cell

@@ -160,13 +160,13 @@ class SequentialCell(_IndexedCells):
         self.__dict__['_dynamic'] = []
         if len(args) == 1 and isinstance(args[0], dict):
             for name, cell in args[0].items():
-                self.insert_child_to_cell(name, _check_cell(cell, 'SequentialCell'))
+                self._add_child(name, _check_cell(cell, 'SequentialCell'))
                 self._dynamic.append(False)
             return
         if len(args) == 1 and isinstance(args[0], (list, tuple)):
             args = args[0]
         for i, cell in enumerate(args):
-            self.insert_child_to_cell(str(i), _check_cell(cell, 'SequentialCell'))
+            self._add_child(str(i), _check_cell(cell, 'SequentialCell'))
             self._dynamic.append(True)
 
     def __getitem__(self, index):
@@ -284,9 +284,32 @@ class CellDict(Cell):
         return self._cells[key]
 
     def __setitem__(self, key, cell):
+        """Add or replace the cell under ``key``, with MindSpore's checks.
+
+        Raises:
+            TypeError: a key that is not a str; a value that is not a Cell, or a container.
+            KeyError: a key naming an attribute of the cell, holding '.', or empty.
+        """
+        name = type(self).__name__
         if not isinstance(key, str):
-            raise TypeError(f"CellDict keys must be str, got {type(key).__name__}")
-        self.insert_child_to_cell(key, _check_cell(cell, 'CellDict'))
+            raise TypeError(f"For '{name}', the type of key should be string but got "
+                            f"{type(key).__name__}.")
+        if key not in self._cells and hasattr(self, key):
+            raise KeyError(f"For '{name}', the key can not be same with the attributes of "
+                           f"Cell, but got key {key}.")
+        if '.' in key:
+            raise KeyError(f"For '{name}', key can not contain \".\", but got key {key}")
+        if key == '':
+            raise KeyError(f"For '{name}', key can not be empty string \"\", but got key {key}")
+        if cell is None:
+            raise TypeError(f"For '{name}', cell can not be None.")
+        if not isinstance(cell, Cell):
+            raise TypeError(f"For '{name}', the type of cell should be Cell, but got "
+                            f"{type(cell).__name__}.")
+        if isinstance(cell, (CellDict, CellList, SequentialCell)):
+            raise TypeError(f"For '{name}', the type of cell can not be CellDict, CellList or "
+                            f"SequentialCell, but got {type(cell).__name__}.")
+        self._add_child(key, cell)
 
     def __delitem__(self, key):
         del self._cells[key]

@@ -63,7 +63,7 @@ class Parameter(Tensor):
     Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
     """
 
-    __slots__ = ('_name', '_layerwise_parallel', '_parallel_optimizer')
+    __slots__ = ('_name', '_layerwise_parallel', '_parallel_optimizer', '_sliced')
     _is_parameter = True
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
@@ -77,6 +77,8 @@ class Parameter(Tensor):
         if device is not None and device != 'CPU':
             raise ValueError(f"Parameter: device must be None or 'CPU' (None: the default "
                              f"device; 'CPU': host memory), got {device!r}")
+        if isinstance(default_input, bool):
+            raise ValueError("Parameter data can not be `bool`")
         if isinstance(default_input, Tensor):
             data = default_input._data.copy()       # a parameter owns its storage
         elif isinstance(default_input, _INPUT_TYPES):
@@ -144,21 +146,23 @@ class Parameter(Tensor):
         """A Tensor holding a copy of the current values (not connected to the graph)."""
         return Tensor._wrap(self._data.copy())
 
-    def set_data(self, data):
+    def set_data(self, data, slice_shape=False):
         """Replace the values with ``data``, cast to this parameter's dtype; returns self.
 
         Args:
-            data: a Tensor, NumPy or device array or number with exactly this parameter's
-                shape (copied to this parameter's device).
+            data: a Tensor, NumPy or device array or number (copied to this parameter's
+                device). Its shape becomes the parameter's, as in MindSpore.
+            slice_shape (bool): MindSpore's flag for a sliced (model-parallel) parameter; kept
+                as ``sliced``.
 
         Raises:
-            TypeError: for another kind of ``data``, or values of a wider kind than the
-                parameter's (floats into an integer parameter, ints into a boolean one).
-            ValueError: when the shapes differ. Nothing changes when an error is raised.
+            TypeError: for another kind of ``data``, values of a wider kind than the
+                parameter's (floats into an integer parameter, ints into a boolean one), or a
+                ``slice_shape`` that is not a bool. Nothing changes when an error is raised.
 
         >>> import hookgrad as ms
         >>> b = ms.Parameter(ms.Tensor([0.5, 1.5, 2.5]), name='b')
-        >>> print(b.set_data(ms.Tensor([3, 4, 5])))
+        >>> print(b.set_data(ms.Tensor([3, 4, 5])).asnumpy())
         [3. 4. 5.]
         """
         if isinstance(data, Tensor):
@@ -170,9 +174,7 @@ class Parameter(Tensor):
         else:
             raise TypeError(f"Parameter '{self._name}'.set_data: data must be a Tensor, NumPy "
                             f"array or number, got {type(data).__name__}")
-        if src.shape != self.shape:
-            raise ValueError(f"Parameter '{self._name}'.set_data: data has shape {src.shape}, "
-                             f"but the parameter has shape {self.shape}")
+        slice_shape = _flag(slice_shape, 'slice_shape')
         dst = self._data.dtype
         rank = _KIND_RANK.get(src.dtype.kind)
         if rank is None or rank > _KIND_RANK[dst.kind]:
@@ -180,7 +182,13 @@ class Parameter(Tensor):
                             f"values in a {self.dtype} parameter")
         fresh = backend.to_device(src, backend.device_of(self._data)).astype(dst)
         effect(_replace_data, self, fresh)      # a fresh array: values saved by graphs stay
-        return self                             # valid
+        self._sliced = slice_shape              # valid
+        return self
+
+    @property
+    def sliced(self):
+        """MindSpore's flag of a sliced (model-parallel) parameter, set by ``set_data``."""
+        return bool(self._sliced)
 
     def register_hook(self, hook):
         """``Tensor.register_hook``; a Parameter with ``requires_grad=False`` gets no gradient,
@@ -211,6 +219,8 @@ class Parameter(Tensor):
     def __repr__(self):
         return (f"Parameter (name={self._name}, shape={self.shape}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
+
+    __str__ = __repr__      # print(parameter) too, as MindSpore 2.10 prints it
 
     def __reduce__(self):
         return (Parameter, (backend.to_host(self._data), self._name, self.requires_grad,

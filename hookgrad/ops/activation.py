@@ -89,17 +89,17 @@ class ReLU(Op):
 
 
 class ReLU6(Op):
-    """y = min(max(x, 0), 6); the gradient passes where 0 < y < 6."""
+    """y = min(max(x, 0), 6); the gradient passes where 0 < x <= 6 (MindSpore's rule at the
+    kinks: 0 at x = 0, 1 at x = 6)."""
     @staticmethod
     def forward(ctx, x):
-        y = np.minimum(np.maximum(x, 0), 6)
-        ctx.save(y)
-        return y
+        ctx.save(x)
+        return np.minimum(np.maximum(x, 0), 6)
 
     @staticmethod
     def backward(ctx, gy):
-        (y,) = ctx.saved
-        return gy * (y > 0) * (y < 6)
+        (x,) = ctx.saved
+        return gy * (x > 0) * (x <= 6)
 
 
 class LeakyReLU(Op):

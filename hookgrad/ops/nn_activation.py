@@ -12,7 +12,7 @@ from .._tensor import Tensor
 from ..kernels import backend
 from .activation import sigmoid, softmax, softplus
 from .arithmetic import cast
-from .comparison import clamp, gt, maximum, minimum
+from .comparison import clamp, gt, logical_and, lt, maximum, minimum
 from .indexing import where
 from .shaping import reshape, split
 from .unary import _floating, abs as _abs, expm1, tanh
@@ -89,9 +89,11 @@ def selu(input_x):
 
 
 def hardsigmoid(input):
-    """Piecewise-linear sigmoid ``clamp(x / 6 + 1 / 2, 0, 1)``."""
+    """Piecewise-linear sigmoid ``clamp(x / 6 + 1 / 2, 0, 1)``; its gradient is 1/6 strictly
+    between -3 and 3 and 0 at the kinks, as MindSpore's."""
     x = _tensor(input, 'hardsigmoid')
-    return clamp(x / 6.0 + 0.5, 0.0, 1.0)
+    inside = logical_and(gt(x, -3.0), lt(x, 3.0))
+    return where(inside, x / 6.0 + 0.5, where(gt(x, 0.0), 1.0, 0.0).astype(x.dtype))
 
 
 def hardswish(input):

@@ -1,4 +1,6 @@
 """Cell: registration, naming (SPEC 3), traversal, train state, containers, repr."""
+import re
+
 import numpy as np
 import pytest
 
@@ -103,7 +105,8 @@ def test_insert_child_and_param_to_cell():
     assert net.leaf.weight.name == 'leaf.weight' and net.extra.name == 'extra'
     with pytest.raises(KeyError, match="must not contain '.'"):
         net.insert_param_to_cell('a.b', P(1.0))
-    with pytest.raises(TypeError, match="insert_child_to_cell: expected a Cell for 'x', got int"):
+    with pytest.raises(TypeError, match="For 'insert_child_to_cell', the argument 'child_cell' "
+                                        "must be 'Cell' if not None, but got type <class 'int'>."):
         net.insert_child_to_cell('x', 3)
     with pytest.raises(TypeError, match="insert_param_to_cell: expected a Parameter for 'y', got float"):
         net.insert_param_to_cell('y', 1.0)
@@ -182,7 +185,8 @@ def test_sequential_cell_list_and_dict_containers():
     assert [n for n, _ in holder.parameters_and_names()][:2] == ['blocks.a.weight', 'blocks.a.bias']
     cd.pop('a')
     assert cd.keys() == ['b']
-    with pytest.raises(TypeError, match="CellDict keys must be str, got int"):
+    with pytest.raises(TypeError, match="For 'CellDict', the type of key should be string but "
+                                        "got int."):
         cd[1] = Leaf()
 
 
@@ -227,3 +231,33 @@ def test_cells_without_auto_prefix_appended_to_a_cell_list_get_full_paths():
     assert [p.name for p in cells[1].get_parameters()] == [      # MindSpore 2.10
         '1.linear1.weight', '1.linear1.bias', '1.linear2.weight', '1.linear2.bias']
     assert len(ms.ParameterTuple(cells[0].get_parameters())) == 4
+
+
+def test_insert_child_to_cell_checks_names_and_takes_none_as_mindspore_does():
+    net = nn.Cell()
+    net.insert_child_to_cell('slot', None)              # MindSpore 2.10: an empty slot
+    assert net.slot is None and net._cells == {'slot': None}
+    assert [n for n, _ in net.cells_and_names()] == ['']
+    for name, exc, match in [
+            (1, TypeError, "the type of parameter 'child_name' must be str, but got <class 'int'>"),
+            ('', KeyError, "'child_name' can not be None and can not contain '.'"),
+            ('a.b', KeyError, "'child_name' can not be None and can not contain '.'"),
+            ('training', KeyError, "the training child cell already exists in the network")]:
+        with pytest.raises(exc, match=match):
+            net.insert_child_to_cell(name, nn.ReLU())
+
+
+@pytest.mark.parametrize('key, value, exc, match', [
+    ('a.b', nn.ReLU(), KeyError, 'key can not contain ".", but got key a.b'),
+    ('', nn.ReLU(), KeyError, 'key can not be empty string "", but got key '),
+    ('training', nn.ReLU(), KeyError, "the key can not be same with the attributes of Cell, "
+                                       "but got key training."),
+    ('x', 3, TypeError, "For 'CellDict', the type of cell should be Cell, but got int."),
+    ('x', None, TypeError, "For 'CellDict', cell can not be None."),
+    ('x', nn.CellList(), TypeError, "the type of cell can not be CellDict, CellList or "
+                                    "SequentialCell, but got CellList."),
+])
+def test_cell_dict_refuses_what_mindspore_refuses(key, value, exc, match):
+    # messages of MindSpore 2.10's CellDict
+    with pytest.raises(exc, match=re.escape(match)):
+        nn.CellDict()[key] = value

@@ -190,7 +190,7 @@ class AdamWeightDecay(Optimizer):
     >>> w = ms.Parameter(ms.Tensor([2.0]), name='w')
     >>> opt = ms.nn.AdamWeightDecay([w], learning_rate=0.1, weight_decay=0.5)
     >>> _ = opt((ms.Tensor([0.0]),))
-    >>> print(w)
+    >>> print(w.asnumpy())
     [1.9]
     """
 

@@ -71,7 +71,7 @@ class Adagrad(Optimizer):
     >>> w = ms.Parameter(ms.Tensor([1.0]), name='w')
     >>> opt = ms.nn.Adagrad([w], accum=0.0, learning_rate=0.5)
     >>> _ = opt((ms.Tensor([2.0]),))
-    >>> print(w)
+    >>> print(w.asnumpy())
     [0.5]
     """
 

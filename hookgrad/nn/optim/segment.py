@@ -132,6 +132,10 @@ class Segment:
         else:
             for view, p in zip(self.flat_views, self.params):
                 if p._data is not view:
+                    if p._data.shape != view.shape:
+                        raise ValueError(f"Parameter '{p.name}' changed shape from "
+                                         f"{view.shape} to {p._data.shape} after its optimizer "
+                                         f"was made; make the optimizer again")
                     view[...] = p._data
                     p._data = view
         return self.flat

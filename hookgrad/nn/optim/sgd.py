@@ -60,7 +60,7 @@ class SGD(Optimizer):
     >>> opt = ms.nn.SGD([w], learning_rate=0.5)
     >>> opt((ms.Tensor([1.0, -1.0]),))
     True
-    >>> print(w)
+    >>> print(w.asnumpy())
     [0.5 2.5]
     """
 
@@ -152,7 +152,7 @@ class Momentum(Optimizer):
     >>> w = ms.Parameter(ms.Tensor([1.0]), name='w')
     >>> opt = ms.nn.Momentum([w], learning_rate=0.1, momentum=0.9)
     >>> _ = opt((ms.Tensor([1.0]),)), opt((ms.Tensor([1.0]),))
-    >>> print(w, opt.moments[0])
+    >>> print(w.asnumpy(), opt.moments[0].asnumpy())
     [0.71] [1.9]
     """
 

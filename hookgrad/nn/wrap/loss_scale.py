@@ -56,7 +56,7 @@ class DynamicLossScaleUpdateCell(Cell):
     >>> cell = ms.nn.DynamicLossScaleUpdateCell(1024.0, 2, 1000)
     >>> scale = ms.Parameter(ms.Tensor(1024.0), name='scale')
     >>> _ = cell(scale, ms.Tensor(True))
-    >>> print(scale)
+    >>> print(scale.asnumpy())
     512.0
     """
 
@@ -152,7 +152,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     >>> update = ms.nn.DynamicLossScaleUpdateCell(2.0**10, 2, 100)
     >>> step = ms.nn.TrainOneStepWithLossScaleCell(net, ms.nn.SGD(net.trainable_params()), update)
     >>> loss, overflow, scale = step(ms.ops.ones((4, 2)), ms.ops.zeros((4, 1)))
-    >>> print(overflow, scale)
+    >>> print(overflow, scale.asnumpy())
     False 1024.0
     """
 
