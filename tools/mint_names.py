@@ -1,10 +1,10 @@
 """MindSpore 2.10's ``mindspore.mint`` names and signatures, and which of them hookgrad has.
 
-Under an interpreter with MindSpore (``/tmp/msvenv/bin/python tools/mint_names.py --dump F``) it
-writes ``{module: {name: {signature, parameters} or null}}`` for mint and its submodules as JSON. Under
-hookgrad's (``python tools/mint_names.py --names F [--list]``) it reads that file and reports, per
-module, how many names resolve in hookgrad (``mindspore.X`` is ``hookgrad.X``) and, with
-``--list``, the ones that do not.
+Under an interpreter with MindSpore (``/tmp/msvenv/bin/python tools/mint_names.py --dump F``)
+it writes ``{module: {name: {signature, parameters, defaults} or null}}`` for mint and its
+submodules as JSON. Under hookgrad's (``python tools/mint_names.py --names F [--list]``) it
+reads that file and reports, per module, how many names resolve in hookgrad (``mindspore.X``
+is ``hookgrad.X``) and, with ``--list``, the ones that do not.
 """
 import argparse
 import importlib

@@ -2,21 +2,27 @@
 indices, ``(values, indices)`` pairs), built on hookgrad's ops and layers.
 
 The functions live by subject in ``elementwise``, ``reduction``, ``shaping``, ``creation``,
-``products`` and ``normalization``; the submodules are ``nn`` (with ``nn.functional``), ``optim``, ``special``,
-``linalg`` and ``distributed``. A MindSpore mint name hookgrad lacks raises ``NotAvailable``
-saying so.
+``products`` and ``normalization``; the submodules are ``nn`` (with ``nn.functional``),
+``optim``, ``special``, ``linalg`` and ``distributed``. A MindSpore mint name hookgrad lacks
+raises ``NotAvailable`` saying so.
 """
 from .. import ops as _ops
 from .._tensor import Tensor
+from . import elementwise, reduction, shaping, creation, products, normalization
 from .elementwise import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .shaping import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
-from . import nn, optim, special, linalg, distributed  # noqa: F401
-from .nn.functional import conv2d, softmax, conv_tbc  # noqa: F401  (at the top too)
+from . import nn, optim, special, linalg, distributed
+from .nn.functional import conv2d, softmax
+from .nn.convolution import conv_tbc
 from ..compat.names import reporter as _reporter
+
+__all__ = ['Tensor', 'nn', 'optim', 'special', 'linalg', 'distributed', 'conv2d', 'softmax',
+           'conv_tbc', 'item', 'npu_gelu', 'equal', *elementwise.__all__, *reduction.__all__,
+           *shaping.__all__, *creation.__all__, *products.__all__, *normalization.__all__]
 
 
 def item(input):
@@ -35,4 +41,3 @@ def equal(input, other):
 
 
 __getattr__ = _reporter('mindspore.mint')
-del Tensor

@@ -23,7 +23,8 @@ __all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_in
            'all_gather_into_tensor', 'reduce_scatter_tensor', 'barrier', 'reduce', 'gather',
            'scatter', 'reduce_scatter', 'all_to_all', 'all_to_all_single',
            'all_gather_object', 'broadcast_object_list', 'gather_object',
-           'scatter_object_list']
+           'scatter_object_list', 'all_gather_into_tensor_uneven',
+           'reduce_scatter_tensor_uneven']
 
 _REDUCTIONS = ('sum', 'prod', 'min', 'max', 'avg')
 
@@ -316,6 +317,50 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     outs = [ops.zeros_like(p) for p in pieces]
     all_to_all(outs, pieces, group)
     ops.assign(output, ops.cat(outs, 0))
+    return _handle(async_op)
+
+
+def _splits(api, sizes, total, n):
+    """The first-dimension sizes of the ``n`` members' blocks of ``total`` rows (equal when
+    ``sizes`` is None)."""
+    if sizes is None:
+        if total % n:
+            raise ValueError(f"{api}: {total} rows cannot be split equally among {n} members")
+        return [total // n] * n
+    sizes = [int(v) for v in sizes]
+    if len(sizes) != n or sum(sizes) != total:
+        raise ValueError(f"{api}: split sizes {sizes} must be {n} sizes summing to {total}")
+    return sizes
+
+
+def all_gather_into_tensor_uneven(output, input, output_split_sizes=None, group=None,
+                                  async_op=False):
+    """``output`` filled with every member's ``input`` joined along axis 0, member ``i``
+    giving ``output_split_sizes[i]`` rows."""
+    _check('all_gather_into_tensor_uneven', input, async_op=async_op)
+    n = _members(group)
+    sizes = _splits('all_gather_into_tensor_uneven', output_split_sizes, output.shape[0], n)
+    longest = max(sizes)
+    padded = input
+    if input.shape[0] < longest:
+        padded = ops.cat([input, ops.zeros((longest - input.shape[0],) + tuple(input.shape[1:]),
+                                           input.dtype)], 0)
+    gathered = ops.reshape(AllGatherOp.apply(padded, group=_group(group)),
+                           (n, longest) + tuple(input.shape[1:]))
+    ops.assign(output, ops.cat([gathered[i, :size] for i, size in enumerate(sizes)], 0))
+    return _handle(async_op)
+
+
+def reduce_scatter_tensor_uneven(output, input, input_split_sizes=None, op='sum', group=None,
+                                 async_op=False):
+    """``output`` of member ``i`` filled with rows ``input_split_sizes[i]`` (in order) of the
+    reduction of every member's ``input``."""
+    _check('reduce_scatter_tensor_uneven', input, op, async_op)
+    n = _members(group)
+    sizes = _splits('reduce_scatter_tensor_uneven', input_split_sizes, input.shape[0], n)
+    me = get_rank(group)
+    start = sum(sizes[:me])
+    ops.assign(output, _reduced(input, op, group)[start:start + sizes[me]])
     return _handle(async_op)
 
 

@@ -132,6 +132,14 @@ TWO_RANKS = '''
     shared = ['mine', r] if r == 1 else [None, None]
     dist.broadcast_object_list(shared, src=1)
     out['broadcast_objects'] = shared
+    uneven = ms.Tensor(np.zeros(3, np.float32))
+    dist.all_gather_into_tensor_uneven(uneven, ms.Tensor(np.arange(r + 1, dtype=np.float32) + r),
+                                       [1, 2])
+    out['uneven_gather'] = uneven.asnumpy().tolist()
+    part = ms.Tensor(np.zeros(2 - r, np.float32))
+    values = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32) * (r + 1))
+    dist.reduce_scatter_tensor_uneven(part, values, [2, 1])
+    out['uneven_scatter'] = part.asnumpy().tolist()
     mine = [None]
     dist.scatter_object_list(mine, [{'to': 0}, {'to': 1}] if r == 0 else None, src=0)
     out['scattered_object'] = mine[0]
@@ -212,3 +220,5 @@ def test_two_ranks():
     assert results[0]['gathered_objects'] == [] and \
         results[1]['gathered_objects'] == [['r', 0], ['r', 1]]
     assert [r['scattered_object'] for r in results] == [{'to': 0}, {'to': 1}]
+    assert [r['uneven_gather'] for r in results] == [[0.0, 1.0, 2.0]] * 2
+    assert [r['uneven_scatter'] for r in results] == [[3.0, 6.0], [9.0]]

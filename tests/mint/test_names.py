@@ -16,16 +16,15 @@ with open(os.path.join(os.path.dirname(__file__), 'mindspore_mint_names.json')) 
 # MindSpore's own helpers that its mint modules happen to import (not API), and the API
 # hookgrad lacks: the report of tools/mint_names.py
 NOT_API = {'absolute_import', 'constexpr', 'jit_forbidden_register', 'jit_view_unsupported',
-           'Tensor', 'cdist_', 'equal_ext_op', 'flatten_ext', 'softmax_ext', 'squeeze_impl',
+           'cdist_', 'equal_ext_op', 'flatten_ext', 'softmax_ext', 'squeeze_impl',
            'round_op', 'norm_ext', 'elu_ext', 'hardtanh_op', 'threshold_op', 'silu_func',
            'inplace_elu', 'inplace_silu', 'adaptive_avg_pool3d_ext', 'kl_div_ext',
            'mse_loss_ext', 'nllloss', 'upsample_bilinear2d_op', 'upsample_nearest2d_op',
            'cross_entropy'}
 LACKING = {
     'mindspore.mint.distributed': {
-        'P2POp', 'TCPStore', 'all_gather_into_tensor_uneven', 'batch_isend_irecv', 'irecv',
-        'isend', 'recv', 'recv_object_list', 'reduce_scatter_tensor_uneven', 'send',
-        'send_object_list'},
+        'P2POp', 'TCPStore', 'batch_isend_irecv', 'irecv', 'isend', 'recv', 'recv_object_list',
+        'send', 'send_object_list'},
 }
 
 

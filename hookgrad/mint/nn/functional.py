@@ -11,8 +11,8 @@ from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_l
 from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
-from .convolution import conv3d, conv_tbc, fold, unfold  # noqa: F401
-from .sampling import grid_sample  # noqa: F401
+from .convolution import conv3d, fold, unfold
+from .sampling import grid_sample
 
 __all__ = ['adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
            'adaptive_max_pool1d', 'adaptive_max_pool2d', 'avg_pool1d', 'avg_pool2d',

@@ -13,7 +13,8 @@ from ...ops.collective import AllGatherOp
 from .. import distributed as _distributed, normalization as _norm
 from . import functional as F
 
-__all__ = ['Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose2d', 'Unfold', 'Fold', 'SyncBatchNorm', 'BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d',
+__all__ = ['Conv1d', 'Conv2d', 'Conv3d', 'ConvTranspose2d', 'Unfold', 'Fold', 'SyncBatchNorm',
+           'BatchNorm1d', 'BatchNorm2d', 'BatchNorm3d',
            'LayerNorm', 'GroupNorm', 'Embedding', 'Dropout', 'Dropout2d', 'PReLU']
 
 
