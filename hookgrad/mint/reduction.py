@@ -8,8 +8,7 @@ from collections import namedtuple
 from .. import ops
 from .._dtype import int64
 from .._tensor import Tensor
-from ..ops import (argmax, logsumexp, cumprod, searchsorted, bincount, unique_consecutive,
-                   nansum)
+from ..ops import argmax, logsumexp, cumprod, searchsorted, bincount, unique_consecutive
 
 __all__ = ['sum', 'mean', 'prod', 'max', 'min', 'amax', 'amin', 'argmax', 'argmin', 'all',
            'any', 'std', 'var', 'std_mean', 'var_mean', 'logsumexp', 'cumsum', 'cumprod',
@@ -200,6 +199,11 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         extra.append(_int64(ops.bincount(ops.reshape(inverse, (-1,)),
                                          minlength=values.shape[0])))
     return (values, *extra) if extra else values
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """The sum over ``dim`` with NaNs counted as zero."""
+    return ops.nansum(input, _dims(dim), keepdim, dtype=dtype)
 
 
 def histc(input, bins=100, min=0, max=0):

@@ -77,3 +77,28 @@ def test_a_lacking_name_raises_an_attribute_error_naming_it(path, name):
     if compat_names.in_mindspore(path, name):
         with pytest.raises(AttributeError, match=f'{path}.{name} is not available in hookgrad'):
             getattr(hookgrad_module(path), name)
+
+
+# MindSpore's overloaded functions show (*args, **kwargs); their documented signatures
+DOCUMENTED = {
+    'add': 'input other alpha', 'sub': 'input other alpha', 'mul': 'input other',
+    'div': 'input other rounding_mode', 'addcdiv': 'input tensor1 tensor2 value',
+    'any': 'input dim keepdim', 'bitwise_not': 'input', 'clamp': 'input min max',
+    'clip': 'input min max', 'empty': 'dtype device', 'empty_like': 'input dtype device',
+    'eq': 'input other', 'ge': 'input other', 'greater_equal': 'input other',
+    'less': 'input other', 'lt': 'input other', 'floor_divide': 'input other',
+    'fmod': 'input other', 'remainder': 'input other', 'xlogy': 'input other',
+    'lerp': 'input end weight', 'imag': 'input', 'real': 'input',
+    'index_add': 'input dim index source alpha', 'kthvalue': 'input k dim keepdim',
+    'max': 'input dim keepdim', 'min': 'input dim keepdim',
+    'nansum': 'input dim keepdim dtype', 'randint': 'generator dtype device',
+    'randint_like': 'input dtype device', 'repeat_interleave': 'input repeats dim output_size',
+    'reshape': 'input shape', 'squeeze': 'input dim', 't': 'input',
+    'flatten': 'input start_dim end_dim', 'where': 'condition input other',
+}
+
+
+@pytest.mark.parametrize('name', sorted(DOCUMENTED))
+def test_overloaded_functions_take_their_documented_keywords(name):
+    ours = inspect.signature(getattr(hookgrad.mint, name)).parameters
+    assert set(DOCUMENTED[name].split()) <= set(ours)
