@@ -17,6 +17,11 @@ B = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
 M = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], np.float32)
 
 
+def _inplace(fn, t):
+    """``(fn(t), t)``: the in-place forms return their input, changed."""
+    return fn(t), t
+
+
 def _ms_unique(ms, T):
     """mint.unique(I, return_inverse=True, return_counts=True) with MindSpore's ops."""
     values, inverse = ms.ops.unique(T(I))
@@ -124,6 +129,7 @@ FUNCTIONS = {
     'bitwise_xor': (lambda m, T: m.bitwise_xor(T(I), T(I + 1)), None),
     'bitwise_not': (lambda m, T: m.bitwise_not(T(I)), lambda ms, T: ms.ops.invert(T(I))),
     'gcd': (lambda m, T: m.gcd(T(I * 6), T(I * 4 + 2)), None),
+    'real': (lambda m, T: m.real(T(X)), None),
     'where': (lambda m, T: m.where(T(X > 0), T(X), T(Y)), None),
 }
 
@@ -367,6 +373,21 @@ GRID = np.stack(np.meshgrid(np.linspace(-1.3, 1.2, 4), np.linspace(-1.1, 0.9, 3)
 GRID = np.concatenate([GRID, GRID[:, ::-1] * 0.7], 0).astype(np.float32)     # (2, 3, 4, 2)
 
 FUNCTIONAL.update({
+    'max_unpool2d': (lambda F, T: F.max_unpool2d(*F.max_pool2d(T(IMG[:, :, :4, :4]), 2,
+                                                               return_indices=True), 2),
+                     lambda ms, T: ms.ops.max_unpool2d(*ms.ops.max_pool2d(
+                         T(IMG[:, :, :4, :4]), 2, return_indices=True), 2)),
+    'relu_': (lambda F, T: _inplace(F.relu_, T(X)),
+              lambda ms, T: (lambda y: (y, y))(ms.ops.relu(T(X)))),
+    'elu_': (lambda F, T: _inplace(lambda t: F.elu_(t, 0.5), T(X)),
+             lambda ms, T: (lambda y: (y, y))(ms.ops.where(T(X) > 0, T(X),
+                                                            0.5 * ms.ops.expm1(T(X))))),
+    'hardtanh_': (lambda F, T: _inplace(lambda t: F.hardtanh_(t, -0.5, 0.5), T(X)),
+                  lambda ms, T: (lambda y: (y, y))(ms.ops.clamp(T(X), -0.5, 0.5))),
+    'sigmoid_': (lambda F, T: _inplace(F.sigmoid_, T(X)),
+                 lambda ms, T: (lambda y: (y, y))(ms.ops.sigmoid(T(X)))),
+    'threshold_': (lambda F, T: _inplace(lambda t: F.threshold_(t, 0.2, -1.0), T(X)),
+                   lambda ms, T: (lambda y: (y, y))(ms.ops.where(T(X) > 0.2, T(X), -1.0))),
     'conv3d': (lambda F, T: F.conv3d(T(VOL), T(K3), T(V), padding=1, stride=(1, 2, 1)),
                lambda ms, T: ms.ops.conv3d(T(VOL), T(K3), T(V), (1, 2, 1), 'pad', 1)),
     'unfold': (lambda F, T: F.unfold(T(IMG), 2, padding=1, stride=2),

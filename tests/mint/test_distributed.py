@@ -132,6 +132,12 @@ TWO_RANKS = '''
     shared = ['mine', r] if r == 1 else [None, None]
     dist.broadcast_object_list(shared, src=1)
     out['broadcast_objects'] = shared
+    pair = dist.new_group([0, 1])
+    in_group = ms.Tensor(np.array([r + 1.0], np.float32))
+    dist.all_reduce(in_group, group=pair)
+    out['group'] = [in_group.asnumpy().tolist(), dist.get_rank(pair),
+                    dist.get_world_size(pair), dist.get_process_group_ranks(pair),
+                    dist.get_global_rank(pair, 1), dist.get_group_rank(pair, 0)]
     uneven = ms.Tensor(np.zeros(3, np.float32))
     dist.all_gather_into_tensor_uneven(uneven, ms.Tensor(np.arange(r + 1, dtype=np.float32) + r),
                                        [1, 2])
@@ -221,4 +227,6 @@ def test_two_ranks():
         results[1]['gathered_objects'] == [['r', 0], ['r', 1]]
     assert [r['scattered_object'] for r in results] == [{'to': 0}, {'to': 1}]
     assert [r['uneven_gather'] for r in results] == [[0.0, 1.0, 2.0]] * 2
+    assert [r['group'] for r in results] == [[[3.0], 0, 2, [0, 1], 1, 0],
+                                             [[3.0], 1, 2, [0, 1], 1, 0]]
     assert [r['uneven_scatter'] for r in results] == [[3.0, 6.0], [9.0]]

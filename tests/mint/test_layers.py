@@ -204,3 +204,12 @@ def test_hooks_see_a_mint_layer_call():
     handle.remove()
     lin(ms.Tensor(layer_cases.X))
     assert seen == [(3, 2)]
+
+
+def test_max_unpool2d_layer_is_the_function():
+    x = ms.Tensor(layer_cases.IMG[:, :, :4, :4])
+    values, indices = mint.nn.functional.max_pool2d(x, 2, return_indices=True)
+    layer = mint.nn.MaxUnpool2d(2)
+    np.testing.assert_array_equal(layer(values, indices).asnumpy(),
+                                  mint.nn.functional.max_unpool2d(values, indices, 2).asnumpy())
+    assert isinstance(layer, ms.nn.Cell)
