@@ -2,11 +2,11 @@
 them: ``ckpt_to_safetensors``, ``safetensors_to_ckpt``, ``load_checkpoint_async`` and
 ``async_ckpt_thread_status``.
 
-A hookgrad ``.ckpt`` file is a safetensors file whose metadata marks it as a hookgrad
-checkpoint (docs/checkpoints.md). ``ckpt_to_safetensors`` writes the same tensors as a plain
-``.safetensors`` file that any safetensors reader loads; ``safetensors_to_ckpt`` turns a plain
-safetensors file (one written by another library too) into a hookgrad checkpoint that
-``load_checkpoint`` reads. Paths follow MindSpore: a single file, or a folder whose ``rank*``
+``ckpt_to_safetensors`` rewrites a checkpoint (MindSpore's protobuf ``.ckpt``, or an older
+hookgrad file) as a plain ``.safetensors`` file that any safetensors reader loads (str entries
+in its metadata);
+``safetensors_to_ckpt`` turns a safetensors file (one written by another library too) into
+MindSpore's ``.ckpt`` (docs/checkpoints.md). Paths follow MindSpore: a single file, or a folder whose ``rank*``
 subfolders hold the files.
 """
 import concurrent.futures
@@ -14,7 +14,6 @@ import numbers
 import os
 import re
 
-import numpy as np
 
 from .._tensor import Tensor
 from ..checkpoint.files import _safetensors, load_checkpoint, save_checkpoint

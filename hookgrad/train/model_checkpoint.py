@@ -1,7 +1,7 @@
 """``ModelCheckpoint`` and ``CheckpointConfig``: save the network during training.
 
-Files are named ``{prefix}-{epoch}_{step in epoch}.ckpt`` and written with
-``hookgrad.save_checkpoint(network, path)``. When files of the same prefix already exist in the
+Files are named ``{prefix}-{epoch}_{step in epoch}.ckpt`` (``.safetensors`` with
+``format='safetensors'``) and written with ``hookgrad.save_checkpoint`` in MindSpore's formats. When files of the same prefix already exist in the
 directory, the prefix becomes ``{prefix}_1``, ``{prefix}_2``... as in MindSpore, so runs never
 overwrite each other.
 """
@@ -83,18 +83,16 @@ class CheckpointConfig:
         enc_mode: a str, read only with ``enc_key``.
         exception_save: save ``{prefix}-{epoch}_{step}_breakpoint.ckpt`` when training
             raises, then re-raise.
-        crc_check: a bool; hookgrad files always carry a CRC32 of each entry, checked on
-            load.
-        remove_redundancy: a bool; MindSpore drops parameters duplicated across devices,
-            which one device has none of.
-        format: 'ckpt'. hookgrad's .ckpt files are safetensors files already; 'safetensors'
-            (MindSpore's plain files) raises: write them with ``ckpt_to_safetensors``.
+        crc_check: a bool; whether the files carry MindSpore's CRC of their contents.
+        remove_redundancy: a bool, passed to ``save_checkpoint`` (MindSpore drops parameters
+            duplicated across devices, which one device has none of).
+        format: 'ckpt' (MindSpore's protobuf files) or 'safetensors'.
         kwargs: MindSpore's ``incremental`` (MapParameter saving; a bool, without effect).
 
     Raises:
         TypeError: for arguments of the wrong type.
         ValueError: for negative counts, all four counts 0, bad ``append_info`` or
-            ``async_save`` values, an ``enc_key`` or a ``format`` other than 'ckpt'.
+            ``async_save`` values, an ``enc_key`` or another ``format``.
     """
 
     def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0, keep_checkpoint_max=5,
@@ -132,19 +130,15 @@ class CheckpointConfig:
         self._enc_mode = _check_type(enc_mode, str, 'enc_mode', 'a str')
         if enc_key is not None:
             raise ValueError("CheckpointConfig: encrypted checkpoints are not available in "
-                             "hookgrad (enc_key must be None); files are plain safetensors")
+                             "hookgrad (enc_key must be None)")
         self._enc_key = None
         self._crc_check = _check_type(crc_check, bool, 'crc_check', 'a bool')
         self.remove_redundancy = _check_type(remove_redundancy, bool, 'remove_redundancy',
                                              'a bool')
         _check_type(format, str, 'format', 'a str')
-        if format == 'safetensors':
-            raise ValueError("CheckpointConfig: format 'safetensors' is not available: "
-                             "hookgrad's .ckpt files are safetensors files with hookgrad's "
-                             "metadata; use format='ckpt' (ckpt_to_safetensors writes plain "
-                             "safetensors files)")
-        if format != 'ckpt':
-            raise ValueError(f"CheckpointConfig: format must be 'ckpt', got {format!r}")
+        if format not in ('ckpt', 'safetensors'):
+            raise ValueError(f"CheckpointConfig: format must be 'ckpt' or 'safetensors', got "
+                             f"{format!r}")
         self._format = format
         self._map_param_inc = _check_type(kwargs.get('incremental', False), bool,
                                           'incremental', 'a bool')
@@ -167,7 +161,8 @@ class CheckpointConfig:
     enc_key = property(lambda self: self._enc_key, doc="None: no encryption.")
     enc_mode = property(lambda self: self._enc_mode, doc="The encryption mode name.")
     crc_check = property(lambda self: self._crc_check, doc="The CRC flag.")
-    format = property(lambda self: self._format, doc="The file format: 'ckpt'.")
+    format = property(lambda self: self._format,
+                      doc="The file format: 'ckpt' or 'safetensors'.")
     map_param_inc = property(lambda self: self._map_param_inc, doc="The incremental flag.")
 
     def get_checkpoint_policy(self):
@@ -179,13 +174,13 @@ class CheckpointConfig:
                 'saved_network': self.saved_network}
 
 
-def _unique_prefix(directory, prefix):
+def _unique_prefix(directory, prefix, extension='.ckpt'):
     """``prefix``, or ``prefix_N`` when checkpoint files of ``prefix`` already exist."""
     if not os.path.isdir(directory):
         return prefix
     suffix = 0
     for name in os.listdir(directory):
-        if not name.endswith('.ckpt') or not name.startswith(prefix):
+        if not name.endswith(extension) or not name.startswith(prefix):
             continue
         rest = name[len(prefix):]
         if rest.startswith('-'):
@@ -227,7 +222,8 @@ class ModelCheckpoint(Callback):
             raise TypeError(f"ModelCheckpoint: config must be a CheckpointConfig, got "
                             f"{type(config).__name__}")
         self._directory = os.fspath(directory) if directory is not None else os.getcwd()
-        self._prefix = _unique_prefix(self._directory, prefix)
+        self._extension = '.' + config.format
+        self._prefix = _unique_prefix(self._directory, prefix, self._extension)
         self._config = config
         self._last_triggered_step = 0
         self._last_time = time.monotonic()
@@ -259,14 +255,19 @@ class ModelCheckpoint(Callback):
         cb_params, self._cb_params = self._cb_params, None
         if exc_type is not None and cb_params is not None and self._config.exception_save and \
                 not issubclass(exc_type, (KeyboardInterrupt, SystemExit)):
-            from .. import save_checkpoint
             name = (f"{self._prefix}-{cb_params.cur_epoch_num}_{cb_params.cur_step_num}"
-                    f"_breakpoint.ckpt")
+                    f"_breakpoint{self._extension}")
             self._fill_counts(cb_params)
             os.makedirs(self._directory, exist_ok=True)
-            save_checkpoint(self._network(cb_params), os.path.join(self._directory, name),
-                            append_dict=self._append_dict or None)
+            self._write(cb_params, os.path.join(self._directory, name))
         return None
+
+    def _write(self, cb_params, path):
+        from .. import save_checkpoint
+        config = self._config
+        save_checkpoint(self._network(cb_params), path, append_dict=self._append_dict or None,
+                        crc_check=config.crc_check, format=config.format,
+                        remove_redundancy=config.remove_redundancy)
 
     def _network(self, cb_params):
         network = self._config.saved_network
@@ -295,14 +296,13 @@ class ModelCheckpoint(Callback):
         if cb_params.cur_step_num == self._last_triggered_step or \
                 not self._due(cb_params, force) or not writes_checkpoints():
             return      # (in data parallel, rank 0 alone writes and keeps the files)
-        from .. import save_checkpoint
         step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
-        name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.ckpt"
+        name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}{self._extension}"
         path = os.path.join(self._directory, name)
         os.makedirs(self._directory, exist_ok=True)
         self._keep_files(path)
         self._fill_counts(cb_params)
-        save_checkpoint(self._network(cb_params), path, append_dict=self._append_dict or None)
+        self._write(cb_params, path)
         self._saved.append(path)
         self._last_triggered_step = cb_params.cur_step_num
         self._latest_ckpt_file_name = path

@@ -1,6 +1,7 @@
 """Callbacks: event order and numbering, request_stop, the built-in monitors, checkpoints,
 early stopping and the progress bar."""
 import io
+import os
 import re
 import sys
 import types
@@ -321,7 +322,8 @@ def fake_save(monkeypatch):
     """Record ``ms.save_checkpoint`` calls and write a small file for each."""
     calls = []
 
-    def save(network, path, append_dict=None):
+    def save(network, path, append_dict=None, crc_check=False, format='ckpt',
+             remove_redundancy=False):
         calls.append((network, path))
         with open(path, 'w') as f:
             f.write('ckpt')
@@ -438,3 +440,18 @@ def test_model_adds_a_progress_bar_when_stdout_is_a_terminal(monkeypatch):
     mine = [ms.train.ProgressBar(leave=False)]
     assert add(mine) is mine
     assert add(3) == 3                              # rejected later, with its own message
+
+
+def test_model_checkpoint_writes_mindspores_safetensors_files_when_asked(tmp_path):
+    net = nn.Dense(2, 1)
+    data = ms.dataset.NumpySlicesDataset(
+        {'x': np.ones((4, 2), np.float32), 'y': np.zeros((4, 1), np.float32)},
+        shuffle=False).batch(2)
+    config = ms.train.CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=1,
+                                       format='safetensors', crc_check=True)
+    ckpt = ms.train.ModelCheckpoint('net', str(tmp_path), config)
+    ms.train.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params())).train(
+        1, data, callbacks=[ckpt])
+    assert sorted(os.listdir(tmp_path)) == ['net-1_2.safetensors']
+    loaded = ms.load_checkpoint(str(tmp_path / 'net-1_2.safetensors'))
+    np.testing.assert_array_equal(loaded['weight'].asnumpy(), net.weight.asnumpy())

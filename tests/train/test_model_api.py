@@ -171,9 +171,7 @@ def test_checkpoint_config_accepted_flags_and_append_info():
     ({'exception_save': 1}, TypeError, "exception_save must be a bool"),
     ({'crc_check': 1}, TypeError, "crc_check must be a bool"),
     ({'remove_redundancy': 1}, TypeError, "remove_redundancy must be a bool"),
-    ({'format': 'safetensors'}, ValueError, "format 'safetensors' is not available: "
-     "hookgrad's .ckpt files are safetensors files"),
-    ({'format': 'bin'}, ValueError, "format must be 'ckpt', got 'bin'"),
+    ({'format': 'bin'}, ValueError, "format must be 'ckpt' or 'safetensors', got 'bin'"),
     ({'format': 1}, TypeError, "format must be a str"),
 ])
 def test_checkpoint_config_errors(kw, err, match):
