@@ -14,6 +14,7 @@ import numbers
 import os
 import re
 
+import numpy as np
 
 from .._tensor import Tensor
 from ..checkpoint.files import _safetensors, load_checkpoint, save_checkpoint
