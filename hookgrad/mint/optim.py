@@ -7,9 +7,12 @@ Parameters beside the weights; the updates are whole-tensor ops written into the
 """
 import numbers
 
+import numpy as np
+
 from .. import ops
+from ..autograd.function import effect
 from ..nn.cell import Cell
-from ..nn.parameter import Parameter
+from ..nn.parameter import Parameter, ParameterTuple
 from ..compat.names import reporter as _reporter
 
 __all__ = ['SGD', 'Adam', 'AdamW', 'FusedAdamW']
@@ -34,6 +37,10 @@ def _groups(name, params, defaults):
     return result
 
 
+def _call_cell(cell, args, kwargs):
+    return Cell.__call__(cell, *args, **kwargs)
+
+
 def _non_negative(arg, value):
     """MindSpore's check and message for a learning rate, momentum, epsilon or decay."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value < 0:
@@ -46,11 +53,22 @@ class _Optimizer(Cell):
     def __init__(self, params, defaults):
         super().__init__(auto_prefix=False)
         self.param_groups = _groups(type(self).__name__, params, defaults)
-        self.parameters = [p for g in self.param_groups for p in g['params']]
+        # the network's weights: not this cell's own parameters (its state is)
+        object.__setattr__(self, 'parameters', ParameterTuple(
+            [p for g in self.param_groups for p in g['params']]))
 
     def _state(self, prefix):
-        return [Parameter(ops.zeros_like(p), f"{prefix}.{p.name}", requires_grad=False)
-                for p in self.parameters]
+        """Zeros like each weight, registered as ``<prefix>.<weight name>``."""
+        state = []
+        for i, p in enumerate(self.parameters):
+            s = Parameter(ops.zeros_like(p), f"{prefix}.{p.name or i}", requires_grad=False)
+            self.insert_param_to_cell(s.name, s, check_name_contain_dot=False)
+            state.append(s)
+        return ParameterTuple(state)
+
+    def __call__(self, *args, **kwargs):
+        # the update writes weights and state in place: one step of a graph-mode program
+        return effect(_call_cell, self, args, kwargs)
 
     def _grouped(self, gradients):
         gradients = tuple(gradients)
@@ -81,9 +99,11 @@ class SGD(_Optimizer):
                                       weight_decay=weight_decay, nesterov=nesterov,
                                       maximize=maximize))
         self.momentum_buf = self._state('momentum_buf')
-        self.steps = 0
+        self.step_t = Parameter(np.zeros((), np.int32), 'step_t', requires_grad=False,
+                                device='CPU')
 
     def construct(self, gradients):
+        first = int(self.step_t._data) == 0         # a host Parameter: no device read
         for group, indices, grads in self._grouped(gradients):
             momentum = group['momentum']
             for i, g in zip(indices, grads):
@@ -93,12 +113,12 @@ class SGD(_Optimizer):
                     g = ops.add(g, ops.mul(p, group['weight_decay']))
                 if momentum:
                     buf = self.momentum_buf[i]
-                    new = g if self.steps == 0 else \
+                    new = g if first else \
                         ops.add(ops.mul(buf, momentum), ops.mul(g, 1 - group['dampening']))
                     ops.assign(buf, new)
                     g = ops.add(g, ops.mul(new, momentum)) if group['nesterov'] else new
                 ops.assign(p, ops.sub(p, ops.mul(g, group['lr'])))
-        self.steps += 1
+        self.step_t._data += 1
         return True
 
 
@@ -121,12 +141,14 @@ class Adam(_Optimizer):
                                       maximize=maximize))
         self.exp_avg = self._state('exp_avg')
         self.exp_avg_sq = self._state('exp_avg_sq')
-        self.max_exp_avg_sq = self._state('max_exp_avg_sq')
-        self.state_step = 0
+        if any(g['amsgrad'] for g in self.param_groups):
+            self.max_exp_avg_sq = self._state('max_exp_avg_sq')
+        self.state_step = Parameter(np.zeros((1,), np.float32), 'state_step',
+                                    requires_grad=False, device='CPU')
 
     def construct(self, gradients):
-        self.state_step += 1
-        t = self.state_step
+        self.state_step._data += 1                   # a host Parameter, as global_step
+        t = int(self.state_step._data[0])
         for group, indices, grads in self._grouped(gradients):
             beta1, beta2 = group['betas']
             lr, wd = group['lr'], group['weight_decay']

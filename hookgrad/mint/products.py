@@ -42,9 +42,7 @@ def addr_(input, vec1, vec2, beta=1, alpha=1):
 def diag(input, diagonal=0):
     """The ``diagonal``-th diagonal of a matrix, or a matrix with a vector on it."""
     if input.ndim == 1:
-        n = input.shape[0] + abs(diagonal)
-        return ops.diag_embed(input, offset=diagonal) if diagonal else ops.diag(input) \
-            if n else ops.zeros((0, 0), input.dtype)
+        return ops.diag_embed(input, offset=diagonal) if diagonal else ops.diag(input)
     return ops.diagonal(input, diagonal)
 
 

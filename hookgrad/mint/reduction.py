@@ -23,7 +23,8 @@ SortResult = namedtuple('sort', ['values', 'indices'])
 TopkResult = namedtuple('topk', ['values', 'indices'])
 MedianResult = namedtuple('median', ['values', 'indices'])
 KthvalueResult = namedtuple('kthvalue', ['values', 'indices'])
-CumResult = namedtuple('cummax', ['values', 'indices'])
+CummaxResult = namedtuple('cummax', ['values', 'indices'])
+CumminResult = namedtuple('cummin', ['values', 'indices'])
 
 
 def _dims(dim):
@@ -147,13 +148,13 @@ def cumsum(input, dim, dtype=None):
 def cummax(input, dim):
     """``(values, indices)`` of the running maximum along ``dim``."""
     values, indices = ops.cummax(input, dim)
-    return CumResult(values, _int64(indices))
+    return CummaxResult(values, _int64(indices))
 
 
 def cummin(input, dim):
     """``(values, indices)`` of the running minimum along ``dim``."""
     values, indices = ops.cummin(input, dim)
-    return namedtuple('cummin', ['values', 'indices'])(values, _int64(indices))
+    return CumminResult(values, _int64(indices))
 
 
 def median(input, dim=None, keepdim=False):

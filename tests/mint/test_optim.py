@@ -8,6 +8,8 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import mint
+from hookgrad.kernels import backend
+from tests.mint.test_functions import DEVICES
 
 W0 = np.array([1.0, -2.0, 3.0], np.float32)
 B0 = np.array([[0.5, -0.25]], np.float32)
@@ -47,12 +49,13 @@ def adam_reference(w, grads, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay
     return w
 
 
-def run(make, groups=False):
-    w = ms.Parameter(ms.Tensor(W0), 'w')
-    b = ms.Parameter(ms.Tensor(B0), 'b')
-    opt = make([{'params': [w]}, {'params': [b], 'lr': 0.05}] if groups else [w, b])
-    for gw, gb in GRADS:
-        assert opt((ms.Tensor(gw), ms.Tensor(gb))) is True
+def run(make, groups=False, device='CPU'):
+    with backend.default_device(DEVICES[device]):
+        w = ms.Parameter(ms.Tensor(W0), 'w')
+        b = ms.Parameter(ms.Tensor(B0), 'b')
+        opt = make([{'params': [w]}, {'params': [b], 'lr': 0.05}] if groups else [w, b])
+        for gw, gb in GRADS:
+            assert opt((ms.Tensor(gw), ms.Tensor(gb))) is True
     return w.asnumpy(), b.asnumpy()
 
 
@@ -61,9 +64,10 @@ SGD_CASES = [dict(lr=0.1), dict(lr=0.1, momentum=0.9), dict(lr=0.1, momentum=0.9
              dict(lr=0.1, maximize=True, weight_decay=0.1)]
 
 
+@pytest.mark.parametrize('device', DEVICES)
 @pytest.mark.parametrize('kwargs', SGD_CASES, ids=str)
-def test_sgd_steps_as_mindspore(kwargs):
-    w, b = run(lambda params: mint.optim.SGD(params, **kwargs))
+def test_sgd_steps_as_mindspore(kwargs, device):
+    w, b = run(lambda params: mint.optim.SGD(params, **kwargs), device=device)
     np.testing.assert_allclose(w, sgd_reference(W0, [g[0] for g in GRADS], **kwargs), rtol=1e-6)
     np.testing.assert_allclose(b, sgd_reference(B0, [g[1] for g in GRADS], **kwargs), rtol=1e-6)
 
@@ -72,10 +76,11 @@ ADAM_CASES = [dict(), dict(lr=0.1, betas=(0.8, 0.9)), dict(lr=0.1, weight_decay=
               dict(lr=0.1, amsgrad=True), dict(lr=0.1, maximize=True, eps=1e-3)]
 
 
+@pytest.mark.parametrize('device', DEVICES)
 @pytest.mark.parametrize('kwargs', ADAM_CASES, ids=str)
 @pytest.mark.parametrize('cls', ['Adam', 'AdamW'])
-def test_adam_and_adamw_step_as_mindspore(cls, kwargs):
-    w, b = run(lambda params: getattr(mint.optim, cls)(params, **kwargs))
+def test_adam_and_adamw_step_as_mindspore(cls, kwargs, device):
+    w, b = run(lambda params: getattr(mint.optim, cls)(params, **kwargs), device=device)
     if cls == 'AdamW':
         kwargs = dict(kwargs, decoupled=True, weight_decay=kwargs.get('weight_decay', 1e-2))
     np.testing.assert_allclose(w, adam_reference(W0, [g[0] for g in GRADS], **kwargs),
@@ -139,3 +144,29 @@ def test_wrong_number_of_gradients():
     opt = mint.optim.SGD([ms.Parameter(ms.Tensor(W0), 'w')], lr=0.1)
     with pytest.raises(ValueError, match='got 2 gradients for 1 parameters'):
         opt((ms.Tensor(W0), ms.Tensor(W0)))
+
+
+def test_state_is_registered_under_mindspores_names():
+    w = ms.Parameter(ms.Tensor(W0), 'w')
+    assert [n for n, _ in mint.optim.Adam([w]).parameters_and_names()] == \
+        ['exp_avg.w', 'exp_avg_sq.w', 'state_step']
+    assert [n for n, _ in mint.optim.SGD([w], lr=0.1).parameters_and_names()] == \
+        ['momentum_buf.w', 'step_t']
+
+
+def test_a_jitted_training_step_replays_the_update():
+    net = mint.nn.Linear(3, 1)
+    opt = mint.optim.SGD(net.trainable_params(), lr=0.1, momentum=0.9)
+    x = ms.Tensor(np.eye(3, dtype=np.float32))
+    y = ms.Tensor(np.array([[1.0], [2.0], [3.0]], np.float32))
+    grad_fn = ms.value_and_grad(lambda: mint.nn.functional.mse_loss(net(x), y), None,
+                                opt.parameters)
+
+    @ms.jit
+    def step():
+        loss, grads = grad_fn()
+        opt(grads)
+        return loss
+
+    losses = [float(step().asnumpy()) for _ in range(20)]
+    assert losses[-1] < losses[0] / 10 and int(opt.step_t.asnumpy()) == 20
