@@ -296,7 +296,7 @@ class Tensor(TensorMethods):
         the final gradient accumulates into ``.grad``; on a non-leaf the replacement flows on.
         See docs/hooks.md. Returns a handle whose ``remove()`` unregisters the hook.
         """
-        check_hook(hook, 'Tensor.register_hook', 1, 'hook(grad)')
+        check_hook(hook, 'Tensor.register_hook')
         return _function.effect(_register_hook, self, hook)
 
     def hooks(self):

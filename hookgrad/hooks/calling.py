@@ -22,7 +22,7 @@ import inspect
 
 from .._dtype import from_numpy
 from .._tensor import Tensor
-from .handle import hook_name
+from .handle import arity_error, hook_name
 
 
 def who(kind, hook, cell=None):
@@ -33,10 +33,16 @@ def who(kind, hook, cell=None):
 
 
 def call(hook, args, kind, cell=None):
-    """``hook(*args)``; an exception gets a note naming the hook, its kind and its cell."""
+    """``hook(*args)``; an exception gets a note naming the hook, its kind and its cell, and a
+    hook whose signature cannot take the arguments a clear TypeError saying so."""
     try:
         return hook(*args)
     except Exception as e:
+        if isinstance(e, TypeError):
+            where = f"Cell '{cell.path()}' {kind}" if cell is not None else kind
+            wrong = arity_error(hook, len(args), where)
+            if wrong is not None:
+                raise wrong from e
         if hasattr(e, 'add_note'):
             e.add_note(f"(raised in {who(kind, hook, cell)})")
         raise

@@ -110,25 +110,26 @@ def in_this_thread(hook):
     return scoped
 
 
-def check_hook(hook, what, n=None, spec=None):
-    """At registration: reject a non-callable hook, and one that cannot take ``n`` positional
-    arguments (``spec`` shows the call it will get), with a message naming the registration."""
+def check_hook(hook, what):
+    """At registration: reject a non-callable hook and a ``@jit`` one, with a message naming
+    the registration. The number of arguments a hook takes is checked when it is called, as in
+    MindSpore, so a hook that never fires is never an error (``arity_error``)."""
     if not callable(hook):
         raise TypeError(f"{what}: Expected a callable hook function, got {type(hook).__name__}")
     if getattr(hook, 'runs_as_program', False):       # a @jit function (jit/function.py)
         raise TypeError(f"{what}: Decorating hook function {hook_name(hook)} with '@jit' is not "
                         f"supported: a hook runs each time in Python, as the pass reaches it")
-    if n is not None:
-        _check_signature(hook, n, spec, what)
 
 
-def _check_signature(hook, n, spec, what):
+def arity_error(hook, n, what):
+    """The TypeError for ``hook`` called with ``n`` positional arguments when its signature
+    cannot take them (None when it can, or has no signature to read)."""
     try:
         sig = inspect.signature(hook)
-    except (TypeError, ValueError):
-        return      # builtins without a signature: checked when called
-    try:
         sig.bind(*([None] * n))
-    except TypeError:
-        raise TypeError(f"{what}: hook '{hook_name(hook)}{sig}' cannot be called as {spec} "
-                        f"({n} positional argument{'s' if n != 1 else ''})") from None
+    except (TypeError, ValueError) as e:
+        if isinstance(e, ValueError):
+            return None         # builtins without a signature
+        return TypeError(f"{what} '{hook_name(hook)}{sig}' cannot be called with {n} "
+                         f"positional argument{'s' if n != 1 else ''}")
+    return None

@@ -11,16 +11,12 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.function import effect
+from ..hooks.calling import call
 from ..hooks.handle import HookStore, check_hook
 from .parameter import Parameter, _replace_data
 
 EXTRA_STATE_KEY = '_extra_state'
 _KINDS = ('state_dict_pre', 'state_dict_post', 'load_state_dict_pre', 'load_state_dict_post')
-_SPECS = {'state_dict_pre': ('hook(cell, prefix, keep_vars)', 3),
-          'state_dict_post': ('hook(cell, state_dict, prefix, local_metadata)', 4),
-          'load_state_dict_pre': ('hook(cell, state_dict, prefix, local_metadata, strict, '
-                                  'missing_keys, unexpected_keys, error_msgs)', 8),
-          'load_state_dict_post': ('hook(cell, incompatible_keys)', 2)}
 
 
 class IncompatibleKeys(namedtuple('IncompatibleKeys', ['missing_keys', 'unexpected_keys'])):
@@ -212,7 +208,7 @@ class CellState:
         if hasattr(destination, '_metadata'):
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in _hooks(self, 'state_dict_pre'):
-            hook(self, prefix, keep_vars)
+            call(hook, (self, prefix, keep_vars), 'state_dict pre-hook', self)
         for name, value in _local_state(self).items():
             destination[prefix + name] = value
         if _overrides(self, 'get_extra_state'):
@@ -222,7 +218,8 @@ class CellState:
                 cell.state_dict(destination=destination, prefix=f"{prefix}{name}.",
                                 keep_vars=keep_vars)
         for hook in _hooks(self, 'state_dict_post'):
-            if hook(self, destination, prefix, local_metadata) is not None:
+            if call(hook, (self, destination, prefix, local_metadata), 'state_dict post-hook',
+                    self) is not None:
                 raise RuntimeError("state_dict post-hook must return None")
         return destination
 
@@ -265,8 +262,7 @@ class CellState:
 
 
 def _register(cell, kind, hook):
-    spec, n = _SPECS[kind]
-    check_hook(hook, f"Cell '{cell.path()}' register_{kind}_hook", n, spec)
+    check_hook(hook, f"Cell '{cell.path()}' register_{kind}_hook")
     stores = cell.__dict__.get('_state_hooks')
     if stores is None:
         stores = cell.__dict__['_state_hooks'] = {k: HookStore() for k in _KINDS}
@@ -304,7 +300,7 @@ def _load(cell, state_dict, prefix, metadata, keys, errors):
             _load(child, {k: v for k, v in state_dict.items() if k.startswith(child_prefix)},
                   child_prefix, metadata, keys, errors)
     for hook in _hooks(cell, 'load_state_dict_post'):
-        if hook(cell, keys) is not None:
+        if call(hook, (cell, keys), 'load_state_dict post-hook', cell) is not None:
             raise RuntimeError("Hooks registered with ``register_load_state_dict_post_hook`` "
                                "are not expected to return new values, if incompatible_keys "
                                "need to be modified, it should be done inplace.")
@@ -314,7 +310,8 @@ def _load_local(cell, state_dict, prefix, metadata, missing, unexpected, errors)
     """Load ``cell``'s own entries (not its sub-cells'), as MindSpore's
     ``Cell._load_from_state_dict`` does; problems go into the three lists."""
     for hook in _hooks(cell, 'load_state_dict_pre'):
-        hook(cell, state_dict, prefix, metadata, True, missing, unexpected, errors)
+        call(hook, (cell, state_dict, prefix, metadata, True, missing, unexpected, errors),
+             'load_state_dict pre-hook', cell)
     local = _local_state(cell)
     for name, target in local.items():
         key = prefix + name

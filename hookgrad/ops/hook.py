@@ -43,7 +43,7 @@ class HookBackward:
     """
 
     def __init__(self, hook_fn, cell_id=""):
-        check_hook(hook_fn, 'ops.HookBackward', 1, 'hook_fn(grads)')
+        check_hook(hook_fn, 'ops.HookBackward')
         self.hook_fn = hook_fn
         self.cell_id = cell_id
 
