@@ -16,7 +16,7 @@ from .image_folder import ImageFolderDataset
 from .mind_dataset import MindDataset
 from .pipeline import BatchInfo
 from . import config
-from . import vision, transforms  # noqa: E402  (mindspore.dataset.vision / .transforms)
+from . import vision, transforms, text  # noqa: E402  (mindspore.dataset.vision / ...)
 
 __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'Cifar10Dataset', 'Cifar100Dataset', 'ImageFolderDataset', 'MindDataset', 'Sampler',

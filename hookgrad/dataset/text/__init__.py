@@ -1,0 +1,17 @@
+"""``hookgrad.dataset.text``: text transforms (MindSpore's ``mindspore.dataset.text``).
+
+``Vocab`` and ``Lookup`` map tokens to ids; ``SlidingWindow``, ``ToNumber`` and ``Truncate``
+reshape or convert token arrays; ``WhitespaceTokenizer``, ``UnicodeCharTokenizer``,
+``RegexTokenizer`` and ``BasicTokenizer`` split strings (with byte offsets on request).
+``PadEnd`` is ``dataset.transforms.PadEnd``.
+"""
+from . import transforms, utils
+from .transforms import (BasicTokenizer, Lookup, RegexTokenizer, SlidingWindow, ToNumber,
+                         Truncate, UnicodeCharTokenizer, WhitespaceTokenizer)
+from .utils import NormalizeForm, Vocab
+
+__all__ = transforms.__all__ + utils.__all__
+
+
+from ...compat.names import reporter as _reporter  # noqa: E402
+__getattr__ = _reporter('mindspore.dataset.text')
