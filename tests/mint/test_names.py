@@ -102,3 +102,20 @@ DOCUMENTED = {
 def test_overloaded_functions_take_their_documented_keywords(name):
     ours = inspect.signature(getattr(hookgrad.mint, name)).parameters
     assert set(DOCUMENTED[name].split()) <= set(ours)
+
+
+def test_mindspore_scripts_import_the_mint_modules():
+    import hookgrad.compat
+    hookgrad.compat.alias_mindspore()
+    try:
+        import mindspore.mint.nn.functional as F
+        from mindspore import mint
+        from mindspore.mint.distributed import all_reduce
+        from mindspore.mint.optim import AdamW
+        assert mint is hookgrad.mint and F is hookgrad.mint.nn.functional
+        assert AdamW is hookgrad.mint.optim.AdamW
+        assert all_reduce is hookgrad.mint.distributed.all_reduce
+        with pytest.raises(ImportError, match="'mindspore.mint'.*'conv_transpose2d'"):
+            from mindspore.mint import conv_transpose2d  # noqa: F401
+    finally:
+        hookgrad.compat.unalias_mindspore()
