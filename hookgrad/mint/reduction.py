@@ -8,7 +8,7 @@ from collections import namedtuple
 from .. import ops
 from .._dtype import int64
 from .._tensor import Tensor
-from ..ops import argmax, logsumexp, cumprod, searchsorted, bincount, unique_consecutive
+from ..ops import argmax, logsumexp, cumprod, searchsorted, unique_consecutive
 
 __all__ = ['sum', 'mean', 'prod', 'max', 'min', 'amax', 'amin', 'argmax', 'argmin', 'all',
            'any', 'std', 'var', 'std_mean', 'var_mean', 'logsumexp', 'cumsum', 'cumprod',
@@ -189,17 +189,27 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct elements (sorted), with the inverse indices and counts if asked."""
+    """The distinct elements, sorted (whatever ``sorted`` says, as PyTorch's CPU kernel), with
+    each element's index among them and their counts if asked."""
     if dim is not None:
         raise NotImplementedError("mint.unique: 'dim' is not available in hookgrad")
-    values, inverse = ops.unique(input)
+    values, inverse = ops.unique(input)             # in order of first appearance
+    values, order = ops.sort(values)
+    rank = ops.argsort(order)                       # each first-appearance value's place
+    inverse = ops.gather(rank, ops.reshape(inverse, (-1,)), 0)
     extra = []
     if return_inverse:
-        extra.append(_int64(inverse))
+        extra.append(_int64(ops.reshape(inverse, input.shape)))
     if return_counts:
-        extra.append(_int64(ops.bincount(ops.reshape(inverse, (-1,)),
-                                         minlength=values.shape[0])))
+        extra.append(_int64(ops.bincount(inverse, minlength=values.shape[0])))
     return (values, *extra) if extra else values
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each value 0, 1, ... occurs in the 1-D int ``input`` (int64), or the sum of
+    the ``weights`` at its occurrences (in the weights' dtype)."""
+    counts = ops.bincount(input, weights, minlength)
+    return _int64(counts) if weights is None else ops.cast(counts, weights.dtype)
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):

@@ -23,11 +23,12 @@ def _inplace(fn, t):
 
 
 def _ms_unique(ms, T):
-    """mint.unique(I, return_inverse=True, return_counts=True) with MindSpore's ops."""
-    values, inverse = ms.ops.unique(T(I))
-    counts = ms.ops.unique_consecutive(ms.ops.sort(T(I.reshape(-1).astype(np.float32)))[0],
-                                       return_counts=True)[1]
-    return values, inverse.astype(ms.int64), counts.astype(ms.int64)
+    """mint.unique(I, return_inverse=True, return_counts=True) with MindSpore's ops: the sorted
+    distinct values, each element's position among them, and their counts."""
+    flat = ms.ops.sort(T(I.reshape(-1).astype(np.float32)))[0]
+    values, counts = ms.ops.unique_consecutive(flat, return_counts=True)
+    inverse = ms.ops.searchsorted(values, T(I.astype(np.float32)))
+    return values.astype(ms.int64), inverse.astype(ms.int64), counts.astype(ms.int64)
 
 
 FUNCTIONS = {
@@ -164,14 +165,17 @@ FUNCTIONS.update({
     'argsort': (lambda m, T: m.argsort(T(X * Y), dim=1),
                 lambda ms, T: ms.ops.argsort(T(X * Y), 1).astype(ms.int64)),
     'topk': (lambda m, T: m.topk(T(X * Y), 2, dim=1), None),
-    'kthvalue': (lambda m, T: m.kthvalue(T(X * Y), 2, 1), 
+    'kthvalue': (lambda m, T: m.kthvalue(T(X * Y), 2, 1),
                  lambda ms, T: tuple(r[:, 1] for r in ms.ops.sort(T(X * Y), 1))),
     'unique': (lambda m, T: m.unique(T(I), return_inverse=True, return_counts=True),
                lambda ms, T: _ms_unique(ms, T)),
     'unique_consecutive': (lambda m, T: m.unique_consecutive(T(np.array([1, 1, 2, 2, 3, 1])),
                                                               return_counts=True), None),
     'searchsorted': (lambda m, T: m.searchsorted(T(V[[1, 0, 2]]), T(Y[0])), None),
-    'bincount': (lambda m, T: m.bincount(T(I.reshape(-1))), None),
+    'bincount': (lambda m, T: (m.bincount(T(I.reshape(-1))),
+                               m.bincount(T(I.reshape(-1)), T(X[:2].reshape(-1)[:6]), 6)),
+                 lambda ms, T: (ms.ops.bincount(T(I.reshape(-1))).astype(ms.int64),
+                                ms.ops.bincount(T(I.reshape(-1)), T(X[:2].reshape(-1)[:6]), 6))),
     'histc': (lambda m, T: m.histc(T(X), bins=4, min=-1, max=1), None),
     'count_nonzero': (lambda m, T: m.count_nonzero(T(I), dim=1),
                       lambda ms, T: ms.ops.count_nonzero(T(I), axis=1).astype(ms.int64)),
@@ -212,14 +216,14 @@ FUNCTIONS.update({
     'masked_select': (lambda m, T: m.masked_select(T(X), T(X > 0.5)), None),
     'nonzero': (lambda m, T: m.nonzero(T(I - 1)), None),
     'scatter': (lambda m, T: m.scatter(T(X[:2]), 1, T(I), T(-X[:2, :3])), None),
-    'scatter_add': (lambda m, T: m.scatter_add(T(X[:2]), 1, T(I), T(X[:2, :3])), 
+    'scatter_add': (lambda m, T: m.scatter_add(T(X[:2]), 1, T(I), T(X[:2, :3])),
                     lambda ms, T: ms.ops.tensor_scatter_elements(T(X[:2]), T(I), T(X[:2, :3]), 1,
                                                                  'add')),
     'index_add': (lambda m, T: m.index_add(T(X), 0, T(np.array([2, 0])), T(X[:2]),
-                                           alpha=2), 
+                                           alpha=2),
                   lambda ms, T: T(X).index_add(0, T(np.array([2, 0], np.int32)), T(X[:2]),
                                                alpha=2)),
-    'repeat_interleave': (lambda m, T: m.repeat_interleave(T(X), 2, dim=0), 
+    'repeat_interleave': (lambda m, T: m.repeat_interleave(T(X), 2, dim=0),
                           lambda ms, T: ms.ops.repeat_interleave(T(X), 2, 0)),
     'meshgrid': (lambda m, T: m.meshgrid(T(V), T(W[:2]), indexing='ij'), None),
     # creation (deterministic)
@@ -252,12 +256,12 @@ FUNCTIONS.update({
     'addr_': (lambda m, T: m.addr_(T(M), T(V), T(W), beta=2),
               lambda ms, T: ms.ops.addr(T(M), T(V), T(W), beta=2)),
     'cross': (lambda m, T: m.cross(T(M), T(M[::-1].copy()), dim=1), None),
-    'diag': (lambda m, T: (m.diag(T(V), 1), m.diag(T(M), -1)), 
+    'diag': (lambda m, T: (m.diag(T(V), 1), m.diag(T(M), -1)),
              lambda ms, T: (ms.numpy.diag(T(V), 1), ms.numpy.diag(T(M), -1))),
     'trace': (lambda m, T: m.trace(T(M)), None),
     'inverse': (lambda m, T: m.inverse(T(M)), None),
     'cdist': (lambda m, T: m.cdist(T(X), T(Y)), None),
-    'triangular_solve': (lambda m, T: m.triangular_solve(T(M[:, :2]), T(M)), 
+    'triangular_solve': (lambda m, T: m.triangular_solve(T(M[:, :2]), T(M)),
                          lambda ms, T: (ms.ops.matmul(ms.ops.MatrixInverse()(ms.ops.triu(T(M))),
                                                       T(M[:, :2])), T(M))),
     'softmax': (lambda m, T: m.softmax(T(X), 1), None),
@@ -304,7 +308,7 @@ FUNCTIONAL = {
     'conv2d': (lambda F, T: F.conv2d(T(IMG), T(KER), T(V), padding=1, stride=(1, 2)),
                lambda ms, T: ms.ops.conv2d(T(IMG), T(KER), T(V), (1, 2), 'pad', 1)),
     'conv_transpose2d': (lambda F, T: F.conv_transpose2d(T(IMG[:, :3]), T(KER[:, :2]), None,
-                                                         stride=2, padding=1), 
+                                                         stride=2, padding=1),
         lambda ms, T: ms.ops.Conv2DTranspose(2, 3, pad_mode='pad', pad=1, stride=2)(
             T(IMG[:, :3]), T(KER[:, :2]), (2, 2, 9, 9))),
     'max_pool2d': (lambda F, T: F.max_pool2d(T(IMG), 2, return_indices=True), None),
@@ -340,10 +344,10 @@ FUNCTIONAL = {
     'smooth_l1_loss': (lambda F, T: F.smooth_l1_loss(T(X), T(Y), beta=0.5),
                        lambda ms, T: ms.ops.smooth_l1_loss(T(X), T(np.broadcast_to(Y, X.shape)),
                                                            0.5, 'mean')),
-    'soft_margin_loss': (lambda F, T: F.soft_margin_loss(T(X), T(np.sign(X * Y))), 
+    'soft_margin_loss': (lambda F, T: F.soft_margin_loss(T(X), T(np.sign(X * Y))),
         lambda ms, T: ms.ops.log1p(ms.ops.exp(-T(np.sign(X * Y)) * T(X))).mean()),
     'kl_div': (lambda F, T: (F.kl_div(T(LOGP), T(P)), F.kl_div(T(LOGP), T(LOGP), 'batchmean',
-                                                               True)), 
+                                                               True)),
         lambda ms, T: (ms.ops.kl_div(T(LOGP), T(P), 'mean'),
                        (ms.ops.exp(T(LOGP)) * (T(LOGP) - T(LOGP))).sum() / 3)),
     'cosine_embedding_loss': (lambda F, T: F.cosine_embedding_loss(
@@ -356,7 +360,7 @@ FUNCTIONAL = {
     'pixel_shuffle': (lambda F, T: F.pixel_shuffle(T(IMG[:, :4, :2, :2]), 2), None),
     'interpolate': (lambda F, T: (F.interpolate(T(IMG), size=(3, 4), mode='bilinear',
                                                 align_corners=True),
-                                  F.interpolate(T(IMG), scale_factor=2.0)), 
+                                  F.interpolate(T(IMG), scale_factor=2.0)),
         lambda ms, T: (ms.ops.interpolate(T(IMG), size=(3, 4), mode='bilinear', align_corners=True),
                        ms.ops.interpolate(T(IMG), scale_factor=2.0, mode='nearest',
                                           recompute_scale_factor=True))),
@@ -434,6 +438,82 @@ def _gathered_stats(ms, T):
     second = (counts * (var + T(X[:2]) ** 2)).sum(0) / 8
     return mean, 1 / ms.ops.sqrt(second - mean ** 2 + 1e-5)
 
+
+# more argument forms of common functions ('name#form'): keywords, dtypes, keepdim, ties
+FUNCTIONS.update({
+    'sum#dtype': (lambda m, T: m.sum(T(I), dtype=m.Tensor(1.0).dtype), None),
+    'sum#int': (lambda m, T: m.sum(T(I), 0), None),
+    'mean#dtype': (lambda m, T: m.mean(T(X), 1, True, dtype=T(X).dtype), None),
+    'prod#keepdim': (lambda m, T: m.prod(T(X), 1, keepdim=True), None),
+    'argmax#keepdim': (lambda m, T: m.argmax(T(X * Y), dim=0, keepdim=True), None),
+    'max#keepdim': (lambda m, T: m.max(T(X * Y), 1, True), None),
+    'max#other': (lambda m, T: m.max(T(X), T(Y)), None),
+    'topk#smallest': (lambda m, T: m.topk(T(X * Y), 3, dim=0, largest=False), None),
+    'sort#dim0': (lambda m, T: m.sort(T(X * Y), dim=0),
+                  lambda ms, T: tuple(ms.ops.sort(T(X * Y), 0))),
+    'cumsum#dtype': (lambda m, T: m.cumsum(T(I), 1), None),
+    'split#int': (lambda m, T: m.split(T(B), 2, dim=2), None),
+    'chunk#uneven': (lambda m, T: m.chunk(T(np.arange(10, dtype=np.float32)), 4), None),
+    'squeeze#dims': (lambda m, T: m.squeeze(T(np.ones((1, 3, 1, 2), np.float32)), (0, 2)),
+                     None),
+    'squeeze#all': (lambda m, T: m.squeeze(T(np.ones((1, 3, 1, 2), np.float32))), None),
+    'arange#float': (lambda m, T: m.arange(1.0, 2.0, 0.25), None),
+    'arange#dtype': (lambda m, T: m.arange(3, dtype=T(X).dtype), None),
+    'full#int': (lambda m, T: m.full((2,), 3), None),
+    'zeros#dtype': (lambda m, T: m.zeros((2,), dtype=T(I).dtype), None),
+    'eye#square': (lambda m, T: m.eye(3), None),
+    'linspace#steps1': (lambda m, T: m.linspace(2, 5, 1), None),
+    'std#all': (lambda m, T: m.std(T(X)), lambda ms, T: ms.ops.std(T(X), ddof=1)),
+    'var#correction2': (lambda m, T: m.var(T(X), 1, correction=2),
+                        lambda ms, T: ms.ops.var(T(X), 1, ddof=2)),
+    'mean#all': (lambda m, T: m.mean(T(B)), None),
+    'amax#all': (lambda m, T: m.amax(T(B)), None),
+    'all#all': (lambda m, T: m.all(T(X)), None),
+    'any#dim': (lambda m, T: m.any(T(X > 0.8), 1, True), None),
+    'clamp#tensor': (lambda m, T: m.clamp(T(X), T(Y - 1), T(Y)), None),
+    'div#trunc': (lambda m, T: m.div(T(X), T(Y), rounding_mode='trunc'), None),
+    'div#int': (lambda m, T: m.div(T(I), 2), None),
+    'pow#scalar': (lambda m, T: m.pow(T(X), 2), None),
+    'pow#int': (lambda m, T: m.pow(T(I), 2), None),
+    'add#scalar': (lambda m, T: m.add(T(I), 2), None),
+    'mul#bool': (lambda m, T: m.mul(T(X), T(X > 0)), None),
+    'where#scalar': (lambda m, T: m.where(T(X > 0), T(X), 0.0), None),
+    'where#condition': (lambda m, T: m.where(T(I > 1)),
+                        lambda ms, T: tuple(ms.ops.nonzero(T(I > 1)).T.astype(ms.int64))),
+    'nonzero#tuple': (lambda m, T: m.nonzero(T(I - 1), as_tuple=True),
+                      lambda ms, T: tuple(ms.ops.nonzero(T(I - 1)).T.astype(ms.int64))),
+    'round#decimals': (lambda m, T: m.round(T(X * 3.3), decimals=1),
+                       lambda ms, T: ms.ops.round(T(X * 3.3) * 10) / 10),
+    'flatten#range': (lambda m, T: m.flatten(T(IMG), 1, 2), None),
+    'gather#dim0': (lambda m, T: m.gather(T(X), 0, T(I[:, :2] % 3)), None),
+    'index_select#dim0': (lambda m, T: m.index_select(T(X), 0, T(np.array([2, 2, 0]))), None),
+    'repeat_interleave#tensor': (lambda m, T: m.repeat_interleave(T(V), T(np.array([1, 0, 2]))),
+                                 None),
+    'unique#sorted': (lambda m, T: m.unique(T(np.array([3, 1, 3, 2]))),
+                      lambda ms, T: ms.ops.sort(ms.ops.unique(T(np.array([3, 1, 3, 2])))[0]
+                                                .astype(ms.float32))[0].astype(ms.int64)),
+    'meshgrid#xy': (lambda m, T: m.meshgrid(T(V), T(W[:2]), indexing='xy'), None),
+    'matmul#batched': (lambda m, T: m.matmul(T(B), T(V[:, None] * np.ones((3, 4), np.float32)
+                                                     ).T), None),
+    'matmul#vector': (lambda m, T: m.matmul(T(M), T(V)), None),
+    'cat#neg': (lambda m, T: m.cat([T(X), T(X)], dim=-1), None),
+    'stack#neg': (lambda m, T: m.stack([T(X), T(X)], dim=-1),
+                  lambda ms, T: ms.ops.stack([T(X), T(X)], -1)),
+    'diff#n2': (lambda m, T: m.diff(T(X), n=2), None),
+    'logsumexp#keepdim': (lambda m, T: m.logsumexp(T(X), (0, 1), True), None),
+    'norm#p1': (lambda m, T: m.norm(T(X), 1), lambda ms, T: ms.ops.norm(T(X.reshape(-1)), 1)),
+    'norm#inf': (lambda m, T: m.norm(T(X), float('inf'), dim=1), None),
+    'histc#range': (lambda m, T: m.histc(T(X), 3), None),
+    'count_nonzero#all': (lambda m, T: m.count_nonzero(T(I - 1)), None),
+    'cummax#ties': (lambda m, T: m.cummax(T(np.array([1.0, 3.0, 3.0, 2.0, 4.0], np.float32)), 0),
+                    None),
+    'median#even': (lambda m, T: m.median(T(np.array([4.0, 1.0, 3.0, 2.0], np.float32))),
+                    lambda ms, T: ms.ops.median(T(np.array([4.0, 1.0, 3.0, 2.0], np.float32)))[0]),
+    'searchsorted#right': (lambda m, T: m.searchsorted(T(np.array([1.0, 2.0, 2.0, 3.0],
+                                                                   np.float32)),
+                                                        T(np.array([2.0, 0.5], np.float32)),
+                                                        right=True), None),
+})
 
 SPECIAL = {
     'erfc': (lambda S, T: S.erfc(T(X)), None),
