@@ -5,6 +5,8 @@ Each case is ``name: (call, reference)``: ``call(mint, T)`` calls mint, ``T(arra
 tensor; ``reference(ms, T)``, where given, computes the same values with MindSpore's ``ops``
 for the mint functions whose kernels MindSpore 2.10 has only on Ascend.
 """
+import importlib
+
 import numpy as np
 
 X = (np.arange(12, dtype=np.float32).reshape(3, 4) - 5.5) / 4      # no zeros, mixed signs
@@ -514,6 +516,66 @@ FUNCTIONS.update({
                                                         T(np.array([2.0, 0.5], np.float32)),
                                                         right=True), None),
 })
+
+PROBS = (np.exp(X) / np.exp(X).sum(1, keepdims=True)).astype(np.float32)
+FUNCTIONAL.update({
+    'cross_entropy#weighted': (lambda F, T: F.cross_entropy(T(X), T(np.array([2, -100, 3])),
+                                                            T(P[0]), reduction='mean'), None),
+    'cross_entropy#ignore': (lambda F, T: F.cross_entropy(T(X), T(LBL), ignore_index=0,
+                                                          reduction='none'), None),
+    'cross_entropy#probabilities': (lambda F, T: F.cross_entropy(T(X), T(PROBS[::-1].copy())),
+                                    None),
+    'cross_entropy#4d': (lambda F, T: F.cross_entropy(T(IMG), T(np.arange(50).reshape(2, 5, 5)
+                                                                % 4)), None),
+    'nll_loss#ignore': (lambda F, T: F.nll_loss(T(LOGP), T(LBL), ignore_index=2), None),
+    'softmax#dtype': (lambda F, T: F.softmax(T(X), 1, dtype=T(np.float64(1)).dtype), None),
+    'interpolate#bilinear': (lambda F, T: F.interpolate(T(IMG), size=(3, 7), mode='bilinear',
+                                                        align_corners=False), None),
+    'interpolate#nearest_size': (lambda F, T: F.interpolate(T(IMG), size=(3, 7)), None),
+    'interpolate#linear': (lambda F, T: F.interpolate(T(SEQ), size=5, mode='linear'), None),
+    'pad#replicate': (lambda F, T: F.pad(T(IMG), (1, 2, 2, 1), 'replicate'), None),
+    'pad#circular': (lambda F, T: F.pad(T(SEQ), (2, 1), 'circular'), None),
+    'pad#value': (lambda F, T: F.pad(T(X), (1, 1, 1, 0), value=-2.0), None),
+    'max_pool2d#full': (lambda F, T: F.max_pool2d(T(IMG), 3, 2, 1, 1, True),
+                        lambda ms, T: ms.ops.max_pool2d(T(IMG), 3, 2, 1, 1, ceil_mode=True)),
+    'avg_pool2d#exclude': (lambda F, T: F.avg_pool2d(T(IMG), 2, 2, 1, True, False), None),
+    'avg_pool2d#divisor': (lambda F, T: F.avg_pool2d(T(IMG), 2, 1, divisor_override=3), None),
+    'layer_norm#plain': (lambda F, T: F.layer_norm(T(IMG), (5, 5)),
+                         lambda ms, T: ms.ops.LayerNorm(2, 2)(
+                             T(IMG), T(np.ones((5, 5), np.float32)),
+                             T(np.zeros((5, 5), np.float32)))[0]),
+    'batch_norm#training': (lambda F, T: _batch_norm_training(F, T), None),
+    'embedding#padding': (lambda F, T: F.embedding(T(I), T(X.T.copy()), padding_idx=1),
+                          lambda ms, T: ms.ops.gather(T(X.T.copy()), T(I), 0)),
+    'binary_cross_entropy#weight': (lambda F, T: F.binary_cross_entropy(
+        T(P), T(P[::-1].copy()), T(np.broadcast_to(Y[0], P.shape).copy()), 'sum'), None),
+    'conv2d#groups': (lambda F, T: F.conv2d(T(IMG), T(KER[:2, :2]), None, 1, 'same', 2, 2),
+
+                      lambda ms, T: ms.ops.conv2d(T(IMG), T(KER[:2, :2]), None, 1, 'same', 0, 2,
+                                                  2)),
+    'conv2d#valid': (lambda F, T: F.conv2d(T(IMG), T(KER), padding='valid'),
+                     lambda ms, T: ms.ops.conv2d(T(IMG), T(KER))),
+    'conv1d#same': (lambda F, T: F.conv1d(T(SEQ), T(KER[:2, :3, 0]), padding='same'),
+                    lambda ms, T: ms.ops.conv1d(T(SEQ), T(KER[:2, :3, 0]), None, 1, 'same')),
+    'leaky_relu#slope': (lambda F, T: F.leaky_relu(T(X), 0.3), None),
+    'softplus#default': (lambda F, T: F.softplus(T(X * 20)), None),
+    'mse_loss#sum': (lambda F, T: F.mse_loss(T(X), T(Y), 'sum'), None),
+    'one_hot#auto': (lambda F, T: F.one_hot(T(LBL)),
+                     lambda ms, T: ms.ops.one_hot(T(LBL), 4).astype(ms.int64)),
+    'normalize#p1': (lambda F, T: F.normalize(T(X), 1.0, 0),
+                     lambda ms, T: T(X) / ms.ops.clamp(ms.ops.abs(T(X)).sum(0, keepdims=True),
+                                                       1e-12)),
+})
+
+
+def _batch_norm_training(F, T):
+    """The output and the moved running statistics of batch norm in training."""
+    framework = importlib.import_module(T.__module__.split('.')[0])  # mindspore or hookgrad
+    mean = framework.Parameter(T(np.zeros(4, np.float32)), 'm')
+    var = framework.Parameter(T(np.ones(4, np.float32)), 'v')
+    out = F.batch_norm(T(IMG), mean, var, T(Y[0]), T(P[0]), True, 0.3)
+    return out, mean, var
+
 
 SPECIAL = {
     'erfc': (lambda S, T: S.erfc(T(X)), None),
