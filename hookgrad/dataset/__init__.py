@@ -2,8 +2,8 @@
 
 Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code), ``MnistDataset``,
 ``Cifar10Dataset``, ``Cifar100Dataset``, ``ImageFolderDataset`` (standard files on disk) and
-``MindDataset`` (hookgrad MindRecord files). ``batch``, ``shuffle``, ``map``,
-``repeat``... build pipelines on them; ``create_tuple_iterator`` / ``create_dict_iterator`` (or a
+``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset`` (``tf.train.Example``
+records). ``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them; ``create_tuple_iterator`` / ``create_dict_iterator`` (or a
 plain ``for`` loop) read them as Tensors, one epoch per pass. Random order comes from the global
 generator, so ``ms.set_seed`` makes it repeat.
 """
@@ -14,12 +14,16 @@ from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
 from .mind_dataset import MindDataset
+from .tfrecord import TFRecordDataset, Shuffle
+from .schema import Schema
+from .cache import DatasetCache
 from .pipeline import BatchInfo
 from . import config
 from . import vision, transforms, text  # noqa: E402  (mindspore.dataset.vision / ...)
 
 __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
-           'Cifar10Dataset', 'Cifar100Dataset', 'ImageFolderDataset', 'MindDataset', 'Sampler',
+           'Cifar10Dataset', 'Cifar100Dataset', 'ImageFolderDataset', 'MindDataset',
+           'TFRecordDataset', 'Shuffle', 'Schema', 'DatasetCache', 'Sampler',
            'SequentialSampler', 'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config']
 

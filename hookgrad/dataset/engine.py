@@ -205,7 +205,8 @@ class Dataset(abc.ABC):
             num_parallel_workers: threads (or processes) running the operations. Default None:
                 ``config.get_num_parallel_workers()``.
             **kwargs: ``python_multiprocessing`` (bool): run the operations in forked worker
-                processes instead of threads; ``max_rowsize`` is accepted. ``cache``,
+                processes instead of threads; ``max_rowsize`` is accepted; ``cache``, a
+                ``DatasetCache``, keeps the first epoch's results in memory for later epochs.
                 ``callbacks`` and ``offload`` are MindSpore C++-pipeline features and raise.
 
         Raises:

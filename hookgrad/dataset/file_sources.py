@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 
+from .cache import check_cache
 from .engine import Dataset, check_workers
 from .samplers import build_sampler
 from .sources import _RandomAccessSplit
@@ -44,13 +45,6 @@ def check_usage(usage, who):
     return usage
 
 
-def check_cache(cache, who):
-    """MindSpore's cache server does not exist here: only ``cache=None`` is accepted."""
-    if cache is not None:
-        raise ValueError(f"{who}: cache is not supported: hookgrad has no dataset cache "
-                         f"server; pass cache=None")
-
-
 class FileSource(_RandomAccessSplit, Dataset):
     """A source whose rows live in local files, read by index through a sampler.
 
@@ -61,7 +55,7 @@ class FileSource(_RandomAccessSplit, Dataset):
     def __init__(self, who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                  shard_id, cache):
         check_workers(num_parallel_workers, who)
-        check_cache(cache, who)
+        self._cache = check_cache(cache, who)
         if num_samples == 0 and not isinstance(num_samples, bool):
             num_samples = None                      # MindSpore: 0 reads every row
         self._sampler, _ = build_sampler(who, sampler, shuffle, num_samples, num_shards,
@@ -87,11 +81,15 @@ class FileSource(_RandomAccessSplit, Dataset):
         return tuple(np.asarray(c[i]) for c in self._arrays())
 
     def _rows(self):
+        cache, row = self._cache, self._row
         for i in self._sampler._order(self._n):
-            yield self._row(int(i))
+            if cache is None:
+                yield row(int(i))
+            else:                           # a DatasetCache keeps each row once made
+                yield cache.row(self, int(i), lambda i=int(i): row(i))
 
     def _gather_batches(self, batch_size, drop_remainder):
-        if type(self)._row is not FileSource._row:
+        if type(self)._row is not FileSource._row or self._cache is not None:
             return None
         return self._gather(batch_size, drop_remainder)
 
@@ -135,7 +133,7 @@ class MnistDataset(FileSource):
         shuffle: read in a new random order each epoch. Default None: True without a sampler.
         sampler: a ``Sampler`` or an iterable of row indices.
         num_shards, shard_id: read only one shard (see ``DistributedSampler``).
-        cache: only None (hookgrad has no cache server).
+        cache: a ``DatasetCache`` keeping the rows in memory, or None.
 
     Raises:
         ValueError: for a missing folder, a bad ``usage`` or conflicting sampling arguments.

@@ -40,7 +40,8 @@ class ImageFolderDataset(FileSource):
         class_indexing: a dict ``{folder name: label}``.
         decode: decode the images with Pillow. Default False.
         num_shards, shard_id: read only one shard (see ``DistributedSampler``).
-        cache, decrypt: only None (hookgrad has no cache server or decryption).
+        cache: a ``DatasetCache`` keeping the rows (decoded images) in memory, or None.
+        decrypt: only None (hookgrad has no decryption).
 
     Raises:
         TypeError: for arguments of the wrong type. ValueError: for a missing folder or

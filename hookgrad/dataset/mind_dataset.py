@@ -30,7 +30,7 @@ class MindDataset(FileSource):
             ``num_padded`` times so that the rows split evenly into ``num_shards``.
         num_padded: how many padded rows to append.
         num_samples: at most this many rows per epoch (None or 0: all).
-        cache: only None.
+        cache: a ``DatasetCache`` keeping the rows in memory, or None.
 
     Raises:
         ValueError: for a missing file or an unknown column. RuntimeError: for a file that is

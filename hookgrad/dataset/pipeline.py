@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from .. import _random
+from .cache import check_cache
 from .engine import (Dataset, _int_at_least, check_workers, column_indices, column_list)
 from .workers import ordered_map, resolve_workers, run_ops
 
@@ -16,9 +17,11 @@ _UNIFORM_BLOCK = 1024      # uniforms drawn at a time by the shuffle buffer
 def _kwargs(kwargs, allowed, who):
     """Check the ``**kwargs`` of ``map``/``batch``: known names only; C++-only ones raise."""
     for key, value in kwargs.items():
-        if key in ('cache', 'callbacks') and value is not None:
-            raise ValueError(f"{who}: {key} is not supported: hookgrad's data pipeline has no "
-                             f"cache server or pipeline callbacks")
+        if key == 'callbacks' and value is not None:
+            raise ValueError(f"{who}: callbacks is not supported: hookgrad's data pipeline has "
+                             f"no pipeline callbacks")
+        if key == 'cache':
+            check_cache(value, who)
         if key == 'offload' and value:
             raise ValueError(f"{who}: offload=True is not supported: hookgrad runs every "
                              f"operation on the host")
@@ -205,6 +208,7 @@ class MapDataset(Dataset):
         check_workers(num_parallel_workers, 'Dataset.map')
         self._processes = _kwargs(kwargs, ('python_multiprocessing', 'max_rowsize'),
                                   'Dataset.map')
+        self._cache = kwargs.get('cache')
         self._in_idx, self._outs, self._before, self._after, self._names = _layout(
             child.get_col_names(), input_columns, output_columns, 'Dataset.map')
         super().__init__((child,))
@@ -218,6 +222,11 @@ class MapDataset(Dataset):
         return self.children[0].get_dataset_size()
 
     def _rows(self):
+        if self._cache is not None:         # an epoch's results, kept by the DatasetCache
+            return self._cache.rows(self, self._mapped_rows)
+        return self._mapped_rows()
+
+    def _mapped_rows(self):
         ops, in_idx, before, after = self.operations, self._in_idx, self._before, self._after
         n_out = len(self._outs)
         base = int(_random.generator().integers(2 ** 63))      # one draw per epoch
