@@ -135,13 +135,13 @@ class TFRecordDataset(Dataset):
         self._cache = check_cache(cache, who)
         self._shuffle = _shuffle_mode(shuffle, who)
         if compression_type not in (None, '', 'GZIP', 'ZLIB'):
-            raise ValueError(f"Input compression_type is not within the valid set of "
-                             f"['', 'GZIP', 'ZLIB'].")
+            raise ValueError("Input compression_type is not within the valid set of "
+                             "['', 'GZIP', 'ZLIB'].")
         self._compression = compression_type or ''
         if num_samples is not None and (isinstance(num_samples, bool) or
                                         not isinstance(num_samples, int) or num_samples < 0):
-            raise ValueError(f"num_samples exceeds the boundary between 0 and 9223372036854775807"
-                             f"(INT64_MAX)!")
+            raise ValueError("num_samples exceeds the boundary between 0 and "
+                             "9223372036854775807(INT64_MAX)!")
         self._num_samples = num_samples or None
         if num_shards is not None and shard_id is None:
             raise RuntimeError("num_shards is specified and currently requires shard_id as "
@@ -154,8 +154,8 @@ class TFRecordDataset(Dataset):
                     raise TypeError(f"Argument {name} with value {value} is not of type "
                                     f"[<class 'int'>], but got {type(value)}.")
             if num_shards < 1:
-                raise ValueError(f"Input num_shards is not within the required interval of "
-                                 f"[1, 2147483647].")
+                raise ValueError("Input num_shards is not within the required interval of "
+                                 "[1, 2147483647].")
             if not 0 <= shard_id < num_shards:
                 raise ValueError(f"Input shard_id is not within the required interval of "
                                  f"[0, {num_shards - 1}].")
