@@ -4,8 +4,9 @@ Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code), ``
 ``Cifar10Dataset``, ``Cifar100Dataset``, ``ImageFolderDataset`` (standard files on disk),
 ``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset`` (``tf.train.Example``
 records). ``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
-``create_tuple_iterator`` / ``create_dict_iterator`` (or a plain ``for`` loop) read them as Tensors, one epoch per pass. Random order comes from the global
-generator, so ``ms.set_seed`` makes it repeat.
+``create_tuple_iterator`` / ``create_dict_iterator`` (or a plain ``for`` loop) read them as
+Tensors, one epoch per pass. Random order comes from the global generator, so ``ms.set_seed``
+makes it repeat.
 """
 from .engine import Dataset, TupleIterator, DictIterator
 from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
