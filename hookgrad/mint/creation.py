@@ -1,11 +1,14 @@
 """``mindspore.mint``'s tensor creation and random sampling, on hookgrad's ops.
 
 A ``generator`` (``mindspore.Generator``) is honoured by drawing the op's seed from it, so its
-state advances and a re-seeded generator repeats its values.
+state advances and a re-seeded generator repeats its values. A ``device`` ('CPU', 'GPU' or
+'cuda'; None: the default device) is where the new tensor is made.
 """
+import contextlib
 import numbers
 
 from .. import ops
+from ..kernels import backend
 from .._dtype import float32, int64
 from ..ops import arange, eye, full, full_like, ones_like, zeros_like
 
@@ -21,6 +24,26 @@ def _size(size, name):
     if not all(isinstance(n, numbers.Integral) and not isinstance(n, bool) for n in size):
         raise TypeError(f"mint.{name}: size must be ints or one tuple of ints, got {size!r}")
     return tuple(int(n) for n in size)
+
+
+def _on(device, name):
+    """A context making new tensors on ``device`` (None: leave the default device)."""
+    if device is None:
+        return contextlib.nullcontext(backend.current)
+    if device == 'CPU':
+        return backend.default_device(backend.CPU)
+    if device in ('GPU', 'cuda'):
+        return backend.default_device(backend.gpu())
+    raise ValueError(f"mint.{name}: hookgrad has no device {device!r}; use 'CPU' or 'GPU'")
+
+
+def _moved(t, device, name):
+    """``t`` on ``device`` (None: where it is)."""
+    if device is None:
+        return t
+    with _on(device, name) as target:
+        return t if backend.device_of(t._data) is target else \
+            ops.move_to(t, 'CPU' if target is backend.CPU else 'GPU')
 
 
 def _seed(generator):
@@ -40,12 +63,14 @@ def zeros(size, *, dtype=None):
 
 def empty(*size, dtype=None, device=None):
     """A tensor of shape ``size`` whose values are unspecified (zeros here)."""
-    return ops.zeros(_size(size, 'empty'), float32 if dtype is None else dtype)
+    with _on(device, 'empty'):
+        return ops.zeros(_size(size, 'empty'), float32 if dtype is None else dtype)
 
 
 def empty_like(input, *, dtype=None, device=None):
     """A tensor shaped like ``input`` whose values are unspecified (zeros here)."""
-    return ops.zeros_like(input, dtype=dtype)
+    zeros = ops.zeros_like(input, dtype=dtype)          # on the input's device
+    return _moved(zeros, device, 'empty_like')
 
 
 def linspace(start, end, steps, *, dtype=None):
@@ -61,22 +86,24 @@ def clone(input):
 
 def rand(*size, generator=None, dtype=None, device=None):
     """Uniform samples from [0, 1) of shape ``size``."""
-    return ops.rand(*_size(size, 'rand'), dtype=dtype, seed=_seed(generator))
+    with _on(device, 'rand'):
+        return ops.rand(*_size(size, 'rand'), dtype=dtype, seed=_seed(generator))
 
 
 def randn(*size, generator=None, dtype=None, device=None):
     """Standard normal samples of shape ``size``."""
-    return ops.randn(*_size(size, 'randn'), dtype=dtype, seed=_seed(generator))
+    with _on(device, 'randn'):
+        return ops.randn(*_size(size, 'randn'), dtype=dtype, seed=_seed(generator))
 
 
 def rand_like(input, *, dtype=None, device=None):
     """Uniform samples from [0, 1) shaped like ``input``."""
-    return ops.rand_like(input, dtype=dtype)
+    return _moved(ops.rand_like(input, dtype=dtype), device, 'rand_like')
 
 
 def randn_like(input, *, dtype=None, device=None):
     """Standard normal samples shaped like ``input``."""
-    return ops.randn_like(input, dtype=dtype)
+    return _moved(ops.randn_like(input, dtype=dtype), device, 'randn_like')
 
 
 def randint(*args, generator=None, dtype=None, device=None):
@@ -87,8 +114,9 @@ def randint(*args, generator=None, dtype=None, device=None):
     if len(args) != 3:
         raise TypeError(f"mint.randint: expects (high, size) or (low, high, size), got {args!r}")
     low, high, size = args
-    return ops.randint(low, high, tuple(size), _seed(generator),
-                       dtype=int64 if dtype is None else dtype)
+    with _on(device, 'randint'):
+        return ops.randint(low, high, tuple(size), _seed(generator),
+                           dtype=int64 if dtype is None else dtype)
 
 
 def randint_like(input, *args, dtype=None, device=None):
@@ -100,7 +128,8 @@ def randint_like(input, *args, dtype=None, device=None):
         raise TypeError(f"mint.randint_like: expects (input, high) or (input, low, high), "
                         f"got {len(args) + 1} arguments")
     draws = ops.randint_like(input, args[0], args[1], dtype=int64)
-    return ops.cast(draws, input.dtype if dtype is None else dtype)
+    return _moved(ops.cast(draws, input.dtype if dtype is None else dtype), device,
+                  'randint_like')
 
 
 def randperm(n, *, generator=None, dtype=int64):

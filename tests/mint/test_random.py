@@ -6,6 +6,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import mint
+from hookgrad.kernels import backend
 
 N = 20000
 
@@ -82,3 +83,19 @@ def test_dropout_functions_in_training():
     assert set(np.unique(y)) == {0.0, 2.0}
     z = mint.nn.functional.dropout(x, 0.25).asnumpy()
     assert set(np.unique(z)) == {0.0, np.float32(1 / 0.75)}
+
+
+def test_a_device_argument_makes_the_tensor_there():
+    gpu = backend.gpu()         # the CUDA stand-in in CI
+    assert backend.device_of(mint.rand(2, device='GPU')._data) is gpu
+    x = mint.randn(3, device='cuda')
+    assert backend.device_of(x._data) is gpu
+    assert backend.device_of(mint.rand_like(x, device='CPU')._data) is backend.CPU
+    assert backend.device_of(mint.randn_like(x)._data) is gpu
+    assert backend.device_of(mint.randint(0, 3, (2,), device='GPU')._data) is gpu
+    assert backend.device_of(mint.randint_like(x, 4, device='GPU')._data) is gpu
+    assert backend.device_of(mint.empty(2, device='GPU')._data) is gpu
+    assert backend.device_of(mint.empty_like(x)._data) is gpu
+    with pytest.raises(ValueError, match="mint.rand: hookgrad has no device 'Ascend'; use 'CPU' "
+                                         "or 'GPU'"):
+        mint.rand(2, device='Ascend')
