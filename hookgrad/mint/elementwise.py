@@ -11,7 +11,8 @@ from ..ops import (abs, acos, acosh, arccos, arccosh, arcsinh, arctan, arctan2, 
                    isinf, isneginf, log, log10, log1p, log2, logaddexp, logaddexp2, logical_and,
                    logical_not, logical_or, logical_xor, maximum, minimum, nan_to_num, neg,
                    negative, reciprocal, round, rsqrt, sigmoid, sign, sin, sinc, sinh, sqrt,
-                   square, tan, tanh, trunc, greater, gt, le, less_equal, ne, not_equal, equal)
+                   square, tan, tanh, trunc, greater, gt, le, less_equal, ne, not_equal, equal,
+                   mul, div, floor_divide, fmod, remainder, pow, xlogy, lerp, eq, ge, lt)
 from .._tensor import Tensor
 from ..ops.elementwise import bitwise_not as _bitwise_not
 
@@ -74,42 +75,7 @@ def sub(input, other, *, alpha=1):
     return ops.sub(input, _scaled(other, alpha))
 
 
-def mul(input, other):
-    """``input * other``, broadcast."""
-    return ops.mul(input, other)
-
-
-def div(input, other, *, rounding_mode=None):
-    """``input / other``; ``rounding_mode`` 'trunc' or 'floor' rounds the quotient."""
-    return ops.div(input, other, rounding_mode=rounding_mode)
-
-
 divide = div
-
-
-def floor_divide(input, other):
-    """``floor(input / other)``."""
-    return ops.floor_divide(input, other)
-
-
-def fmod(input, other):
-    """The remainder with the sign of ``input`` (C's fmod)."""
-    return ops.fmod(input, other)
-
-
-def remainder(input, other):
-    """The remainder with the sign of ``other`` (Python's %)."""
-    return ops.remainder(input, other)
-
-
-def pow(input, exponent):
-    """``input ** exponent``."""
-    return ops.pow(input, exponent)
-
-
-def xlogy(input, other):
-    """``input * log(other)``, 0 where ``input`` is 0."""
-    return ops.xlogy(input, other)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
@@ -122,11 +88,6 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return ops.addcmul(input, tensor1, tensor2, value)
 
 
-def lerp(input, end, weight):
-    """``input + weight * (end - input)``."""
-    return ops.lerp(input, end, weight)
-
-
 def clamp(input, min=None, max=None):
     """``input`` limited to ``[min, max]`` (either bound may be None, or a tensor)."""
     if min is None and max is None:
@@ -137,22 +98,7 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-def eq(input, other):
-    """``input == other``, element-wise."""
-    return ops.eq(input, other)
-
-
-def ge(input, other):
-    """``input >= other``, element-wise."""
-    return ops.ge(input, other)
-
-
 greater_equal = ge
-
-
-def lt(input, other):
-    """``input < other``, element-wise."""
-    return ops.lt(input, other)
 
 
 less = lt

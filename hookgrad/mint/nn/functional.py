@@ -5,9 +5,10 @@ pools, unpooling) run that layer, so their math stays in one place.
 """
 from ... import ops, nn as _nn
 from ..._dtype import int64
-from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_loss, hardshrink,
-                    hardsigmoid, hardswish, l1_loss, layer_norm, mse_loss, prelu, sigmoid,
-                    soft_margin_loss, softplus, softshrink, tanh, upsample)
+from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_loss,
+                    cross_entropy, hardshrink, hardsigmoid, hardswish, l1_loss, layer_norm,
+                    mse_loss, prelu, sigmoid, soft_margin_loss, softplus, softshrink, tanh,
+                    upsample)
 from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
@@ -278,12 +279,6 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 
 
 # ------------------------------------------------------------------------------- losses
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean',
-                  label_smoothing=0.0):
-    """Cross entropy of logits against class indices or class probabilities."""
-    return ops.cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
-
-
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean'):
     """The negative log-likelihood of log-probabilities at the target classes."""
     return ops.nll_loss(input, target, weight, ignore_index, reduction)
