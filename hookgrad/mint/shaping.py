@@ -1,6 +1,6 @@
 """``mindspore.mint``'s shape, joining, indexing and scatter functions, on hookgrad's ops."""
 from .. import ops
-from ..ops import (broadcast_to, chunk as _chunk, diff as _diff, dstack, flip, hstack,
+from ..ops import (broadcast_to, reshape, chunk as _chunk, diff as _diff, dstack, flip, hstack,
                    masked_select, ravel, roll, tile, tril, triu, unbind, unsqueeze,
                    swapaxes, t)
 
@@ -45,11 +45,6 @@ def flatten(input, start_dim=0, end_dim=-1):
     if input.ndim == 0:
         return ops.reshape(input, (1,))
     return ops.flatten(input, start_dim=start_dim, end_dim=end_dim)
-
-
-def reshape(input, shape):
-    """``input`` with a new shape (one entry may be -1)."""
-    return ops.reshape(input, shape)
 
 
 def permute(input, dims):

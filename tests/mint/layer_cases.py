@@ -22,6 +22,18 @@ LAYERS = {
     'Conv2d': (lambda nn: nn.Conv2d(4, 3, 3, padding=1, stride=(1, 2)), (IMG,), False),
     'ConvTranspose2d': (lambda nn: nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1), (IMG,),
                         False),
+    'Conv2d#same': (lambda nn: nn.Conv2d(4, 4, 3, padding='same', dilation=2, groups=2,
+                                         bias=False), (IMG,), False),
+    'Conv1d#reflect': (lambda nn: nn.Conv1d(3, 2, 3, padding=2, padding_mode='replicate'),
+                       (SEQ,), False),
+    'BatchNorm1d#3d': (lambda nn: nn.BatchNorm1d(3, eps=1e-3, momentum=0.5), (SEQ,), True),
+    'LayerNorm#plain': (lambda nn: nn.LayerNorm((3, 8), elementwise_affine=False), (SEQ,),
+                        False),
+    'LayerNorm#nobias': (lambda nn: nn.LayerNorm(8, bias=False), (SEQ,), False),
+    'CrossEntropyLoss#weight': (lambda nn: nn.CrossEntropyLoss(weight=None, ignore_index=3),
+                                (X, LBL), False),
+    'NLLLoss#ignore': (lambda nn: nn.NLLLoss(ignore_index=0), (X, LBL), False),
+    'GELU#none': (lambda nn: nn.GELU(), (X,), False),
     'Conv3d': (lambda nn: nn.Conv3d(2, 3, (2, 3, 3), padding=(0, 1, 1)), (VOL,), False),
     'Unfold': (lambda nn: nn.Unfold(3, padding=1, stride=2), (IMG,), False),
     'Fold': (lambda nn: nn.Fold((5, 5), 3, padding=1, stride=2), (COLUMNS,), False),
@@ -107,7 +119,7 @@ def parameter_values(name, shape):
     return (np.sin(np.arange(n, dtype=np.float32) * 0.7 + len(name)) / 2).reshape(shape)
 
 
-def _bn(ms, T, p, x, momentum, train):
+def _bn(ms, T, p, x, momentum, train, eps=1e-5):
     """MindSpore's ops.batch_norm with the layer's parameters; the statistics it moves."""
     c = x.shape[1]
     mean = ms.Parameter(T(p.get('running_mean', np.zeros(c, np.float32))), 'm')
@@ -115,7 +127,7 @@ def _bn(ms, T, p, x, momentum, train):
     w = T(p.get('weight', np.ones(c, np.float32)))
     b = T(p.get('bias', np.zeros(c, np.float32)))
     xs = T(x) if x.ndim != 5 else T(x.reshape(x.shape[0], c, -1, x.shape[-1]))
-    y = ms.ops.batch_norm(xs, mean, var, w, b, train, momentum, 1e-5).reshape(x.shape)
+    y = ms.ops.batch_norm(xs, mean, var, w, b, train, momentum, eps).reshape(x.shape)
     return y, {'running_mean': mean, 'running_var': var,
                'num_batches_tracked': T(np.array(int(train), np.int64))}
 
@@ -135,6 +147,20 @@ REFERENCES = {
     'Unfold': lambda ms, T, p, x: ms.ops.unfold(T(x[0]), 3, padding=1, stride=2),
     'Fold': lambda ms, T, p, x: ms.ops.fold(T(x[0]), T(np.array([5, 5], np.int32)), 3, padding=1,
                                            stride=2),
+    'Conv2d#same': lambda ms, T, p, x: ms.ops.conv2d(T(x[0]), T(p['weight']), None, 1, 'same',
+                                                    0, 2, 2),
+    'Conv1d#reflect': lambda ms, T, p, x: ms.ops.conv1d(
+        ms.ops.pad(T(x[0]), (2, 2), 'replicate'), T(p['weight']), T(p['bias'])),
+    'BatchNorm1d#3d': lambda ms, T, p, x: _bn(ms, T, p, x[0], 0.5, True, 1e-3),
+    'LayerNorm#plain': lambda ms, T, p, x: ms.ops.LayerNorm(1, 1)(
+        T(x[0]), T(np.ones((3, 8), np.float32)), T(np.zeros((3, 8), np.float32)))[0],
+    'LayerNorm#nobias': lambda ms, T, p, x: ms.ops.LayerNorm(-1, -1)(
+        T(x[0]), T(p['weight']), T(np.zeros(8, np.float32)))[0],
+    'CrossEntropyLoss#weight': lambda ms, T, p, x: ms.ops.cross_entropy(
+        T(x[0]), T(x[1]).astype(ms.int32), ignore_index=3),
+    'NLLLoss#ignore': lambda ms, T, p, x: ms.ops.nll_loss(T(x[0]), T(x[1]).astype(ms.int32),
+                                                         ignore_index=0),
+    'GELU#none': lambda ms, T, p, x: ms.ops.gelu(T(x[0])),
     'Conv2d': lambda ms, T, p, x: ms.ops.conv2d(T(x[0]), T(p['weight']), T(p['bias']), (1, 2),
                                                'pad', 1),
     'ConvTranspose2d': lambda ms, T, p, x: ms.ops.Conv2DTranspose(

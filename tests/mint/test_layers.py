@@ -18,7 +18,7 @@ with open(os.path.join(os.path.dirname(__file__), 'mindspore_values.json')) as f
 
 def build(name):
     """The case's layer with its parameters set as the recorder set MindSpore's."""
-    make, inputs, train = layer_cases.LAYERS[name]
+    make, inputs, train = layer_cases.LAYERS[name]      # name: 'Layer' or 'Layer#form'
     layer = make(mint.nn)
     params = sorted(layer.parameters_and_names(), key=lambda item: item[0])
     for pname, p in params:
