@@ -208,15 +208,13 @@ class _BatchNorm(Cell):
             ranks = ' or '.join(f"{r}-d" for r in self._ranks)
             raise ValueError(f"mint.nn.{type(self).__name__}: expected a {ranks} input, got "
                              f"shape {input.shape}")
-        use_batch = self.training or not self.track_running_stats
-        if not self.track_running_stats:
-            c = self.num_features
-            return F.batch_norm(input, ops.zeros((c,), input.dtype), ops.ones((c,), input.dtype),
-                                self.weight, self.bias, True, 0.0, self.eps)
-        if use_batch:
-            ops.assign_add(self.num_batches_tracked, ops.ones((), _dtype.int64))
+        if not self.track_running_stats:                # the batch's statistics, always
+            mean, invstd = _norm.batch_norm_stats(input, self.eps)
+            return _norm.batch_norm_elemt(input, self.weight, self.bias, mean, invstd)
+        if self.training:
+            ops.assign_add(self.num_batches_tracked, 1)
         return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
-                            use_batch, self.momentum, self.eps)
+                            self.training, self.momentum, self.eps)
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
@@ -256,7 +254,7 @@ class SyncBatchNorm(_BatchNorm):
         if not self.training or world <= 1:
             return super().construct(input)
         mean, invstd = _norm.batch_norm_stats(input, self.eps)
-        count = ops.full((1,), input.size // input.shape[1], dtype=input.dtype)
+        count = ops.full_like(mean[:1], input.size // input.shape[1])     # on its device
         group = _distributed.group_of(self.process_group)
         means = ops.reshape(AllGatherOp.apply(ops.unsqueeze(mean, 0), group=group), (world, -1))
         invstds = ops.reshape(AllGatherOp.apply(ops.unsqueeze(invstd, 0), group=group),
@@ -266,7 +264,7 @@ class SyncBatchNorm(_BatchNorm):
             input, means, invstds, self.running_mean, self.running_var, self.momentum,
             self.eps, counts)
         if self.track_running_stats:
-            ops.assign_add(self.num_batches_tracked, ops.ones((), _dtype.int64))
+            ops.assign_add(self.num_batches_tracked, 1)
         return _norm.batch_norm_elemt(input, self.weight, self.bias, mean, invstd, self.eps)
 
 
