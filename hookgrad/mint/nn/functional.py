@@ -235,9 +235,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum=0.1, eps=1e-05):
     """Normalization per channel (axis 1); in training the running statistics move by
     ``momentum`` towards the batch's."""
-    c = input.shape[1]
-    weight = ops.ones((c,), input.dtype) if weight is None else weight
-    bias = ops.zeros((c,), input.dtype) if bias is None else bias
+    weight = ops.ones_like(running_mean, dtype=input.dtype) if weight is None else weight
+    bias = ops.zeros_like(running_mean, dtype=input.dtype) if bias is None else bias
     return ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
                           eps)
 
