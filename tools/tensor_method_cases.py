@@ -107,6 +107,8 @@ _VALUES = {
     'from_numpy': ["ms.Tensor.from_numpy(np.array([1.5, 2.0], np.float32))"],
     'copy': ["x.copy()", "i.copy()"],
     'clone': ["x.clone()"],
+    'set_dtype': ["(lambda t: (t.set_dtype(ms.int32), t)[1])(x.copy())",
+                  "(lambda t: str(t.set_dtype(ms.float16)))(x.copy())"],
     'astype': [
         "x.astype(ms.int32)", "i.astype(ms.float16)", "x.astype('float64')", "x.astype(ms.bool_)"],
     'to': ["x.to(ms.int32)", "i.to(ms.float32)", "x.to(dtype=ms.float16)", "i.to(x)"],

@@ -6,7 +6,7 @@ differentiating, ``unscale`` the gradients, check them with ``all_finite`` and `
 >>> grads = (ms.Tensor([float('inf'), 1.0]),)
 >>> scaler.adjust(ms.amp.all_finite(scaler.unscale(grads)))
 True
->>> print(scaler.scale_value)
+>>> print(scaler.scale_value.asnumpy())
 512.0
 """
 from abc import ABC, abstractmethod

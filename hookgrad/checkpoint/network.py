@@ -49,7 +49,7 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
     >>> ms.load_param_into_net(net, {'weight': ms.Parameter(ms.Tensor([[1.0, 2.0]])),
     ...                              'bias': ms.Parameter(ms.Tensor([0.5])), 'epoch': '3'})
     ([], ['epoch'])
-    >>> print(net.weight)
+    >>> print(net.weight.asnumpy())
     [[1. 2.]]
     """
     where = 'load_param_into_net'

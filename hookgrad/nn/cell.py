@@ -171,9 +171,16 @@ class Cell(CellState, CellFlags, CellPrecision):
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
-        # only for names not found: say whether MindSpore's Cell has the name
+        # only for names not found: a layer's MindSpore primitive attribute (made on first use),
+        # else say whether MindSpore's Cell has the name
         if name.startswith('__'):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        for klass in type(self).__mro__:
+            make = klass.__dict__.get('_primitive_attributes', {}).get(name)
+            if make is not None:
+                value = make(self)
+                object.__setattr__(self, name, value)
+                return value
         from ..compat.names import member_error
         raise member_error('Cell', self, name)
 

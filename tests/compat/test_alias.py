@@ -75,9 +75,9 @@ def test_a_name_hookgrad_lacks_says_so():
     with pytest.raises(NotAvailable, match=r"^module 'mindspore\.ops' has no attribute "
                                            r"'einsum_nope' \(nor has MindSpore 2\.10\)$"):
         hookgrad.ops.einsum_nope
-    with pytest.raises(AttributeError, match=r"^mindspore\.boost is not available"):
-        hookgrad.boost
-    assert not hasattr(hookgrad, 'boost')
+    with pytest.raises(AttributeError, match=r"^mindspore\.rewrite is not available"):
+        hookgrad.rewrite
+    assert not hasattr(hookgrad, 'rewrite')
     assert getattr(hookgrad.nn, 'NoSuchLayer', 7) == 7
     t = hookgrad.Tensor([1.0])
     with pytest.raises(AttributeError, match=r"^Tensor\.storage of MindSpore is not available"):
@@ -87,8 +87,8 @@ def test_a_name_hookgrad_lacks_says_so():
 
 
 def test_from_import_of_a_missing_name_is_an_import_error_that_says_so(mindspore):
-    with pytest.raises(ImportError, match=r"^mindspore\.boost is not available"):
-        from mindspore import boost  # noqa: F401
+    with pytest.raises(ImportError, match=r"^mindspore\.rewrite is not available"):
+        from mindspore import rewrite  # noqa: F401
     with pytest.raises(ImportError, match=r"'mindspore\.ops' has no attribute 'no_such_op'"):
         from mindspore.ops import no_such_op  # noqa: F401
 

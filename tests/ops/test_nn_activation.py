@@ -52,7 +52,7 @@ CASES = [
     _row('Expm1', 'celu', lambda x: ops.celu(x, 2.0), lambda x: _elu(x, 2.0, 1.0, 0.5),
          away_from(0)),
     _row('Expm1', 'selu', ops.selu, lambda x: _elu(x, SELU_ALPHA, SELU_SCALE), away_from(0)),
-    _row('Clamp', 'hardsigmoid', ops.hardsigmoid, lambda x: np.clip(x / 6 + 0.5, 0, 1),
+    _row('Where', 'hardsigmoid', ops.hardsigmoid, lambda x: np.clip(x / 6 + 0.5, 0, 1),
          away_from(-3, 3)),
     _row('Clamp', 'hardswish', ops.hardswish, lambda x: x * np.clip(x / 6 + 0.5, 0, 1),
          away_from(-3, 3)),

@@ -16,6 +16,8 @@ class ReLU(Cell):
     Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  2.00000000e+00])
     """
 
+    _primitive_attributes = {'relu': lambda c: ops.operations.ReLU()}   # MindSpore's attribute
+
     def construct(self, x):
         return ops.relu(x)
 
@@ -110,6 +112,8 @@ class Softmax(Cell):
     Raises:
         TypeError: when ``axis`` is neither an int nor a tuple of ints.
     """
+
+    _primitive_attributes = {'softmax': lambda c: ops.operations.Softmax(c.axis)}  # MindSpore's
 
     def __init__(self, axis=-1):
         super().__init__()

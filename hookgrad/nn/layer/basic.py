@@ -81,6 +81,13 @@ class Dense(Cell):
     ((2, 4), (4, 3), (4,))
     """
 
+    # MindSpore's primitive attributes, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = {
+        'matmul': lambda c: ops.operations.MatMul(transpose_b=True),
+        'bias_add': lambda c: ops.operations.BiasAdd(),
+        'reshape': lambda c: ops.operations.Reshape(),
+        'shape_op': lambda c: ops.operations.Shape()}
+
     def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None,
                  has_bias=True, activation=None, dtype=_dtype.float32):
         super().__init__()
@@ -190,6 +197,9 @@ class Dropout(Cell):
     >>> bool((net(x) == x).all()), net.set_train().training
     (True, True)
     """
+
+    # MindSpore's primitive attribute, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = {'dropout': lambda c: ops.operations.Dropout(keep_prob=c.keep_prob)}
 
     def __init__(self, keep_prob=None, p=None, dtype=_dtype.float32):
         super().__init__()

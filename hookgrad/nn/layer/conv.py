@@ -43,6 +43,10 @@ def check_conv_arguments(cell, in_channels, out_channels, kernel_size, stride, p
 class _Conv(Cell):
     """What Conv2d and Conv1d share: argument checks, parameters, repr."""
 
+    # MindSpore's primitive attributes, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = {
+        'bias_add': lambda c: ops.operations.BiasAdd(data_format=c.data_format)}
+
     _ndim = 2
 
     def __init__(self, in_channels, out_channels, kernel_size, stride, pad_mode, padding,
@@ -136,6 +140,13 @@ class Conv2d(_Conv):
     >>> net(ms.ops.ones((1, 1, 2, 2))).asnumpy().ravel().tolist()
     [4.0, 4.0]
     """
+
+    # MindSpore's primitive attributes, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = dict(
+        _Conv._primitive_attributes,
+        conv2d=lambda c: ops.operations.Conv2D(c.out_channels, c.kernel_size, 1, c.pad_mode,
+                                               c.padding, c.stride, c.dilation, c.group,
+                                               c.data_format))
 
     _ndim = 2
 

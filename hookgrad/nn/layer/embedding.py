@@ -54,6 +54,17 @@ class Embedding(Cell):
     ((2, 2, 3), [0.0, 0.0, 0.0])
     """
 
+    # MindSpore's primitive attributes, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = {
+        'gather': lambda c: ops.operations.Gather(),
+        'array_mul': lambda c: ops.operations.MatMul(),
+        'one_hot': lambda c: ops.operations.OneHot(),
+        'reshape': lambda c: ops.operations.Reshape(),
+        'reshape_flat': lambda c: ops.operations.Reshape(),
+        'get_shp': lambda c: ops.operations.Shape()}
+    on_value = 1.0          # MindSpore's one-hot values
+    off_value = 0.0
+
     def __init__(self, vocab_size, embedding_size, use_one_hot=False, embedding_table='normal',
                  dtype=_dtype.float32, padding_idx=None):
         super().__init__()

@@ -45,6 +45,11 @@ class _BatchNorm(Cell):
     biased batch variance.
     """
 
+    # MindSpore's primitive attributes, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = {
+        'bn_train': lambda c: ops.operations.BatchNorm(True, c.eps, c.momentum, c.format),
+        'bn_infer': lambda c: ops.operations.BatchNorm(False, c.eps, data_format=c.format)}
+
     _ranks = ()
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init='ones',
@@ -73,7 +78,7 @@ class _BatchNorm(Cell):
             (moving_mean_init, 'moving_mean_init'), (moving_var_init, 'moving_var_init'))]
         self.num_features = n
         self.eps = eps
-        self.momentum = float(momentum)
+        self.momentum = 1.0 - float(momentum)       # MindSpore keeps the batch's weight
         self.affine = affine
         self.use_batch_statistics = use_batch_statistics
         self.format = data_format
@@ -103,13 +108,14 @@ class _BatchNorm(Cell):
         if channels_last:
             x = ops.transpose(x, (0, x.ndim - 1) + tuple(range(1, x.ndim - 1)))
         y = ops.batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
-                           training=training, momentum=1.0 - self.momentum, eps=self.eps)
+                           training=training, momentum=self.momentum, eps=self.eps)
         if channels_last:
             y = ops.transpose(y, (0,) + tuple(range(2, y.ndim)) + (1,))
         return y
 
     def extend_repr(self):
-        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+        return (f"num_features={self.num_features}, eps={self.eps}, "
+                f"momentum={1.0 - self.momentum}, "
                 f"gamma={self.gamma!r}, beta={self.beta!r}, moving_mean={self.moving_mean!r}, "
                 f"moving_variance={self.moving_variance!r}")
 
@@ -190,6 +196,11 @@ class LayerNorm(Cell):
     >>> print(ln(ms.Tensor([[1.0, 2.0, 3.0]])).asnumpy().round(4))
     [[-1.2247  0.      1.2247]]
     """
+
+    # MindSpore's primitive attributes, which subclasses in model zoos call (Cell.__getattr__)
+    _primitive_attributes = {
+        'layer_norm': lambda c: ops.operations.LayerNorm(c.begin_norm_axis, c.begin_params_axis,
+                                                         c.epsilon)}
 
     def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1,
                  gamma_init='ones', beta_init='zeros', epsilon=1e-7, dtype=_dtype.float32):

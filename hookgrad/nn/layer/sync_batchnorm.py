@@ -135,7 +135,7 @@ class SyncBatchNorm(_BatchNorm):
                 x.ndim not in self._ranks or x.shape[1] != self.num_features:
             return super().construct(x)     # predict mode, one process, or its input errors
         return SyncBatchNormTrain.apply(x, self.gamma, self.beta, eps=self.eps,
-                                        momentum=1.0 - self.momentum,
+                                        momentum=self.momentum,
                                         running=(self.moving_mean, self.moving_variance),
                                         group=self.group_name)
 
