@@ -61,7 +61,7 @@ class Tensor(TensorMethods):
 
     def __getattr__(self, name):
         # unset optional slots read as None (fresh tensors store only the hot ones)
-        if name in ('_grad', '_hooks', '_sliced'):
+        if name in ('_grad', '_hooks', '_sliced', '_owner'):
             return None
         from ..compat.names import member_error
         kind = 'Tensor' if type(self) is Tensor else type(self).__name__

@@ -202,6 +202,8 @@ class Cell(CellState, CellFlags, CellPrecision):
             raise KeyError(f"insert_param_to_cell: the name '{param_name}' must not contain '.'")
         self.__dict__['_params'][param_name] = param
         object.__setattr__(self, param_name, param)
+        if _owner(param) is None:
+            param._owner = weakref.ref(self)
         _name_param(self, param_name, param)
 
     def insert_child_to_cell(self, child_name, child_cell):
@@ -458,7 +460,17 @@ def _join(prefix, name):
     return f"{prefix}.{name}" if prefix else name
 
 
+def _owner(param):
+    """The cell that first registered ``param`` while it is alive, else None. A parameter keeps
+    the name that cell's path gave it when other cells hold it too (a tied weight: MindSpore
+    names it once)."""
+    ref = param._owner
+    return None if ref is None else ref()
+
+
 def _name_param(cell, attr, param):
+    if _owner(param) not in (None, cell):
+        return
     prefix = cell._prefix
     if prefix:
         param.name = _join(prefix, attr)
@@ -512,7 +524,7 @@ def _set_prefix(cell, prefix):
     their names; a rename from further up still spells the whole attribute path)."""
     cell.__dict__['_prefix'] = prefix
     for attr, p in cell._params.items():
-        if p is not None:
+        if p is not None and _owner(p) in (None, cell):
             p.name = _join(prefix, attr)
     for name, child in cell._cells.items():
         if child is not None:

@@ -63,7 +63,7 @@ class Parameter(Tensor):
     Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
     """
 
-    __slots__ = ('_name', '_layerwise_parallel', '_parallel_optimizer', '_sliced')
+    __slots__ = ('_name', '_layerwise_parallel', '_parallel_optimizer', '_sliced', '_owner')
     _is_parameter = True
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,

@@ -55,3 +55,27 @@ def test_embedding_dropout_and_activation_primitives():
     np.testing.assert_allclose(nn.Softmax().softmax(ms.Tensor([0.0, 0.0])).asnumpy(), [0.5, 0.5])
     with pytest.raises(AttributeError, match="no attribute 'layer_norm'"):
         nn.Dense(2, 2).layer_norm
+
+
+def test_a_tied_weight_keeps_the_name_its_first_cell_gave_it():
+    # BERT's decoder shares the embedding table: MindSpore 2.10 names it once, by the path
+    # that first held it, so MindSpore checkpoints load by that name
+    class Tied(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.embedding = nn.Embedding(10, 4)
+            self.decoder = nn.Dense(4, 10)
+            self.decoder.weight = self.embedding.embedding_table
+
+        def construct(self, x):
+            return self.decoder(self.embedding(x))
+
+    net = Tied()
+    want = ['embedding.embedding_table', 'decoder.bias']
+    assert [p.name for p in net.get_parameters()] == want
+    assert list(net.parameters_dict()) == want
+    outer = nn.SequentialCell(Tied())
+    assert [p.name for p in outer.get_parameters()] == ['0.' + n for n in want]
+    fresh = nn.Dense(4, 10)
+    net.decoder.weight = ms.Parameter(fresh.weight.asnumpy())     # a new one: named by path
+    assert net.decoder.weight.name == 'decoder.weight'
