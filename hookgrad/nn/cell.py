@@ -97,8 +97,8 @@ class Cell(CellState, CellFlags, CellPrecision):
         inputs = self.__dict__.get('_dynamic_inputs')
         if inputs is not None:
             from ..jit.function import check_inputs
-            check_inputs(f"Cell '{self.path()}' (set_inputs)", inputs,
-                         [a for a in args if isinstance(a, Tensor)])
+            check_inputs(f"Cell '{self.path()}' (set_inputs)", _flat_tensors(inputs),
+                         _flat_tensors(args))
         return compiled(*args, **kwargs)
 
     __call__ = _eager_call
@@ -107,16 +107,22 @@ class Cell(CellState, CellFlags, CellPrecision):
         """Declare the inputs of this cell's graph-mode calls: Tensors whose shape may hold None
         for a dimension of any size (``Tensor(shape=[None, 3], dtype=ms.float32)``).
 
-        Every graph-mode call is checked against them (rank, dtype, fixed dimensions); a
-        program is traced once per concrete shape and replayed for every call of that shape.
+        An input given to ``construct`` as a tuple or list is declared as a tuple or list of
+        such Tensors (nested as deeply as the call nests them). Every graph-mode call is
+        checked against them (rank, dtype, fixed dimensions); a program is traced once per
+        concrete shape and replayed for every call of that shape.
 
         Raises:
-            TypeError: an input is not a Tensor.
+            TypeError: an input (or an element of a tuple or list) is not a Tensor.
         """
-        for t in inputs:
-            if not isinstance(t, Tensor):
-                raise TypeError(f"Cell '{self.path()}'.set_inputs: inputs must be Tensors, got "
-                                f"{type(t).__name__}")
+        def check(value):
+            if isinstance(value, (tuple, list)):
+                for v in value:
+                    check(v)
+            elif not isinstance(value, Tensor):
+                raise TypeError(f"Cell '{self.path()}'.set_inputs: inputs must be Tensors (or "
+                                f"tuples and lists of them), got {type(value).__name__}")
+        check(inputs)
         self.__dict__['_dynamic_inputs'] = inputs
 
     def set_jit_config(self, jit_config):
@@ -458,6 +464,17 @@ def _call(cell, hooks, args, kwargs):
 
 def _join(prefix, name):
     return f"{prefix}.{name}" if prefix else name
+
+
+def _flat_tensors(values):
+    """The Tensors of ``values`` and of the tuples and lists in them, depth first, in order."""
+    out = []
+    for v in values:
+        if isinstance(v, Tensor):
+            out.append(v)
+        elif isinstance(v, (tuple, list)):
+            out.extend(_flat_tensors(v))
+    return out
 
 
 def _owner(param):

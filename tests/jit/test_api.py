@@ -123,8 +123,26 @@ def test_set_inputs_checks_every_graph_mode_call(graph_mode):
                                          r"and dtype Float32 does not fit the declared shape "
                                          r"\(-1, 3\) and dtype Float32"):
         net(T(0, (2, 4)))
-    with pytest.raises(TypeError, match="set_inputs: inputs must be Tensors, got int"):
+    with pytest.raises(TypeError, match=r"set_inputs: inputs must be Tensors \(or tuples and "
+                                        r"lists of them\), got int"):
         net.set_inputs(3)
+
+
+def test_set_inputs_declares_tensors_inside_tuples(graph_mode):
+    class Pairs(nn.Cell):
+        def construct(self, xs, y):
+            return xs[0][0] + xs[1] + y
+
+    net = Pairs()
+    # MindSpore 2.10 accepts nested tuples of Tensors in set_inputs
+    net.set_inputs(((ms.Tensor(shape=[None], dtype=ms.float32),),
+                    ms.Tensor(shape=[None], dtype=ms.float32)),
+                   ms.Tensor(shape=[None], dtype=ms.float32))
+    out = net(((T(1, (2,)),), T(2, (2,))), T(3, (2,)))
+    np.testing.assert_array_equal(out.asnumpy(), T(1, (2,)).asnumpy() + T(2, (2,)).asnumpy() +
+                                  T(3, (2,)).asnumpy())
+    with pytest.raises(ValueError, match="input 1 of shape \\(2, 2\\)"):
+        net(((T(1, (2,)),), T(2, (2, 2))), T(3, (2,)))
 
 
 def test_jit_input_signature():
