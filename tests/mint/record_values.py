@@ -16,15 +16,25 @@ import cases  # noqa: E402
 import layer_cases  # noqa: E402
 
 
+def _listed(a):
+    """``a`` as nested lists; float32 values in their shortest exact decimal form, NaN as
+    null."""
+    if a.dtype.kind != 'f':
+        return a.tolist()
+    if a.dtype == np.float32:
+        flat = [None if np.isnan(v) else float(str(v)) for v in a.reshape(-1)]
+    else:
+        flat = [None if np.isnan(v) else float(v) for v in a.reshape(-1)]
+    return np.array(flat, object).reshape(a.shape).tolist() if a.ndim else flat[0]
+
+
 def encode(value):
     """A JSON form of a mint result: tensors as {dtype, shape, values}, tuples as lists."""
     if isinstance(value, (tuple, list)):
         return [encode(v) for v in value]
     if hasattr(value, 'asnumpy'):
         a = value.asnumpy()
-        return {'dtype': str(value.dtype), 'shape': list(a.shape),
-                'values': np.where(np.isnan(a), None, a).tolist() if a.dtype.kind == 'f'
-                else a.tolist()}
+        return {'dtype': str(value.dtype), 'shape': list(a.shape), 'values': _listed(a)}
     if isinstance(value, (bool, int, float)):
         return {'scalar': value}
     raise TypeError(f"cannot record {type(value).__name__}")
