@@ -24,15 +24,24 @@ def _betas(beta1, beta2, eps, who):
     return float(beta1), float(beta2), float(eps)
 
 
-def _moments(g, t, m, v, beta1, beta2):
-    """``m = b1 * m + (1 - b1) * g`` and ``v = b2 * v + (1 - b2) * g * g``, in place."""
+def _moments(g, t, m, v, beta1, beta2, c1=None, c2=None):
+    """``m = b1 * m + c1 * g`` and ``v = b2 * v + c2 * g * g``, in place; ``c1 = 1 - b1`` and
+    ``c2 = 1 - b2`` unless given (AdamWeightDecay gives them rounded as MindSpore's kernel
+    computes them, in the parameters' precision)."""
     m *= beta1
-    np.multiply(g, 1.0 - beta1, out=t)
+    np.multiply(g, 1.0 - beta1 if c1 is None else c1, out=t)
     m += t
     v *= beta2
     np.multiply(g, g, out=t)
-    t *= 1.0 - beta2
+    t *= 1.0 - beta2 if c2 is None else c2
     v += t
+
+
+def _complement(beta, dtype):
+    """``1 - beta`` computed in ``dtype`` (float32 for half precision), as MindSpore's
+    AdamWeightDecay kernel computes it in the parameters' precision."""
+    kind = np.float32 if np.dtype(dtype).itemsize < 4 else np.dtype(dtype).type
+    return float(kind(1.0) - kind(beta))
 
 
 class Adam(Optimizer):
@@ -212,13 +221,14 @@ class AdamWeightDecay(Optimizer):
         if not check:
             b1, b2 = self.beta1, self.beta2
             fused.kernel(xp, 'adam_weight_decay')(
-                g, lr, b1, 1.0 - b1, b2, 1.0 - b2, self.eps, block.weight_decay, w,
-                block.state['adam_m'], block.state['adam_v'])
+                g, lr, b1, _complement(b1, g.dtype), b2, _complement(b2, g.dtype), self.eps,
+                block.weight_decay, w, block.state['adam_m'], block.state['adam_v'])
         return True
 
     def _rule(self, block, g, t, lr, scalars):
         m, v = block.state['adam_m'], block.state['adam_v']
-        _moments(g, t, m, v, self.beta1, self.beta2)
+        b1, b2 = self.beta1, self.beta2
+        _moments(g, t, m, v, b1, b2, _complement(b1, g.dtype), _complement(b2, g.dtype))
         np.sqrt(v, out=t)
         t += self.eps
         np.divide(m, t, out=t)

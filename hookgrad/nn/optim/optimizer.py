@@ -56,9 +56,9 @@ def _nonneg(value, arg, who):
 
 
 def _weight_decay(value, arg, who):
+    """A float >= 0, or a Cell: a schedule called with the global step each step."""
     if isinstance(value, Cell):
-        raise TypeError(f"{who}: {arg} must be a float or int; a weight-decay schedule (a Cell) "
-                        f"is not supported")
+        return value
     return _nonneg(value, arg, who)
 
 
@@ -202,7 +202,8 @@ class Optimizer(Cell):
         # them, and renames the network's weights when an optimizer is nested in a cell)
         object.__setattr__(self, 'parameters', ParameterTuple(params))
         self.weight_decay = tuple(wds) if self.is_group else default_wd
-        self.decay_flags = tuple(wd > 0 for wd in wds)
+        self.dynamic_weight_decay = any(isinstance(wd, Cell) for wd in wds)
+        self.decay_flags = tuple(isinstance(wd, Cell) or wd > 0 for wd in wds)
         self.grad_centralization = any(gcs)
         self._slots = slots
         self._shapes = tuple(p.shape for p in params)
@@ -298,6 +299,8 @@ class Optimizer(Cell):
         lrs = self._lr_values()
         scalars = self._begin()
         self._sync_state()
+        if self.dynamic_weight_decay:
+            self._scheduled_decays()
         for seg in self._segments:
             if seg.xp is not np and self._fused_step(seg, grads, lrs[seg.slot], scalars):
                 continue
@@ -313,9 +316,31 @@ class Optimizer(Cell):
             else:
                 self._update(seg.blocks, grads, lr, scalars)
         self._end(scalars)
-        if self.dynamic_lr:
+        if self.dynamic_lr or self.dynamic_weight_decay:
             self.global_step._data += 1
         return True
+
+    def _decay_value(self, wd):
+        """A weight decay's value this step: a schedule (a Cell) called with the global step."""
+        if not isinstance(wd, Cell):
+            return wd
+        out = _call_cell(wd, (Tensor._wrap(self.global_step._data.copy()),), {})
+        return _scalar_lr(out, f"{_who(self)}: the weight_decay schedule")
+
+    def _scheduled_decays(self):
+        """Give the blocks of segments with a scheduled weight decay this step's value."""
+        for seg in self._segments:
+            if isinstance(seg.weight_decay, Cell):
+                value = self._decay_value(seg.weight_decay)
+                for block in seg.blocks:
+                    block.weight_decay = value
+
+    def get_weight_decay(self):
+        """This step's weight decay: a float, or a tuple of one per group (schedules called with
+        the global step), as MindSpore's ``Optimizer.get_weight_decay``."""
+        if self.is_group:
+            return tuple(self._decay_value(wd) for wd in self.weight_decay)
+        return self._decay_value(self.weight_decay)
 
     def _begin(self):
         """The step's scalars (momentum, bias corrections); must not change any state."""
@@ -483,8 +508,9 @@ class Optimizer(Cell):
         For optimizers written as subclasses; returns a tuple of new Tensors.
         """
         arrays = self._check_gradients(gradients)
+        wds = [self._decay_value(wd) for wd in self._wds]
         return tuple(Tensor._wrap(a + (wd * self.loss_scale) * p._data if wd else a.copy())
-                     for a, p, wd in zip(arrays, self.parameters, self._wds))
+                     for a, p, wd in zip(arrays, self.parameters, wds))
 
     def gradients_centralization(self, gradients):
         """The gradients centralized where the parameter's group asks for it (a new tuple)."""

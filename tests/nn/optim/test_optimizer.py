@@ -120,7 +120,6 @@ def test_duplicates_and_order_params_errors():
 @pytest.mark.parametrize('kwargs,error,match', [
     ({'weight_decay': -0.1}, ValueError, 'weight_decay must be a finite number >= 0'),
     ({'weight_decay': '0.1'}, TypeError, 'weight_decay must be a float or int'),
-    ({'weight_decay': nn.WarmUpLR(0.1, 2)}, TypeError, 'weight-decay schedule'),
     ({'loss_scale': 0.0}, ValueError, 'loss_scale must be a finite number > 0'),
     ({'loss_scale': True}, TypeError, 'loss_scale must be a number'),
     ({'learning_rate': -0.1}, ValueError, 'learning_rate must be a finite number >= 0'),
@@ -511,3 +510,26 @@ def test_a_subclass_written_with_mindspore_helpers_trains():
     opt((ms.Tensor(np.ones(2, np.float32)),))
     np.testing.assert_allclose(w.asnumpy(), [0.25, 1.25])
     assert opt.global_step.asnumpy().tolist() == [2]
+
+
+class _RisingDecay(nn.Cell):
+    """A weight-decay schedule: 0.01 * (global_step + 1)."""
+
+    def construct(self, global_step):
+        return 0.01 * (ms.ops.cast(global_step, ms.float32) + 1.0)
+
+
+def test_a_weight_decay_schedule_is_called_with_the_global_step_each_step():
+    # MindSpore 2.10's values: Momentum(lr 0.1, momentum 0.9, weight_decay=the schedule),
+    # three steps; 'beta_b' is not decayed (its name holds 'beta')
+    w = ms.Parameter(ms.Tensor(np.float32([[1.0, -2.0]])), name='w')
+    b = ms.Parameter(ms.Tensor(np.float32([0.5])), name='beta_b')
+    opt = nn.Momentum([w, b], learning_rate=0.1, momentum=0.9, weight_decay=_RisingDecay())
+    assert opt.dynamic_weight_decay and opt.decay_flags == (True, False)
+    for _ in range(3):
+        opt((ms.Tensor(np.float32([[0.5, 0.25]])), ms.Tensor(np.float32([1.0]))))
+    np.testing.assert_array_equal(w.asnumpy(), np.float32([[0.7106301784515381,
+                                                            -2.1209487915039062]]))
+    np.testing.assert_array_equal(b.asnumpy(), np.float32([-0.06099998950958252]))
+    assert opt.global_step.asnumpy().tolist() == [3]
+    assert opt.get_weight_decay() == pytest.approx(0.04)
