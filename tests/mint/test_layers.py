@@ -34,12 +34,6 @@ def test_layer_matches_mindspore(name, device):
     if record['source'] is None:
         pytest.skip(f"MindSpore 2.10 on the CPU cannot compute mint.nn.{name}: "
                     f"{record['error']}")
-    if device == 'GPU' and name == 'AdaptiveAvgPool3d':     # see test_functions.DEVICE_GAPS
-        with pytest.raises((TypeError, RuntimeError), match='Unsupported type|different devices'):
-            with backend.default_device(DEVICES[device]):
-                layer, params, inputs = build(name)
-                layer(*(ms.Tensor(x) for x in inputs))
-        return
     precision = ms.device_context.gpu.op_precision
     precision.conv_allow_tf32(False)        # TF32 (a GPU's default) rounds convolutions
     try:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import ops
 from ..._tensor import Tensor
+from ...kernels import backend
 from ...ops.conv import _is_int, as_ints
 from ...ops.pooling import _pool_matrix, avg_pool
 from ..cell import Cell
@@ -44,7 +45,7 @@ def _adaptive_avg(x, sizes):
         n = x.shape[axis]
         if out == n:
             continue
-        m = Tensor._wrap(_pool_matrix(n, out, x._data.dtype).T)
+        m = Tensor._wrap(_on_device_of(x, _pool_matrix(n, out, x._data.dtype).T))
         x = ops.moveaxis(ops.matmul(ops.moveaxis(x, axis, -1), m), -1, axis)
     return x
 
@@ -75,15 +76,22 @@ def _adaptive_max(x, sizes, indices):
     flat = np.broadcast_to(flat, tuple(sizes) + tuple(w.shape[1] for w in windows))
     span = int(np.prod(flat.shape[k:]))
     flat = flat.reshape(tuple(sizes) + (span,))
+    flat = _on_device_of(x, np.ascontiguousarray(flat))
     xs = ops.reshape(x, lead + (-1,))
     g = ops.gather(xs, Tensor._wrap(flat.reshape(-1)), xs.ndim - 1)
     g = ops.reshape(g, lead + tuple(sizes) + (span,))
     y = ops.amax(g, -1)
     if not indices:
         return y
-    arg = np.argmax(g._data, axis=-1)
-    at = np.take_along_axis(np.broadcast_to(flat, g.shape), arg[..., None], -1)[..., 0]
+    xp = backend.array_module(g._data)
+    arg = xp.argmax(g._data, axis=-1)
+    at = xp.take_along_axis(xp.broadcast_to(flat, g.shape), arg[..., None], -1)[..., 0]
     return y, Tensor._wrap(at.astype(np.int64))
+
+
+def _on_device_of(x, array):
+    """The host ``array`` (a pooling matrix or window index) on the device of the Tensor x."""
+    return backend.to_device(array, backend.device_of(x._data))
 
 
 class AdaptiveAvgPool1d(Cell):
