@@ -5,13 +5,13 @@ decorators and settings (accepted: hookgrad traces Python, so they change no val
 """
 import contextlib
 import numbers
-import os
 
 import numpy as np
 
 from ._frames import warn
 from . import _dtype, _random
 from ._tensor import Tensor
+from .debug.log import get_level, get_log_config  # noqa: F401  (mindspore.log's logger)
 from .runtime.device import (  # noqa: F401  (MindSpore's top-level names as well)
     synchronize, launch_blocking, memory_allocated, max_memory_allocated, memory_reserved,
     max_memory_reserved, memory_stats, memory_summary, reset_peak_memory_stats,
@@ -45,22 +45,6 @@ def set_deterministic(deterministic):
 
 
 # ----------------------------------------------------------------- logging and dumps
-_GLOG_LEVELS = ('0', '1', '2', '3', '4')
-
-
-def get_level():
-    """MindSpore's log level, from the environment variable ``GLOG_v`` ('2', WARNING, when
-    unset): '0' DEBUG, '1' INFO, '2' WARNING, '3' ERROR, '4' CRITICAL."""
-    level = os.environ.get('GLOG_v', '2')
-    return level if level in _GLOG_LEVELS else '2'
-
-
-def get_log_config():
-    """The logger configuration, MindSpore's dict for logging to stderr:
-    ``{'GLOG_v': level, 'GLOG_logtostderr': '1'}``."""
-    return {'GLOG_v': get_level(), 'GLOG_logtostderr': '1'}
-
-
 def set_dump(target, enabled=True):
     """Mark a Cell or Primitive for MindSpore's data dump, which only Ascend supports: on the
     CPU MindSpore warns and dumps nothing, and so does hookgrad (``hookgrad.debug`` has hooks

@@ -1,7 +1,6 @@
 """Top-level runtime names: memory statistics, synchronize, determinism, logging, the graph
 compiler's decorators and settings, recompute, frombuffer and Generator. Expected values and
 messages are what MindSpore 2.10 gives on the CPU."""
-import os
 
 import numpy as np
 import pytest
@@ -78,12 +77,13 @@ def test_set_cpu_affinity_once():
 
 
 def test_logging_configuration(monkeypatch):
-    monkeypatch.delenv('GLOG_v', raising=False)
-    assert ms.get_level() == '2'
-    assert ms.get_log_config() == {'GLOG_v': '2', 'GLOG_logtostderr': '1'}
-    monkeypatch.setenv('GLOG_v', '3')
-    assert ms.get_level() == '3' and ms.get_log_config()['GLOG_v'] == '3'
-    assert os.environ['GLOG_v'] == '3'
+    # MindSpore 2.10 reads GLOG_v once, when its logger starts: a later change does not move it
+    assert ms.get_level is ms.log.get_level
+    level = ms.get_level()
+    assert level in ('0', '1', '2', '3', '4')
+    assert ms.get_log_config()['GLOG_v'] == level
+    monkeypatch.setenv('GLOG_v', '4' if level != '4' else '3')
+    assert ms.get_level() == level
 
 
 def test_set_dump_warns_on_cpu():
