@@ -316,3 +316,14 @@ def test_constructor_arguments_and_repr():
     r = P.RandomChoiceWithMask()
     assert (r.count, r.seed, r.seed2) == (256, 0, 0)
     assert P.SplitV([1, -1], 0, 2).size_splits == (1, -1)
+
+
+def test_every_primitive_has_mindspores_attribute_methods():
+    # model-zoo Primitive subclasses call them in __init__, on any Primitive class
+    p = P.ReLU()
+    assert p.add_prim_attr('mode', 1) is p and p.mode == 1
+    p.init_prim_io_names(['x'], ['output'])
+    assert p.attrs == {'mode': 1, 'input_names': ['x'], 'output_names': ['output']}
+    assert repr(p).startswith("Prim[ReLU]<mode=1")
+    assert p.del_prim_attr('mode') is p and 'mode' not in p.attrs
+    assert p.set_prim_instance_name('relu1').instance_name == 'relu1'

@@ -46,28 +46,6 @@ class _Defined(Primitive):
         if cls.__dict__.get('__call__') is cls.__dict__.get('construct'):
             cls.__call__ = _Defined.__call__     # Primitive binds construct; the bprop needs this
 
-    def add_prim_attr(self, name, value):
-        """Set attribute ``name`` (shown in the repr); returns self."""
-        self.attrs[name] = value
-        setattr(self, name, value)
-        return self
-
-    def del_prim_attr(self, name):
-        """Remove attribute ``name``; returns self."""
-        self.attrs.pop(name, None)
-        self.__dict__.pop(name, None)
-        return self
-
-    def init_prim_io_names(self, inputs, outputs):
-        """Record the input and output names (``input_names``, ``output_names``)."""
-        self.add_prim_attr('input_names', inputs)
-        self.add_prim_attr('output_names', outputs)
-
-    def set_prim_instance_name(self, instance_name):
-        """Name this instance (``instance_name``); returns self."""
-        self.instance_name = instance_name
-        return self
-
     def __call__(self, *args):
         construct = getattr(self, 'construct', None)
         if construct is None:

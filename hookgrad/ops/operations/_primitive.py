@@ -31,6 +31,7 @@ from ..reduction import max as _max_with_index
 from ..reduction import argmax, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum
 from ..shaping import concat, expand_dims, reshape, split, squeeze, stack, tile, transpose
 from ..unary import abs, cos, exp, log, rsqrt, sin, sqrt, tanh
+from ._attributes import PrimitiveAttributes
 
 __all__ = [
     'Primitive',
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 
-class Primitive:
+class Primitive(PrimitiveAttributes):
     """Base class: the constructor takes the op's attributes, calling it runs ``construct``.
 
     ``name`` is the class name; ``attrs`` holds the constructor's attributes (shown by repr).
