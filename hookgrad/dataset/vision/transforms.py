@@ -23,7 +23,8 @@ from .utils import Inter
 __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Rescale',
            'Normalize', 'Resize', 'HorizontalFlip', 'VerticalFlip', 'RandomHorizontalFlip',
            'RandomVerticalFlip', 'RandomColorAdjust', 'CenterCrop', 'Crop', 'Pad',
-           'RandomCrop', 'RandomResizedCrop', 'Rotate', 'RandomRotation']
+           'RandomCrop', 'RandomResizedCrop', 'Rotate', 'RandomRotation', 'AutoAugment',
+           'RandAugment', 'TrivialAugmentWide', 'RandomCropDecodeResize']
 
 
 class Decode(ImageTensorOperation):
@@ -422,3 +423,5 @@ def _pil_hue(img, factor):
 
 from ._geometry import (CenterCrop, Crop, Pad, RandomCrop, RandomResizedCrop,  # noqa: E402
                         RandomRotation, Rotate)
+from .augment import (AutoAugment, RandAugment, RandomCropDecodeResize,  # noqa: E402
+                      TrivialAugmentWide)

@@ -1,7 +1,7 @@
 """Enums of the image transforms (MindSpore's ``mindspore.dataset.vision.utils``)."""
 from enum import Enum, IntEnum
 
-__all__ = ['Inter', 'Border', 'ImageBatchFormat']
+__all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy']
 
 
 class Inter(IntEnum):
@@ -33,3 +33,10 @@ class ImageBatchFormat(IntEnum):
     """Layouts of a batch of images."""
     NHWC = 0
     NCHW = 1
+
+
+class AutoAugmentPolicy(str, Enum):
+    """The learned policies of ``AutoAugment``: on ImageNet, CIFAR-10 or SVHN."""
+    IMAGENET = 'imagenet'
+    CIFAR10 = 'cifar10'
+    SVHN = 'svhn'
