@@ -79,3 +79,21 @@ def test_sources_with_cache():
     assert cache.get_stat().num_mem_cached == 5
     with pytest.raises(ValueError, match='TFRecordDataset: cache is not supported as int'):
         ds.TFRecordDataset(FILES, cache=3)
+
+
+def test_image_folder_rows_are_decoded_once(tmp_path, monkeypatch):
+    from PIL import Image
+    for label, colour in (('a', (255, 0, 0)), ('b', (0, 0, 255))):
+        (tmp_path / label).mkdir()
+        Image.new('RGB', (4, 3), colour).save(tmp_path / label / 'x.png')
+    cache = ds.DatasetCache(session_id=4)
+    data = ds.ImageFolderDataset(str(tmp_path), decode=True, shuffle=False, cache=cache)
+    calls = []
+    real = ds.ImageFolderDataset._row
+    monkeypatch.setattr(ds.ImageFolderDataset, '_row',
+                        lambda self, i: calls.append(i) or real(self, i))
+    first = [(r[0].tolist(), int(r[1])) for r in data.create_tuple_iterator(output_numpy=True)]
+    again = [(r[0].tolist(), int(r[1])) for r in data.create_tuple_iterator(output_numpy=True)]
+    assert first == again and [label for _, label in first] == [0, 1]
+    assert calls == [0, 1]
+    assert cache.get_stat().num_mem_cached == 2
