@@ -267,3 +267,15 @@ def test_init_data_returns_the_initialised_tensor():
     t = ms.Tensor(shape=(2, 3), dtype=ms.float32, init=ms.common.initializer.One())
     assert t.init_data() is t and not t.has_init
     np.testing.assert_array_equal(t.asnumpy(), np.ones((2, 3), np.float32))
+
+
+def test_the_other_signatures_mindspore_210_accepts():
+    # found by tools/tensor_overloads.py; values are MindSpore 2.10's on the CPU
+    x = ms.Tensor(np.float32([1, 2]))
+    np.testing.assert_array_equal(x.sub(y=ms.Tensor(np.float32([1, 1]))).asnumpy(), [0, 1])
+    np.testing.assert_array_equal(x.view(dtype=ms.int32).asnumpy(), [1065353216, 1073741824])
+    assert x.to(other=ms.Tensor(np.int32([1]))).dtype == ms.int32
+    assert x.to(ms.Tensor([1.0], ms.float64)).dtype == ms.float64
+    assert x.to('CPU').device == 'CPU' and x.to(device='CPU', dtype=ms.float16).dtype == ms.float16
+    with pytest.raises(TypeError, match="missing the tensor to subtract"):
+        x.sub()

@@ -62,8 +62,12 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
         """``self + alpha * other``."""
         return _ops.add(self, other if alpha == 1 else _ops.mul(other, alpha))
 
-    def sub(self, other, *, alpha=1):
-        """``self - alpha * other``."""
+    def sub(self, other=None, *, alpha=1, y=None):
+        """``self - alpha * other`` (``y=`` is MindSpore's older keyword for ``other``)."""
+        if other is None:
+            if y is None:
+                raise TypeError("Tensor.sub: missing the tensor to subtract (other)")
+            other = y
         return _ops.sub(self, other if alpha == 1 else _ops.mul(other, alpha))
 
     def mul(self, other):
@@ -223,6 +227,21 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
     def any(self, axis=None, keep_dims=False, *, dim=None, keepdim=False):
         return _ops.any(self, axis if dim is None else dim, keep_dims or keepdim)
 
+    def to(self, dtype=None, non_blocking=False, copy=False, *, other=None, device=None):
+        """``astype(dtype)``; a Tensor (``other``) lends its dtype and device; a device name
+        ('CPU', 'GPU', first or as ``device=``) moves the tensor there."""
+        if other is not None:
+            dtype = other
+        if isinstance(dtype, str) and device is None and dtype in ('CPU', 'GPU', 'Ascend'):
+            dtype, device = None, dtype
+        if hasattr(dtype, '_data'):
+            device = device or dtype.device.split(':')[0]
+            dtype = dtype.dtype
+        out = self if dtype is None else _ops.cast(self, dtype)
+        if device is not None and out.device.split(':')[0] != device:
+            out = _ops.move_to(out, device)
+        return out
+
     # shape
     def reshape(self, *shape):
         """The same values in a new shape (``x.reshape(2, 3)`` or ``x.reshape((2, 3))``)."""
@@ -230,9 +249,13 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
             shape = shape[0]
         return _ops.reshape(self, shape)
 
-    def view(self, *shape):
+    def view(self, *shape, dtype=None):
         """``reshape(*shape)``; ``view(dtype)`` reads the same bytes as ``dtype`` (a new tensor
         without gradient, its last dimension scaled by the ratio of the item sizes)."""
+        if dtype is not None:
+            if shape:
+                raise TypeError("Tensor.view: give a shape or dtype=, not both")
+            shape = (dtype,)
         if len(shape) == 1 and isinstance(shape[0], _dtype.DType):
             data = self.detach()._data.view(_dtype.to_numpy(shape[0]))
             if type(data) is np.ndarray:

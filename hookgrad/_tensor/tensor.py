@@ -206,10 +206,6 @@ class Tensor(TensorMethods):
         """A tensor converted to ``dtype`` (differentiable between floating types)."""
         return _ops.cast(self, dtype)
 
-    def to(self, dtype, non_blocking=False, copy=False):
-        """``astype(dtype)``; a Tensor given instead of a dtype lends its dtype."""
-        return _ops.cast(self, dtype.dtype if isinstance(dtype, Tensor) else dtype)
-
     def float(self):
         return _ops.cast(self, _dtype.float32)
 
