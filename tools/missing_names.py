@@ -21,8 +21,8 @@ MODULES = ['mindspore', 'mindspore.ops', 'mindspore.nn', 'mindspore.dataset', 'm
            'mindspore.train.callback', 'mindspore.train.serialization', 'mindspore.nn.optim',
            'mindspore.nn.loss', 'mindspore.nn.metrics', 'mindspore.nn.wrap', 'mindspore.nn.layer',
            'mindspore.common.tensor', 'mindspore.common.parameter', 'mindspore.dataset.transforms',
-           'mindspore.dataset.vision', 'mindspore.runtime', 'mindspore.hal',
-           'mindspore.device_context']
+           'mindspore.dataset.vision', 'mindspore.dataset.text', 'mindspore.runtime',
+           'mindspore.hal', 'mindspore.device_context']
 # deeper modules real code imports from: their names are kept for hookgrad's modules of the same
 # path (hookgrad/compat/mindspore_names.json), but not counted (their parents hold them all)
 SUBMODULES = ['mindspore.ops.operations.nn_ops', 'mindspore.ops.operations.math_ops',
@@ -30,8 +30,8 @@ SUBMODULES = ['mindspore.ops.operations.nn_ops', 'mindspore.ops.operations.math_
               'mindspore.ops.operations.random_ops', 'mindspore.ops.operations.image_ops',
               'mindspore.ops.operations.comm_ops', 'mindspore.device_context.cpu',
               'mindspore.device_context.cpu.op_tuning', 'mindspore.device_context.gpu',
-              'mindspore.device_context.gpu.op_precision', 'mindspore.device_context.gpu.op_tuning',
-              'mindspore.device_context.ascend']
+              'mindspore.device_context.gpu.op_precision',
+              'mindspore.device_context.gpu.op_tuning', 'mindspore.device_context.ascend']
 CLASSES = {'Tensor': 'mindspore.Tensor', 'Cell': 'mindspore.nn.Cell',
            'Parameter': 'mindspore.Parameter'}
 
