@@ -35,6 +35,16 @@ class _Moments(Optimizer):
         self.exp_avg = self._state('exp_avg', 0.0)
         self.exp_avg_sq = self._state('exp_avg_sq', 0.0)
 
+    def _adam_state(self, params, lr, betas, eps, weight_decay, amsgrad, maximize):
+        """Adam's and AdamW's construction: checks, groups, moments and the step count."""
+        _check_adam(lr, betas, eps, weight_decay)
+        Optimizer.__init__(self, params, {'lr': lr, 'betas': betas, 'eps': eps,
+                                          'weight_decay': weight_decay, 'amsgrad': amsgrad,
+                                          'maximize': maximize})
+        self._moments()
+        self.max_exp_avg_sq = self._state('max_exp_avg_sq', 0.0)
+        self.state_step = self.step_t = self._host_scalar('state_step', 0)
+
     def _begin(self):
         self.step_t._data += 1
 
@@ -49,13 +59,7 @@ class Adam(_Moments):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0,
                  amsgrad=False, *, maximize=False):
-        _check_adam(lr, betas, eps, weight_decay)
-        super().__init__(params, {'lr': lr, 'betas': betas, 'eps': eps,
-                                  'weight_decay': weight_decay, 'amsgrad': amsgrad,
-                                  'maximize': maximize})
-        self._moments()
-        self.max_exp_avg_sq = self._state('max_exp_avg_sq', 0.0)
-        self.state_step = self.step_t = self._host_scalar('state_step', 0)
+        self._adam_state(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
     def _update(self, group, i, w, g, lr):
         g = self._decayed(group, w, g)
@@ -74,13 +78,7 @@ class AdamW(_Moments):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False):
-        _check_adam(lr, betas, eps, weight_decay)
-        super().__init__(params, {'lr': lr, 'betas': betas, 'eps': eps,
-                                  'weight_decay': weight_decay, 'amsgrad': amsgrad,
-                                  'maximize': maximize})
-        self._moments()
-        self.max_exp_avg_sq = self._state('max_exp_avg_sq', 0.0)
-        self.state_step = self.step_t = self._host_scalar('state_step', 0)
+        self._adam_state(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
     def _update(self, group, i, w, g, lr):
         (b1, b2), t = group['betas'], self._step()
