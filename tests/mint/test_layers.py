@@ -207,3 +207,14 @@ def test_max_unpool2d_layer_is_the_function():
     np.testing.assert_array_equal(layer(values, indices).asnumpy(),
                                   mint.nn.functional.max_unpool2d(values, indices, 2).asnumpy())
     assert isinstance(layer, ms.nn.Cell)
+
+
+@pytest.mark.parametrize('device', DEVICES)
+def test_reflection_pad3d_against_numpy(device):
+    # MindSpore 2.10's CPU build cannot compute it (no 5-d reflect kernel): NumPy is the reference
+    x = layer_cases.VOL
+    with backend.default_device(DEVICES[device]):
+        y = ms.mint.nn.ReflectionPad3d(1)(ms.Tensor(x))
+    assert y.device.startswith(device)
+    np.testing.assert_array_equal(y.asnumpy(),
+                                  np.pad(x, ((0, 0), (0, 0)) + ((1, 1),) * 3, mode='reflect'))
