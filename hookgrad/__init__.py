@@ -39,6 +39,7 @@ from . import amp  # noqa: E402  (mindspore.amp)
 from . import runtime, hal, device_context  # noqa: E402  (devices: memory, streams, TF32)
 from . import mint  # noqa: E402  (mindspore.mint)
 from . import log, version, boost, experimental, _checkparam, _c_expression  # noqa: E402,F401
+from . import profiler  # noqa: E402,F401  (mindspore.profiler)
 from .common._grad_function import _Function  # noqa: E402,F401  (PyTorch-style custom autograd)
 
 common._export()            # mindspore.common holds the top-level names too

@@ -22,7 +22,7 @@ MODULES = ['mindspore', 'mindspore.ops', 'mindspore.nn', 'mindspore.dataset', 'm
            'mindspore.nn.loss', 'mindspore.nn.metrics', 'mindspore.nn.wrap', 'mindspore.nn.layer',
            'mindspore.common.tensor', 'mindspore.common.parameter', 'mindspore.dataset.transforms',
            'mindspore.dataset.vision', 'mindspore.dataset.text', 'mindspore.runtime',
-           'mindspore.hal', 'mindspore.device_context']
+           'mindspore.hal', 'mindspore.device_context', 'mindspore.profiler']
 # deeper modules real code imports from: their names are kept for hookgrad's modules of the same
 # path (hookgrad/compat/mindspore_names.json), but not counted (their parents hold them all)
 SUBMODULES = ['mindspore.ops.operations.nn_ops', 'mindspore.ops.operations.math_ops',

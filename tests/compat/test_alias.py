@@ -62,11 +62,11 @@ def test_the_alias_is_undone(mindspore):
 
 
 def test_a_module_hookgrad_lacks_says_so(mindspore):
-    with pytest.raises(ModuleNotFoundError, match=r"^mindspore\.profiler is not available in "
+    with pytest.raises(ModuleNotFoundError, match=r"^mindspore\.rewrite is not available in "
                                                   r"hookgrad \(a MindSpore module of that"):
-        import mindspore.profiler  # noqa: F401
-    with pytest.raises(ImportError, match="mindspore.profiler is not available in hookgrad"):
-        from mindspore import profiler  # noqa: F401
+        import mindspore.rewrite  # noqa: F401
+    with pytest.raises(ImportError, match="mindspore.rewrite is not available in hookgrad"):
+        from mindspore import rewrite  # noqa: F401
     with pytest.raises(ModuleNotFoundError, match="MindSpore has none"):
         import mindspore.no_such_module  # noqa: F401
 
