@@ -124,12 +124,14 @@ def split_aux(out, has_aux, who):
     return out[0], out[1:]
 
 
-def start(outs, sens, nested, who, numbers=True, what='sensitivity'):
+def start(outs, sens, nested, who, numbers=True, what='sensitivity', structure=None):
     """The roots and starting gradients of a backward pass from the output Tensors ``outs``.
 
     Args:
         sens: None for all-ones sensitivities; otherwise one sensitivity per output Tensor,
             in the outputs' structure or any other (tuple, list, dict) with as many leaves.
+            Given in the structure of the whole output (``structure``), the sensitivities of
+            its non-Tensor entries (a constant in a dict) are ignored, as in MindSpore.
         numbers: whether a Python number is taken as the sensitivity of a 0-d output.
         what: how errors call a sensitivity ('cotangent' for vjp).
     Raises:
@@ -141,6 +143,10 @@ def start(outs, sens, nested, who, numbers=True, what='sensitivity'):
         ones = [array_module(o._data).ones(o.shape, o._data.dtype) for o in roots]
         return roots, [Tensor._wrap(g) for g in ones] if nested else ones
     given = leaves(sens)
+    if structure is not None and len(given) != len(outs):
+        every = leaves(structure)
+        if len(every) == len(given):
+            given = [s for o, s in zip(every, given) if isinstance(o, Tensor)]
     if len(given) != len(outs):
         many = 'sensitivities' if what == 'sensitivity' else what + 's'
         raise ValueError(f"{who}: got {len(given)} {what if len(given) == 1 else many} for "

@@ -102,7 +102,7 @@ def evaluate(fn, args, kwargs, positions, weights, has_aux, sens, who, used=Fals
     else:
         out = run(fn, call_args, call_kwargs, weights)
     out, aux = split_aux(out, has_aux, who)
-    roots, grads = start(tensor_leaves(out), sens, nested, who)
+    roots, grads = start(tensor_leaves(out), sens, nested, who, structure=out)
     if used:
         weights = used_parameters(roots, use)
     n = len(targets)

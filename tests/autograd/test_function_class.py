@@ -85,3 +85,19 @@ def test_a_wrong_number_of_gradients_is_an_error():
         ms.grad(lambda a: Bad.apply(a).sum())(ms.Tensor(X))
     with pytest.raises(NotImplementedError, match="must define forward"):
         ms._Function.apply(ms.Tensor(X))
+
+
+def test_a_sensitivity_in_the_structure_of_a_dict_output_with_a_constant():
+    # MindSpore 2.10 (PyNative and GRAPH_MODE, with and without jit): the constant entry's
+    # sensitivity is ignored; the gradient is [2, 6]
+    class Net(ms.nn.Cell):
+        def construct(self, x):
+            return {'a': x * 2, 'b': 1}
+
+    grad = ms.ops.GradOperation(sens_param=True)
+    x = ms.Tensor(X)
+    sens = {'a': ms.Tensor(np.float32([1.0, 3.0])), 'b': 1}
+    for fn in (Net(), ms.jit(Net().construct)):
+        np.testing.assert_array_equal(grad(fn)(x, sens).asnumpy(), [2, 6])
+    with pytest.raises(ValueError, match="got 3 sensitivities for 1 output"):
+        grad(Net())(x, (sens['a'], 1, 2))
