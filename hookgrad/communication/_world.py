@@ -220,6 +220,42 @@ class World:
         comm.Bcast(a, root=root)
         return a
 
+    # ------------------------------------------------------------------------ point to point
+    def _peer(self, group, rank, who):
+        comm = self._member_comm(group)
+        if comm is None:
+            raise RuntimeError(f"{who}: point-to-point communication needs several processes "
+                               f"(launch with hookgrad run -n N)")
+        if not 0 <= rank < comm.Get_size() or rank == comm.Get_rank():
+            raise ValueError(f"{who}: peer rank {rank} must be another member of the group "
+                             f"(0..{comm.Get_size() - 1})")
+        return comm
+
+    def isend(self, a, dst, group=WORLD, tag=0):
+        """Start sending ``a`` (any device: sent from a host copy) to group rank ``dst``."""
+        comm = self._peer(group, dst, 'send')
+        host = np.ascontiguousarray(to_host(a, 'a send through the host'))
+        return Request(comm.Isend(host, dest=dst, tag=tag), lambda: host)
+
+    def irecv(self, out, src, group=WORLD, tag=0):
+        """Start receiving into ``out`` (an array of the sent shape and dtype, any device) from
+        group rank ``src``; ``wait()`` returns ``out``."""
+        comm = self._peer(group, src, 'recv')
+        host = np.empty(out.shape, out.dtype)
+
+        def finish():
+            out[...] = to_device(host, device_of(out))
+            return out
+        return Request(comm.Irecv(host, source=src, tag=tag), finish)
+
+    def send_object(self, obj, dst, group=WORLD, tag=0):
+        """Send a picklable object to group rank ``dst``."""
+        self._peer(group, dst, 'send_object_list').send(obj, dest=dst, tag=tag)
+
+    def recv_object(self, src, group=WORLD, tag=0):
+        """The object group rank ``src`` sent."""
+        return self._peer(group, src, 'recv_object_list').recv(source=src, tag=tag)
+
     def barrier(self, group=WORLD):
         comm = self._member_comm(group)
         if comm is not None:

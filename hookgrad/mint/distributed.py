@@ -24,7 +24,8 @@ __all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_in
            'scatter', 'reduce_scatter', 'all_to_all', 'all_to_all_single',
            'all_gather_object', 'broadcast_object_list', 'gather_object',
            'scatter_object_list', 'all_gather_into_tensor_uneven',
-           'reduce_scatter_tensor_uneven']
+           'reduce_scatter_tensor_uneven', 'send', 'recv', 'isend', 'irecv', 'P2POp',
+           'batch_isend_irecv', 'send_object_list', 'recv_object_list']
 
 _REDUCTIONS = ('sum', 'prod', 'min', 'max', 'avg')
 
@@ -411,6 +412,85 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list, s
     items = _object_broadcast(list(scatter_object_input_list) if get_rank() == src else None,
                               src, group)
     scatter_object_output_list[0] = items[get_rank(group)]
+
+
+# ------------------------------------------------------------------------------ point to point
+class _Pending:
+    """The handle of a point-to-point transfer in flight: ``wait()`` finishes it."""
+
+    def __init__(self, request):
+        self._request = request
+
+    def wait(self):
+        self._request.wait()
+        return True
+
+    def is_completed(self):
+        return self._request.test()
+
+
+def _p2p_check(api, tensor, peer, group, tag):
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"For {api}, the input tensor must be tensor")
+    if isinstance(peer, bool) or not isinstance(peer, int):
+        raise TypeError(f"For {api}, the rank must be an int, got {type(peer).__name__}")
+    if group is not None and not isinstance(group, str):
+        raise TypeError(f"For {api}, the group must be a str, got {type(group).__name__}")
+    if isinstance(tag, bool) or not isinstance(tag, int):
+        raise TypeError(f"For {api}, the tag must be an int, got {type(tag).__name__}")
+    return _root(group, peer)
+
+
+def isend(tensor, dst=0, group=None, tag=0):
+    """Start sending ``tensor`` to global rank ``dst``; returns a handle to ``wait()`` on."""
+    peer = _p2p_check('isend', tensor, dst, group, tag)
+    return _Pending(_world.world().isend(tensor._data, peer, _group(group), tag))
+
+
+def irecv(tensor, src=0, group=None, tag=0):
+    """Start receiving global rank ``src``'s tensor into ``tensor`` (of the sent shape and
+    dtype); returns a handle to ``wait()`` on."""
+    peer = _p2p_check('irecv', tensor, src, group, tag)
+    return _Pending(_world.world().irecv(tensor._data, peer, _group(group), tag))
+
+
+def send(tensor, dst=0, group=None, tag=0):
+    """Send ``tensor`` to global rank ``dst`` and wait until it has gone; returns 0."""
+    isend(tensor, dst, group, tag).wait()
+    return 0
+
+
+def recv(tensor, src=0, group=None, tag=0):
+    """Fill ``tensor`` with the tensor global rank ``src`` sends; returns 0."""
+    irecv(tensor, src, group, tag).wait()
+    return 0
+
+
+class P2POp:
+    """One transfer of ``batch_isend_irecv``: ``op`` is ``isend`` or ``irecv``."""
+
+    def __init__(self, op, tensor, peer, group=None, tag=0):
+        if op not in (isend, irecv):
+            raise TypeError("P2POp: op must be mindspore.mint.distributed.isend or irecv")
+        self.op, self.tensor, self.peer, self.group, self.tag = op, tensor, peer, group, tag
+
+
+def batch_isend_irecv(p2p_op_list):
+    """Start every transfer of ``p2p_op_list`` (``P2POp``s); their handles, in order."""
+    if not p2p_op_list or not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise TypeError("batch_isend_irecv: expected a non-empty list of P2POp")
+    return [p.op(p.tensor, p.peer, p.group, p.tag) for p in p2p_op_list]
+
+
+def send_object_list(object_list, dst, group=None, device=None):
+    """Send the picklable objects of ``object_list`` to global rank ``dst``."""
+    _world.world().send_object(list(object_list), _root(group, dst), _group(group))
+
+
+def recv_object_list(object_list, src=0, group=None, device=None):
+    """Fill ``object_list`` with the objects global rank ``src`` sent (as many as it holds)."""
+    got = _world.world().recv_object(_root(group, src), _group(group))
+    object_list[:len(got)] = got
 
 
 __getattr__ = _reporter('mindspore.mint.distributed')

@@ -230,3 +230,65 @@ def test_two_ranks():
     assert [r['group'] for r in results] == [[[3.0], 0, 2, [0, 1], 1, 0],
                                              [[3.0], 1, 2, [0, 1], 1, 0]]
     assert [r['uneven_scatter'] for r in results] == [[3.0, 6.0], [9.0]]
+
+
+POINT_TO_POINT = '''
+    import json
+    import os
+    import numpy as np
+    import hookgrad as ms
+    from hookgrad.mint import distributed as dist
+    if os.environ.get('ON_GPU'):
+        ms.set_device('GPU')
+    dist.init_process_group()
+    r, peer = dist.get_rank(), 1 - dist.get_rank()
+    out = {'rank': r}
+    mine = ms.Tensor(np.array([r + 1.0, 10.0 * r], np.float32))
+    got = ms.Tensor(np.zeros(2, np.float32))
+    if r == 0:
+        assert dist.send(mine, dst=1) == 0
+        assert dist.recv(got, src=1) == 0
+    else:
+        assert dist.recv(got, src=0) == 0
+        assert dist.send(mine, dst=0) == 0
+    out['recv'] = got.asnumpy().tolist()
+    out['device'] = got.device
+    back = ms.Tensor(np.zeros(2, np.float32))
+    handles = dist.batch_isend_irecv([dist.P2POp(dist.isend, mine * 2, peer, tag=3),
+                                      dist.P2POp(dist.irecv, back, peer, tag=3)])
+    assert all(h.wait() for h in handles)
+    out['batch'] = back.asnumpy().tolist()
+    if r == 0:
+        dist.send_object_list([{'step': 7}, 'text'], dst=1)
+    else:
+        objects = [None, None]
+        dist.recv_object_list(objects, src=0)
+        out['objects'] = objects
+    print('RESULT ' + json.dumps(out), flush=True)
+    dist.destroy_process_group()
+'''
+
+
+@needs_mpi
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
+def test_point_to_point_on_two_ranks(device):
+    env = {'ON_GPU': '1'} if device == 'GPU' else {}
+    code, out, err = run_ranks(POINT_TO_POINT, n=2, timeout=90, env=env)
+    assert code == 0, err
+    r0, r1 = sorted((json.loads(line[7:]) for line in out.splitlines()
+                     if line.startswith('RESULT ')), key=lambda r: r['rank'])
+    assert r0['recv'] == [2.0, 10.0] and r1['recv'] == [1.0, 0.0]
+    assert r0['batch'] == [4.0, 20.0] and r1['batch'] == [2.0, 0.0]
+    assert r1['objects'] == [{'step': 7}, 'text']
+    assert r0['device'].startswith(device)
+
+
+def test_point_to_point_needs_a_peer(alone):
+    x = ms.Tensor(np.zeros(2, np.float32))
+    with pytest.raises(RuntimeError, match="point-to-point communication needs several "
+                                           "processes"):
+        dist.send(x, dst=1)
+    with pytest.raises(TypeError, match="For isend, the input tensor must be tensor"):
+        dist.isend([1.0], dst=1)
+    with pytest.raises(TypeError, match="op must be mindspore.mint.distributed.isend or irecv"):
+        dist.P2POp(dist.send, x, 1)
