@@ -22,9 +22,7 @@ NOT_API = {'absolute_import', 'constexpr', 'jit_forbidden_register', 'jit_view_u
            'mse_loss_ext', 'nllloss', 'upsample_bilinear2d_op', 'upsample_nearest2d_op',
            'cross_entropy'}
 LACKING = {
-    'mindspore.mint.distributed': {
-        'P2POp', 'TCPStore', 'batch_isend_irecv', 'irecv', 'isend', 'recv', 'recv_object_list',
-        'send', 'send_object_list'},
+    'mindspore.mint.distributed': {'TCPStore'},
 }
 
 
