@@ -70,8 +70,10 @@ class LRScheduler:
         return [f32(lr._data) for lr in self._last_lr]
 
     def get_lr(self):
-        """The rates of the epoch ``last_epoch`` has reached (from the current ones)."""
-        raise NotImplementedError
+        """The rates of the epoch ``last_epoch`` has reached (from the current ones); each
+        scheduler defines it."""
+        raise NotImplementedError(f"{type(self).__name__} defines no get_lr: a scheduler "
+                                  f"subclass computes its rates there")
 
     def get_last_lr(self):
         """The current rate of each group, as float32 Tensors."""
