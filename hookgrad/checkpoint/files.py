@@ -79,14 +79,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if isinstance(async_save, str) and async_save not in _ASYNC_MODES:
         raise ValueError(f"{where}: async_save can only be 'process' or 'thread', got "
                          f"{async_save!r}")
-    if enc_key is not None:
-        raise ValueError(f"{where}: encryption is not supported (enc_key must be None)")
-    if not isinstance(enc_mode, str):
-        raise TypeError(f"{where}: enc_mode must be a str, got {type(enc_mode).__name__}")
-    if choice_func is not None and not callable(choice_func):
-        raise TypeError(f"{where}: choice_func must be callable or None, got "
-                        f"{type(choice_func).__name__}")
-    _check_bool(crc_check, where, 'crc_check')
+    _check_common(where, enc_key, enc_mode, 'enc', 'encryption', choice_func, crc_check)
     options = _save_kwargs(kwargs, format)
     if not writes_checkpoints():
         return
@@ -107,6 +100,20 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                              for name, value, _ in entries],
             crc_check, options['remove_redundancy'])
     _write_atomic(path, payload)
+
+
+def _check_common(where, key, mode, prefix, what, choice_func, crc_check):
+    """The arguments saving and loading share: no key (``enc_key``/``dec_key``: hookgrad
+    neither encrypts nor decrypts), a str mode, a callable or None ``choice_func``, a bool
+    ``crc_check``."""
+    if key is not None:
+        raise ValueError(f"{where}: {what} is not supported ({prefix}_key must be None)")
+    if not isinstance(mode, str):
+        raise TypeError(f"{where}: {prefix}_mode must be a str, got {type(mode).__name__}")
+    if choice_func is not None and not callable(choice_func):
+        raise TypeError(f"{where}: choice_func must be callable or None, got "
+                        f"{type(choice_func).__name__}")
+    _check_bool(crc_check, where, 'crc_check')
 
 
 def _save_kwargs(kwargs, format):
@@ -298,14 +305,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     _check_bool(strict_load, where, 'strict_load')
     filter_prefix = _check_prefix(filter_prefix, 'filter_prefix')
     specify_prefix = _check_prefix(specify_prefix, 'specify_prefix')
-    if dec_key is not None:
-        raise ValueError(f"{where}: decryption is not supported (dec_key must be None)")
-    if not isinstance(dec_mode, str):
-        raise TypeError(f"{where}: dec_mode must be a str, got {type(dec_mode).__name__}")
-    if choice_func is not None and not callable(choice_func):
-        raise TypeError(f"{where}: choice_func must be callable or None, got "
-                        f"{type(choice_func).__name__}")
-    _check_bool(crc_check, where, 'crc_check')
+    _check_common(where, dec_key, dec_mode, 'dec', 'decryption', choice_func, crc_check)
     _check_bool(remove_redundancy, where, 'remove_redundancy')
     if format not in _FORMATS:
         raise ValueError(f"{where}: format must be 'ckpt' or 'safetensors', got {format!r}")
