@@ -53,6 +53,23 @@ def check_image(img, who, max_rank=3):
                            f"rank: {img.ndim}")
 
 
+def check_rgb(img, who, uint8=False):
+    """RuntimeError unless ``img`` is one (H, W, 3) image (of uint8, when ``uint8``), with the
+    messages MindSpore's colour operators give."""
+    if img.ndim != 3:
+        raise RuntimeError(f"{who}: the dimension of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in dimension of "
+                           f"(3), in shape of <H, W, C>. But got dimension {img.ndim}.")
+    if img.shape[2] != 3:
+        raise RuntimeError(f"{who}: the channel of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in channel of (3). "
+                           f"But got channel {img.shape[2]}.")
+    if uint8 and img.dtype != np.uint8:
+        raise RuntimeError(f"{who}: the data type of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in type of (uint8). "
+                           f"But got type {img.dtype}.")
+
+
 def per_image(fn, img):
     """``fn`` applied to every image of a batch (N, H, W[, C]), or to one image."""
     if img.ndim == 4:

@@ -14,7 +14,7 @@ import numpy as np
 from ..engine import row_generator
 from ..transforms import _checks
 from . import _enhance
-from ._base import _CV_MODES, ImageTensorOperation
+from ._base import _CV_MODES, ImageTensorOperation, check_rgb
 from ._geometry import RandomResizedCrop
 from .transforms import Decode
 from .utils import AutoAugmentPolicy, Inter
@@ -160,19 +160,7 @@ class _Augment(ImageTensorOperation):
         self.fill_value = _checks.fill_value(fill_value)
 
     def _check(self, img):
-        who = type(self).__name__
-        if img.ndim != 3:
-            raise RuntimeError(f"{who}: the dimension of image tensor does not match the "
-                               f"requirement of operator. Expecting tensor in dimension of "
-                               f"(3), in shape of <H, W, C>. But got dimension {img.ndim}.")
-        if img.shape[2] != 3:
-            raise RuntimeError(f"{who}: the channel of image tensor does not match the "
-                               f"requirement of operator. Expecting tensor in channel of (3). "
-                               f"But got channel {img.shape[2]}.")
-        if img.dtype != np.uint8:
-            raise RuntimeError(f"{who}: the data type of image tensor does not match the "
-                               f"requirement of operator. Expecting tensor in type of (uint8). "
-                               f"But got type {img.dtype}.")
+        check_rgb(img, type(self).__name__, uint8=True)
 
     def _run(self, img, name, magnitude, rng):
         if name in _enhance.SIGNED and rng.random() < 0.5:

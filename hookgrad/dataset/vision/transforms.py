@@ -16,8 +16,8 @@ from ..engine import row_generator
 from ..transforms import _checks
 from ..transforms.transforms import PyTensorOperation
 from . import _color, _resize
-from ._base import (_CV_MODES, _PIL_FILTERS, ImageTensorOperation, check_image, need_pil,
-                    per_image)
+from ._base import (_CV_MODES, _PIL_FILTERS, ImageTensorOperation, check_image, check_rgb,
+                    need_pil, per_image)
 from .utils import Inter
 
 __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Rescale',
@@ -384,14 +384,7 @@ class RandomColorAdjust(ImageTensorOperation):
         return [steps[i] for i in rng.permutation(len(steps))]
 
     def _apply(self, img):
-        if img.ndim != 3:
-            raise RuntimeError(f"RandomColorAdjust: the dimension of image tensor does not match "
-                               f"the requirement of operator. Expecting tensor in dimension of "
-                               f"(3), in shape of <H, W, C>. But got dimension {img.ndim}.")
-        if img.shape[2] != 3:
-            raise RuntimeError(f"RandomColorAdjust: the channel of image tensor does not match "
-                               f"the requirement of operator. Expecting tensor in channel of "
-                               f"(3). But got channel {img.shape[2]}.")
+        check_rgb(img, 'RandomColorAdjust')
         for name, factor in self._plan():
             if name == 'hue' and img.dtype != np.uint8:
                 raise RuntimeError(f"RandomColorAdjust: hue adjustment supports uint8 images "
