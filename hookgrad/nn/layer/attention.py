@@ -2,6 +2,9 @@
 
 The forward is composed of differentiable ops (projections, one batched matmul for the scores
 of all heads, softmax, one for the values), so gradients, hooks and op observers work through it.
+Its intermediate values (the heads' queries, keys and values, the scores, the attention weights
+and the heads' outputs) pass through ``HookPoint`` sub-cells, identities that cell hooks can
+read, replace and differentiate (docs/attention.md).
 """
 import math
 import numbers
@@ -15,7 +18,35 @@ from ..parameter import Parameter
 from .basic import Dense
 from .rnn_cells import check_bool, positive_int
 
-__all__ = ['MultiheadAttention']
+__all__ = ['MultiheadAttention', 'HookPoint']
+
+# the hook points of MultiheadAttention, in the order the forward computes them
+POINTS = ('q_point', 'k_point', 'v_point', 'attn_scores_point', 'attn_weights_point',
+          'head_output_point')
+
+
+class HookPoint(Cell):
+    """The identity, as a sub-cell: it names an intermediate value of its parent's forward so
+    that cell hooks reach it. A forward hook reads the value and may return a replacement (which
+    the parent computes on with), backward hooks receive its gradient. It has no parameters, so
+    parameter names, checkpoints and initialisation stay those of the parent; without hooks it
+    costs one cell call.
+
+    Inputs:
+        x: a Tensor.
+
+    Outputs:
+        ``x`` itself.
+
+    >>> import hookgrad as ms
+    >>> point = ms.nn.HookPoint()
+    >>> handle = point.register_forward_hook(lambda cell, inputs, output: output * 0)
+    >>> point(ms.Tensor([1.0, 2.0]))
+    Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  0.00000000e+00])
+    """
+
+    def construct(self, x):
+        return x
 
 
 class MultiheadAttention(Cell):
@@ -55,6 +86,30 @@ class MultiheadAttention(Cell):
     A bool mask is turned into -inf scores before masks are combined, so a bool
     ``key_padding_mask`` masks keys beside a float ``attn_mask`` too, as documented (MindSpore
     2.10 adds the bool mask as 1.0 in that one combination).
+
+    Hook points: sub-cells (``HookPoint``, identities without parameters) that every call passes
+    its intermediate values through, in this order; a forward hook on one reads the value and
+    may return a replacement, backward hooks get its gradient (docs/attention.md). The layouts
+    are batch-major whatever ``batch_first`` is (N is 1 for an unbatched call); S counts the
+    keys attended over: the key sequence, plus one with ``add_bias_kv``, plus one with
+    ``add_zero_attn``.
+
+    - ``q_point``: the projected query split into heads, (N, num_heads, L, head_dim), before the
+      1/sqrt(head_dim) scaling; head h is features ``h*head_dim:(h+1)*head_dim`` of the
+      projection.
+    - ``k_point``, ``v_point``: the projected key and value likewise, (N, num_heads, S,
+      head_dim), with ``bias_k``/``bias_v`` and the zero key/value appended.
+    - ``attn_scores_point``: ``Q K.T / sqrt(head_dim)`` plus the masks (-inf where a key may not
+      be attended), (N, num_heads, L, S): the input of the softmax.
+    - ``attn_weights_point``: the softmax of the scores, (N, num_heads, L, S), before dropout
+      (in training, dropout applies to what this point returns; the returned
+      ``attn_weights`` are taken after it).
+    - ``head_output_point``: each head's ``weights @ V``, (N, num_heads, L, head_dim).
+
+    ``out_proj`` receives the heads' outputs concatenated, (L, N, embed_dim): columns
+    ``h*head_dim:(h+1)*head_dim`` are head h, so column block h of ``out_proj.weight`` is head
+    h's share of the output. The printed form leaves the hook points out, as MindSpore prints
+    this layer.
 
     Raises:
         ValueError: for sizes below 1, an embed_dim not divisible by num_heads, inputs or masks
@@ -118,6 +173,18 @@ class MultiheadAttention(Cell):
             self.bias_v = Parameter(initializer(XavierNormal(), (1, 1, e), dtype), name='bias_v')
         else:
             self.bias_k = self.bias_v = None
+        for point in POINTS:
+            setattr(self, point, HookPoint())
+
+    def __repr__(self):
+        """MindSpore's printed form: ``out_proj`` only, the hook points left out."""
+        children = [f"({name}): " + repr(cell).replace('\n', '\n  ')
+                    for name, cell in self._cells.items()
+                    if cell is not None and not isinstance(cell, HookPoint)]
+        inner = "\n  " + "\n  ".join(children) + "\n" if children else ''
+        return f"{type(self).__name__}({inner})"
+
+    __str__ = __repr__
 
     def construct(self, query, key, value, key_padding_mask=None, need_weights=True,
                   attn_mask=None, average_attn_weights=True):
@@ -202,7 +269,7 @@ class MultiheadAttention(Cell):
             v = ops.concat([v, ops.tile(ops.cast(self.bias_v, v.dtype), (1, bsz, 1))])
             mask, kpm = _pad_key(mask), _pad_key(kpm)
         # (seq, N, E) -> (N, H, seq, hd)
-        q = ops.transpose(ops.reshape(q, (tgt_len, bsz, heads, hd)), (1, 2, 0, 3))
+        q = self.q_point(ops.transpose(ops.reshape(q, (tgt_len, bsz, heads, hd)), (1, 2, 0, 3)))
         k = ops.transpose(ops.reshape(k, (k.shape[0], bsz, heads, hd)), (1, 2, 0, 3))
         v = ops.transpose(ops.reshape(v, (v.shape[0], bsz, heads, hd)), (1, 2, 0, 3))
         if self.add_zero_attn:
@@ -210,6 +277,7 @@ class MultiheadAttention(Cell):
             k = ops.concat([k, zeros], axis=2)
             v = ops.concat([v, zeros], axis=2)
             mask, kpm = _pad_key(mask), _pad_key(kpm)
+        k, v = self.k_point(k), self.v_point(v)
         src_len = k.shape[2]
         # the scale split between q and k, as MindSpore computes it
         scale = math.sqrt(math.sqrt(hd))
@@ -219,10 +287,11 @@ class MultiheadAttention(Cell):
                                ops.reshape(mask, (bsz, heads, tgt_len, src_len)))
         if kpm is not None:
             scores = scores + ops.reshape(kpm, (bsz, 1, 1, src_len))
-        weights = ops.softmax(scores, -1)
+        weights = self.attn_weights_point(ops.softmax(self.attn_scores_point(scores), -1))
         if self.training and self.dropout > 0:
             weights = ops.dropout(weights, p=self.dropout)
-        out = ops.matmul(weights, v)
+        out = self.head_output_point(ops.matmul(weights, v))
+        # out_proj's input: (L, N, E), head h in columns h * hd:(h + 1) * hd
         out = ops.reshape(ops.transpose(out, (2, 0, 1, 3)), (tgt_len, bsz, embed_dim))
         out = self.out_proj(out)
         if average:
