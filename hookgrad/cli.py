@@ -8,6 +8,10 @@ then the script runs as ``__main__`` with ``sys.argv`` set to the script and its
 ``mpiexec``, each running the script as above; ``mindspore.communication.init()`` in the script
 then joins them into one world. When a rank fails or is killed, every rank ends and the
 command says which rank, with a non-zero exit status.
+
+A target that cannot run is one line on stderr, with Python's exit status for it: a script that
+cannot be opened 2, a directory without ``__main__.py`` or a module that does not exist 1; a
+command line without a target (or with ``-n`` below 1) 2.
 """
 import argparse
 import os
@@ -36,9 +40,13 @@ def main(argv=None):
     run.add_argument('args', nargs=argparse.REMAINDER, help="its arguments")
     args = parser.parse_args(argv)
     if args.module is None and args.target is None:
-        parser.error("run: give a script, or -m and a module")
+        return _fail("give a script, or -m and a module (hookgrad run [-n N] script.py "
+                     "[args...], or hookgrad run [-n N] -m module [args...])", 2)
     if args.processes < 1:
-        parser.error(f"run: -n must be at least 1, got {args.processes}")
+        return _fail(f"-n must be at least 1, got {args.processes}", 2)
+    problem = _unrunnable(args.target, args.module)
+    if problem is not None:
+        return _fail(*problem)
     if args.processes > 1:
         return launch(args.processes, args.target, args.args, module=args.module)
     return run_mindspore(args.target, args.args, module=args.module)
@@ -64,6 +72,40 @@ def run_mindspore(path, args=(), module=None):
         _end_job_on_exit(e)
         raise
     return 0
+
+
+def _fail(message, status):
+    """Say on one line of stderr why ``hookgrad run`` cannot run; returns the exit status."""
+    print(f"hookgrad run: {message}", file=sys.stderr)
+    return status
+
+
+def _unrunnable(path, module):
+    """``(message, exit status)`` when the target cannot run, as Python says it for
+    ``python script.py`` and ``python -m module``; None when it can be started."""
+    if module is not None:
+        import importlib.util
+        alias_mindspore()               # ``-m mindspore.X`` names one of hookgrad's modules
+        try:
+            spec = importlib.util.find_spec(module)
+            if spec is not None and spec.submodule_search_locations is not None and \
+                    importlib.util.find_spec(module + '.__main__') is None:
+                return (f"No module named {module}.__main__; '{module}' is a package and cannot "
+                        f"be directly executed", 1)
+        except ModuleNotFoundError:         # a parent package is missing
+            spec = None
+        return None if spec is not None else (f"No module named {module}", 1)
+    if os.path.isdir(path):
+        if any(os.path.isfile(os.path.join(path, name))
+               for name in ('__main__.py', '__main__.pyc')):
+            return None
+        return f"can't find '__main__' module in {path!r}", 1
+    try:
+        with open(path, 'rb'):
+            pass
+    except OSError as e:
+        return f"can't open file {path!r}: [Errno {e.errno}] {e.strerror}", 2
+    return None
 
 
 # --------------------------------------------------------------------------------- launch
