@@ -1,9 +1,16 @@
 """Transformer layers: TransformerEncoderLayer, TransformerDecoderLayer, TransformerEncoder,
 TransformerDecoder, Transformer (MindSpore 2.10 signatures, parameter names, initialisation and
-post- or pre-norm residual blocks)."""
+post- or pre-norm residual blocks).
+
+Each layer's attention (``self_attn``, and ``multihead_attn`` in a decoder layer) has
+MultiheadAttention's hook points, so hooks reach the heads' queries, keys, values, scores,
+attention weights and outputs of every layer by path: ``layers.1.self_attn.attn_weights_point``
+in an encoder, ``decoder.layers.0.multihead_attn.k_point`` in a Transformer
+(docs/attention.md)."""
 import copy
 import math
 import numbers
+import weakref
 
 from ... import _dtype
 from ... import ops
@@ -128,6 +135,9 @@ class TransformerEncoderLayer(_Layer):
     Outputs:
         Tensor of src's shape.
 
+    Hook points: ``self_attn.q_point``, ``k_point``, ``v_point``, ``attn_scores_point``,
+    ``attn_weights_point``, ``head_output_point`` (see ``MultiheadAttention``).
+
     Raises:
         ValueError: for an activation other than those, or sizes below 1.
         AssertionError: for a src_key_padding_mask neither bool nor floating (as MindSpore).
@@ -171,6 +181,9 @@ class TransformerDecoderLayer(_Layer):
     Outputs:
         Tensor of tgt's shape.
 
+    Hook points: those of ``MultiheadAttention`` under ``self_attn`` (self-attention) and
+    ``multihead_attn`` (attention over memory: its keys and values have memory's length).
+
     Raises:
         ValueError: as ``TransformerEncoderLayer``.
     """
@@ -205,7 +218,18 @@ def _stack(layer, kind, num_layers, owner):
         raise TypeError(f"nn.{owner}: expected a {kind.__name__}, got {type(layer).__name__}")
     num_layers = positive_int(num_layers, owner, 'num_layers')
     fresh = kind(*layer._config(), dtype=layer.dtype)
-    return CellList([copy.deepcopy(fresh) for _ in range(num_layers)]), num_layers
+    return CellList([_relinked(copy.deepcopy(fresh)) for _ in range(num_layers)]), num_layers
+
+
+def _relinked(cell):
+    """``cell`` with every sub-cell's parent link pointing into this tree: a deep copy keeps
+    the links of the tree it copied, which would give its sub-cells (the attention's hook
+    points among them) the paths of cells that are gone."""
+    for name, child in cell.name_cells().items():
+        if child is not None:
+            child.__dict__['_parent'] = (weakref.ref(cell), name)
+            _relinked(child)
+    return cell
 
 
 class TransformerEncoder(Cell):
