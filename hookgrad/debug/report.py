@@ -213,7 +213,7 @@ def render_report(run, path, title=None):
 
 
 def _header(title, history, findings, run):
-    counts = {k.replace('_', ' '): len(getattr(findings, k)) for k in FINDINGS}
+    counts = {_finding_title(k): len(getattr(findings, k)) for k in FINDINGS}
     badges = ''.join(f'<span class="badge {"bad" if n else "ok"}">{n} {k}</span>'
                      for k, n in [('anomalies', len(run['anomalies']))] + list(counts.items()))
     now = datetime.datetime.now().astimezone().isoformat(sep=' ', timespec='minutes')
@@ -256,7 +256,8 @@ def _findings_table(findings):
     for, each one's detail folded below: one NaN step poisons every layer's gradient, and
     dozens of near-identical rows would hide the rest."""
     groups = {}
-    for what in ('exploding', 'large_update', 'vanishing', 'dead', 'missing'):
+    for what in ('exploding', 'exploding_depth', 'large_update', 'vanishing', 'vanishing_depth',
+                 'dead', 'missing'):
         for f in getattr(findings, what):
             groups.setdefault((what, f.kind, f.since), []).append((_cell(f.name), f.detail))
     if not groups:
@@ -270,11 +271,16 @@ def _findings_table(findings):
         else:
             lines = ''.join(f'<li>{html.escape(n)}: {html.escape(d)}</li>' for n, d in items)
             detail = f'<details><summary>{len(items)} details</summary><ul>{lines}</ul></details>'
-        rows.append((html.escape(what.replace('_', ' ')),
+        rows.append((html.escape(_finding_title(what)),
                      html.escape(_names([n for n, _ in items])),
                      html.escape(kind), since, detail))
     return _table(('finding', 'cells or parameters', 'series', 'since step', 'detail'), rows,
                   numeric=(3,), escaped=True)
+
+
+def _finding_title(what):
+    """'vanishing_depth' as 'vanishing across depth', 'large_update' as 'large update'."""
+    return what.replace('_depth', ' across depth').replace('_', ' ')
 
 
 def _names(names, shown=6):

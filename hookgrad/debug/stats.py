@@ -45,7 +45,8 @@ class StatsRecorder:
     count the others. A step's rows are kept in ``history`` (a ``StatsHistory``).
 
     A step ends when ``step()`` is called (after the optimizer) or, with ``auto_step=True``,
-    when the network is called again; ``close()`` ends the step in progress. Use it as a
+    when the network is called again; ``close()`` ends the step in progress. The loss (and the
+    learning rate) go with ``step(loss=..., lr=...)`` or ``log``. Use it as a
     context manager, or call ``close()``: every hook is removed, even after an exception.
     The hooks hold the recorder weakly: a recorder dropped without ``close()`` removes its
     hooks when it is garbage-collected, with a ``ResourceWarning``.
@@ -119,8 +120,8 @@ class StatsRecorder:
         self._finalizer = weakref.finalize(self, _collected, self._handles, type(net).__name__)
         self._closed = False
         self._step = 0
-        self._loss = None           # the step's loss on a device, read when the step ends
         self._started = False
+        self._after_step = False    # step() ran and the network has not been called since
         self._reset()
         try:
             self._handles.append(net.register_forward_pre_hook(in_this_thread(_NetCallHook(self))))
@@ -149,17 +150,24 @@ class StatsRecorder:
         """Whether the step in progress is recorded (``current_step % every == 0``)."""
         return self._active
 
-    def step(self):
+    def step(self, loss=None, lr=None):
         """End the current step: store its statistics and release what it measured.
 
         Call it once per training step, after the optimizer, so the update ratios see the
         new weights. Not used with ``auto_step=True``.
+
+        Args:
+            loss: the training loss of the step that ends (a number or a one-element Tensor),
+                for the loss curve of the HTML report; as ``log(loss)`` before ``step()``.
+            lr: its learning rate, likewise (drawn as its own panel of the report).
         """
         self._check_open('step')
         if self.auto_step:
             raise RuntimeError("StatsRecorder.step: this recorder has auto_step=True and ends "
                                "a step at each call of the network; do not call step()")
+        self._log(self._step, loss, lr)
         self._finish()
+        self._after_step = True
 
     def close(self):
         """Remove every hook, end the step in progress if it saw anything, drop the weight
@@ -171,7 +179,7 @@ class StatsRecorder:
         for handle in self._handles:
             handle.remove()
         self._handles.clear()
-        if self._touched or self._loss is not None:
+        if self._touched or self._scalars:
             self._finish()
         self._reset()
         self._snapshots = [None] * len(self._snapshots)
@@ -183,17 +191,34 @@ class StatsRecorder:
         self.close()
         return False
 
-    def log(self, loss):
-        """Record the training loss of the step in progress (every step, whatever ``every``):
-        the HTML report draws it as the loss curve. ``loss`` is a number or a one-element
-        Tensor. Call it before ``step()``. A loss on a device is read when the step ends,
-        with the step's statistics."""
+    def log(self, loss=None, lr=None):
+        """Record the training loss and / or the learning rate of a step (every step, whatever
+        ``every``): the HTML report draws them as curves. Each is a number or a one-element
+        Tensor.
+
+        They belong to the step in progress, the one whose network call computed them
+        (``current_step``), except right after ``step()``: called before the network runs
+        again, ``log`` files them under the step that ``step()`` just ended. So both
+        ``rec.log(loss); rec.step()`` and ``rec.step(); rec.log(loss)`` file the loss of step
+        k under step k. A value on a device is read when the step in progress ends, with that
+        step's statistics.
+        """
         self._check_open('log')
-        data = loss._data if isinstance(loss, Tensor) else None
-        if data is not None and type(data) is not np.ndarray and data.size == 1:
-            self._loss = data.reshape(1).astype(np.float64)
-            return
-        self.history.log(self._step, loss)
+        if loss is None and lr is None:
+            raise TypeError("StatsRecorder.log: give the loss, the learning rate (lr=) or both")
+        self._log(self._step - 1 if self._after_step else self._step, loss, lr)
+
+    def _log(self, step, loss, lr):
+        """File ``loss`` and ``lr`` under ``step``; a one-element device Tensor waits for the
+        read at the end of the step in progress."""
+        for what, value in (('loss', loss), ('lr', lr)):
+            if value is None:
+                continue
+            data = value._data if isinstance(value, Tensor) else None
+            if data is not None and type(data) is not np.ndarray and data.size == 1:
+                self._scalars.append((what, step, data.reshape(1).astype(np.float64)))
+            else:
+                self.history.log(step, **{what: value})
 
     # ----------------------------------------------------------------- results
     def __getitem__(self, key):
@@ -204,6 +229,10 @@ class StatsRecorder:
         """Dead, missing, exploding and vanishing layers; see ``StatsHistory.report``."""
         return self.history.report(**rules)
 
+    def depth_profile(self, step=None):
+        """Gradient norms across depth at a recorded step; see ``StatsHistory.depth_profile``."""
+        return self.history.depth_profile(step)
+
     def to_json(self, path):
         """Write the recorded statistics as JSON (``load_stats`` reads them back)."""
         self.history.to_json(path)
@@ -213,7 +242,8 @@ class StatsRecorder:
         self.history.to_csv(path)
 
     def plot(self, path, cells=None):
-        """Draw activation and gradient statistics per layer over the steps (matplotlib)."""
+        """Draw activation and gradient statistics per layer over the steps (matplotlib); the
+        layers of the report's findings in colour."""
         return self.history.plot(path, cells)
 
     def to_tensorboard(self, logdir, stats=None):
@@ -237,16 +267,16 @@ class StatsRecorder:
         self._pending = []          # (accumulator, device measurement): pooled at the step end
         self._grad_pending = []     # (parameter, device gradient measurement)
         self._seen = {}
+        self._scalars = []          # (what, step, device value) of log: read at the step end
+        self._rank = 0              # cells whose first forward call of the step has finished
         self._touched = False
         self._snapped = False
         self._active = self._step % self.every == 0 and not self._closed
 
     def _finish(self):
         """Store the step's rows (if it saw anything), then start the next step."""
-        if not self._touched and self._loss is not None:
-            (loss,) = _read([self._loss])
-            self._loss = None
-            self.history.log(self._step, float(loss[0]))
+        if not self._touched and self._scalars:
+            self._store_scalars(_read([a for _, _, a in self._scalars]))
         if self._touched:
             moves = self._pool_device()
             h = self.history
@@ -274,15 +304,13 @@ class StatsRecorder:
                     moved.append((j, xp.stack([norm, xp.sqrt(flat @ flat)]).astype(np.float64)))
         arrays = [m for _, m in self._pending] + [g for _, g in self._grad_pending] + \
             [m for _, m in moved]
-        if self._loss is not None:
-            arrays.append(self._loss)
-        if not arrays:
+        scalars = [a for _, _, a in self._scalars]
+        if not arrays and not scalars:
             return {}
-        values = _read(arrays)
-        if self._loss is not None:
-            self._loss = None
-            self.history.log(self._step, float(values.pop()[0]))
-        values = iter(values)
+        values = _read(arrays + scalars)
+        if scalars:
+            self._store_scalars(values[len(arrays):])
+        values = iter(values[:len(arrays)])
         for k, _ in self._pending:
             m = next(values).tolist()
             acc = self._acc[k]
@@ -296,6 +324,12 @@ class StatsRecorder:
             self._grad_sq[j] = [sq, nan, inf] if old is None else \
                 [old[0] + sq, old[1] + nan, old[2] + inf]
         return {j: tuple(next(values).tolist()) for j, _ in moved}
+
+    def _store_scalars(self, values):
+        """File the logged device values, read as ``values``, under their steps."""
+        for (what, step, _), v in zip(self._scalars, values):
+            self.history.log(step, **{what: float(v[0])})
+        self._scalars = []
 
     def _param_row(self, moves):
         row = np.full((len(self._params), len(PARAM_STATS)), np.nan)
@@ -319,6 +353,7 @@ class StatsRecorder:
         return row
 
     def _on_net_call(self, cell, inputs):
+        self._after_step = False
         if self.auto_step:
             if self._started:
                 self._finish()
@@ -395,6 +430,9 @@ class _ForwardHook:
         if self.outputs:
             rec._add(self.i, _OUTPUT, outs)
         calls = rec._calls[self.i]
+        if not calls[0]:                    # the first call of the step: its place in order
+            rec._rank += 1
+            calls[3] = rec._rank
         calls[0] += 1
         if any(isinstance(o, Tensor) and o.requires_grad for o in outs):
             calls[1] += 1

@@ -50,10 +50,16 @@ def to_document(history):
            'steps': [int(x) for x in history.steps],
            'cells': [{'name': n, 'type': t} for n, t in zip(history.cells, history.cell_types)],
            'params': list(history.params), 'series': series}
-    if history.losses:
-        steps = sorted(history.losses)
-        doc['loss'] = {'step': steps, 'value': [_number(history.losses[k]) for k in steps]}
+    for key, values in _scalars(history):
+        if values:
+            steps = sorted(values)
+            doc[key] = {'step': steps, 'value': [_number(values[k]) for k in steps]}
     return doc
+
+
+def _scalars(history):
+    """``(name, {step: value})`` of the values logged per step: the loss and learning rate."""
+    return (('loss', history.losses), ('lr', history.lrs))
 
 
 def write_json(history, path):
@@ -63,7 +69,8 @@ def write_json(history, path):
 
 
 def write_csv(history, path):
-    """Write ``history`` as CSV rows ``step,cell,kind,stat,value`` (one value per row)."""
+    """Write ``history`` as CSV rows ``step,cell,kind,stat,value`` (one value per row); the
+    logged loss and learning rate as rows of kind ``run`` (``step,,run,loss,value``)."""
     with open(path, 'w', newline='', encoding='utf-8') as f:
         w = csv.writer(f)
         w.writerow(('step', 'cell', 'kind', 'stat', 'value'))
@@ -72,6 +79,9 @@ def write_csv(history, path):
             for i, step in enumerate(s['step']):
                 for stat in stats:
                     w.writerow((int(step), name, kind, stat, repr(float(s[stat][i]))))
+        for key, values in _scalars(history):
+            for step in sorted(values):
+                w.writerow((step, '', 'run', key, repr(float(values[step]))))
 
 
 def load_stats(path):
@@ -122,8 +132,9 @@ def from_document(doc, source='the document'):
                 for step, v in zip(entry['step'], values):
                     rows.append((step, entry['name'], entry['kind'], stat, float(v)))
     _fill(history, doc['steps'], rows, source)
-    loss = doc.get('loss') or {'step': [], 'value': []}
-    history.losses = {int(k): float(v) for k, v in zip(loss['step'], loss['value'])}
+    for key, values in _scalars(history):
+        logged = doc.get(key) or {'step': [], 'value': []}
+        values.update((int(k), float(v)) for k, v in zip(logged['step'], logged['value']))
     return history
 
 
@@ -144,11 +155,19 @@ def _load_csv(path):
             except ValueError:
                 raise ValueError(f"load_stats: {path!r} line {line}: step must be an int and "
                                  f"value a number, got {row[0]!r} and {row[4]!r}") from None
+    run = [r for r in rows if r[2] == 'run']
+    rows = [r for r in rows if r[2] != 'run']
     cells, params = {}, {}
     for _, name, kind, _, _ in rows:
         (params if kind == 'param' else cells).setdefault(name, None)
     history = StatsHistory(list(cells), list(params))
     _fill(history, sorted({r[0] for r in rows}), rows, path)
+    logged = dict(_scalars(history))
+    for step, _, _, key, value in run:
+        if key not in logged:
+            raise ValueError(f"load_stats: {path!r} has an unknown entry: step {step}, kind "
+                             f"'run', stat {key!r}")
+        logged[key][step] = value
     return history
 
 

@@ -3,8 +3,9 @@
 A ``StatsHistory`` stores one row per recorded step in three dense float64 arrays, never tensors:
 
 - cell statistics: (steps, cells, 4 kinds, 10 statistics), NaN where a cell was not seen;
-- call counts: (steps, cells, 3): forward calls, forward calls whose output was on the tape,
-  backward calls;
+- calls: (steps, cells, 4): forward calls, forward calls whose output was on the tape,
+  backward calls, and the cell's place (1, 2, ...) among the recorded cells in the order their
+  first forward call of the step finished (0: not called), which orders the cells by depth;
 - parameter statistics: (steps, parameters, 5): gradient norm (over the finite values), weight
   norm before the step, update-to-weight ratio, NaN and Inf counts of the gradient. A gradient
   norm of NaN means no gradient arrived; one that arrived holding NaN or Inf has its counts.
@@ -18,9 +19,10 @@ import numpy as np
 
 CELL_KINDS = ('input', 'output', 'grad_input', 'grad_output')
 STATS = ('count', 'mean', 'std', 'min', 'max', 'absmax', 'zero_frac', 'nan', 'inf', 'norm')
-CALLS = ('forward', 'on_tape', 'backward')
+CALLS = ('forward', 'on_tape', 'backward', 'order')
 PARAM_STATS = ('grad_norm', 'norm', 'update_ratio', 'grad_nan', 'grad_inf')
-FINDINGS = ('dead', 'missing', 'exploding', 'vanishing', 'large_update')
+FINDINGS = ('dead', 'missing', 'exploding', 'vanishing', 'vanishing_depth', 'exploding_depth',
+            'large_update')
 KINDS = CELL_KINDS + ('calls', 'param')
 
 
@@ -48,7 +50,8 @@ class StatsHistory:
         self._cell_data = np.zeros((0, len(self.cells), len(CELL_KINDS), len(STATS)))
         self._calls = np.zeros((0, len(self.cells), len(CALLS)))
         self._param_data = np.zeros((0, len(self.params), len(PARAM_STATS)))
-        self.losses = {}            # step -> loss, from StatsRecorder.log or a loaded file
+        self.losses = {}            # step -> loss, from StatsRecorder.log / step or a file
+        self.lrs = {}               # step -> learning rate, likewise
 
     # ----------------------------------------------------------------- storage
     def append(self, step, cell_row, calls_row, param_row):
@@ -78,15 +81,13 @@ class StatsHistory:
             new[:n] = a[:n]
             setattr(self, name, new)
 
-    def log(self, step, loss):
-        """Record the training loss of ``step`` (a number or a one-element Tensor/array)."""
-        value = loss.asnumpy() if hasattr(loss, 'asnumpy') else loss
-        try:
-            value = float(np.asarray(value, dtype=np.float64).reshape(()))
-        except (TypeError, ValueError):
-            raise TypeError(f"StatsHistory.log: loss must be a number or a one-element tensor, "
-                            f"got {type(loss).__name__} of shape {np.shape(value)}") from None
-        self.losses[int(step)] = value
+    def log(self, step, loss=None, lr=None):
+        """Record the training loss and / or the learning rate of ``step`` (each a number or a
+        one-element Tensor/array; None leaves it as it is)."""
+        values = [(what, _scalar(what, v)) for what, v in (('loss', loss), ('lr', lr))
+                  if v is not None]
+        for what, value in values:
+            (self.losses if what == 'loss' else self.lrs)[int(step)] = value
 
     # ----------------------------------------------------------------- reading
     def _rows(self, a):
@@ -107,12 +108,12 @@ class StatsHistory:
 
     @property
     def calls(self):
-        """Call counts, shape (steps, cells, 3): forward, on_tape, backward."""
+        """Calls, shape (steps, cells, 4): forward, on_tape, backward counts, and order."""
         return self._rows(self._calls)
 
     @property
     def param_data(self):
-        """Parameter statistics, shape (steps, params, 3); NaN where not seen."""
+        """Parameter statistics, shape (steps, params, 5); NaN where not seen."""
         return self._rows(self._param_data)
 
     def __len__(self):
@@ -158,9 +159,9 @@ class StatsHistory:
 
     # ----------------------------------------------------------------- outputs
     def report(self, patience=3, factor=100.0, explode_above=1e4, vanish_below=1e-8,
-               update_above=0.1):
-        """Find dead, missing, exploding and vanishing gradients and activations, and too
-        large updates.
+               update_above=0.1, depth_ratio_below=1e-3, depth_ratio_above=1e3):
+        """Find dead, missing, exploding and vanishing gradients and activations, gradients
+        that vanish or explode across depth, and too large updates.
 
         Rules (each over the recorded steps where the series was seen):
 
@@ -175,6 +176,10 @@ class StatsHistory:
           or at least ``factor`` times its early level;
         - vanishing: a non-zero gradient norm whose late level is below ``vanish_below`` or at
           most its early level divided by ``factor``;
+        - vanishing_depth / exploding_depth: a cell whose ``grad_output`` norm is below
+          ``depth_ratio_below`` (above ``depth_ratio_above``) times that of the last cell in
+          forward order, the one nearest the loss, in each of the last ``patience`` steps
+          where both were seen (see ``depth_profile``);
         - large_update: a parameter's update-to-weight ratio above ``update_above`` at some
           step: the learning rate is probably too large. Parameters whose first recorded
           weight norm is zero (biases, normalization shifts) are left out: their ratio is
@@ -189,6 +194,9 @@ class StatsHistory:
             explode_above: a gradient norm above this counts as exploding.
             vanish_below: a non-zero gradient norm below this counts as vanishing.
             update_above: an update-to-weight ratio above this counts as a too large update.
+            depth_ratio_below: a gradient norm ratio to the last layer's below this counts as
+                vanishing across depth. Default 1e-3.
+            depth_ratio_above: a ratio above this counts as exploding across depth. Default 1e3.
 
         Returns:
             StatsReport: the findings; ``print(report)`` shows them as text.
@@ -200,9 +208,17 @@ class StatsHistory:
         _check_positive('explode_above', explode_above)
         _check_positive('vanish_below', vanish_below)
         _check_positive('update_above', update_above)
+        _check_positive('depth_ratio_below', depth_ratio_below)
+        _check_positive('depth_ratio_above', depth_ratio_above)
+        if not depth_ratio_below < 1 < depth_ratio_above:
+            raise ValueError(f"StatsHistory.report: depth_ratio_below must be below 1 and "
+                             f"depth_ratio_above above 1, got {depth_ratio_below!r} and "
+                             f"{depth_ratio_above!r}")
         rules = {'patience': patience, 'factor': float(factor),
                  'explode_above': float(explode_above), 'vanish_below': float(vanish_below),
-                 'update_above': float(update_above)}
+                 'update_above': float(update_above),
+                 'depth_ratio_below': float(depth_ratio_below),
+                 'depth_ratio_above': float(depth_ratio_above)}
         found = {key: [] for key in FINDINGS}
         steps = self.steps
         backward_steps = self._backward_steps()
@@ -248,11 +264,34 @@ class StatsHistory:
             else:
                 _trend(found, name, 'param', steps[arrived], g[arrived], rules)
             _large_update(found, name, steps, data[:, 1], data[:, 2], rules['update_above'])
+        from .stats_depth import depth_findings
+        depth_findings(self, found, rules)
         order = {k: n for n, k in enumerate(CELL_KINDS + ('param',))}
         for key in found:
             found[key].sort(key=lambda f: order[f.kind])
         return StatsReport(found, rules, len(self), steps.copy(), len(self.cells),
                            len(self.params))
+
+    def depth_profile(self, step=None):
+        """The gradient norm at each cell's output across depth at one recorded step.
+
+        Cells are in forward order (the order their first forward call of the step finished),
+        the one nearest the loss last; cells that hold other recorded cells are left out (their
+        gradient is one of their children's). ``ratio`` is the cell's ``grad_output`` norm over
+        that of the last cell that got a non-zero finite gradient; NaN where the cell got no
+        gradient or one holding NaN or Inf.
+
+        Args:
+            step: a recorded step. Default: the last recorded step with gradients.
+
+        Returns:
+            list of ``DepthRow(name, norm, ratio)``.
+
+        Raises:
+            ValueError: for a step that was not recorded.
+        """
+        from .stats_depth import depth_profile
+        return depth_profile(self, step)
 
     def _backward_steps(self):
         """Which recorded steps had a backward pass (any cell or parameter got a gradient)."""
@@ -296,22 +335,19 @@ first step from which the rule held (``since``) and a readable ``detail``."""
 
 
 class StatsReport:
-    """What ``StatsHistory.report()`` found: four lists of ``Finding``, and the rules used.
+    """What ``StatsHistory.report()`` found: one list of ``Finding`` per rule, and the rules.
 
     Attributes:
-        dead, missing, exploding, vanishing, large_update: lists of
-            ``Finding(name, kind, since, detail)``.
+        dead, missing, exploding, vanishing, vanishing_depth, exploding_depth, large_update:
+            lists of ``Finding(name, kind, since, detail)``.
         rules: the thresholds the findings were made with.
     """
 
     __slots__ = FINDINGS + ('rules', 'n_steps', 'steps', 'n_cells', 'n_params')
 
     def __init__(self, found, rules, n_steps, steps, n_cells, n_params):
-        self.dead = found['dead']
-        self.missing = found['missing']
-        self.exploding = found['exploding']
-        self.vanishing = found['vanishing']
-        self.large_update = found['large_update']
+        for key in FINDINGS:
+            setattr(self, key, found[key])
         self.rules = rules
         self.n_steps = n_steps
         self.steps = steps
@@ -324,11 +360,11 @@ class StatsReport:
         return not any(getattr(self, key) for key in FINDINGS)
 
     def names(self, what):
-        """The names in one list (``'dead'``, ``'missing'``, ``'exploding'``, ``'vanishing'``,
-        ``'large_update'``), as ``(name, kind)`` pairs."""
+        """The names in one list (one of ``FINDINGS``: ``'dead'``, ``'missing'``,
+        ``'exploding'``, ...), as ``(name, kind)`` pairs."""
         if what not in FINDINGS:
-            raise ValueError(f"StatsReport.names: expected 'dead', 'missing', 'exploding', "
-                             f"'vanishing' or 'large_update', got {what!r}")
+            raise ValueError(f"StatsReport.names: expected one of {', '.join(FINDINGS)}; "
+                             f"got {what!r}")
         return [(f.name, f.kind) for f in getattr(self, what)]
 
     def to_dict(self):
@@ -352,6 +388,10 @@ class StatsReport:
                           f"{r['explode_above']:g}, or grown x{r['factor']:g} or more)"),
             ('vanishing', f"vanishing gradient (non-zero norm below {r['vanish_below']:g}, or "
                           f"shrunk x{r['factor']:g} or more)"),
+            ('vanishing_depth', f"vanishing across depth (gradient norm below "
+                                f"{r['depth_ratio_below']:g} x the last layer's)"),
+            ('exploding_depth', f"exploding across depth (gradient norm above "
+                                f"{r['depth_ratio_above']:g} x the last layer's)"),
             ('large_update', f"large update (update / weight norm above "
                              f"{r.get('update_above', 0.1):g})"))
         for key, title in sections:
@@ -365,9 +405,8 @@ class StatsReport:
         return '\n'.join(lines)
 
     def __repr__(self):
-        return (f"StatsReport(dead={len(self.dead)}, missing={len(self.missing)}, "
-                f"exploding={len(self.exploding)}, vanishing={len(self.vanishing)}, "
-                f"large_update={len(self.large_update)})")
+        counts = ', '.join(f"{key}={len(getattr(self, key))}" for key in FINDINGS)
+        return f"StatsReport({counts})"
 
 
 def _trailing(flags, patience):
@@ -429,6 +468,16 @@ def _first_step(steps, norms, late, growing):
     off = norms < mid if growing else norms > mid
     idx = np.flatnonzero(off)
     return int(steps[idx[-1] + 1]) if len(idx) and idx[-1] + 1 < len(steps) else int(steps[0])
+
+
+def _scalar(what, value):
+    """A loss or learning rate as a float: a number, or a one-element Tensor or array."""
+    v = value.asnumpy() if hasattr(value, 'asnumpy') else value
+    try:
+        return float(np.asarray(v, dtype=np.float64).reshape(()))
+    except (TypeError, ValueError):
+        raise TypeError(f"StatsHistory.log: {what} must be a number or a one-element tensor, "
+                        f"got {type(value).__name__} of shape {np.shape(v)}") from None
 
 
 def _check_positive(name, value, integer=False):

@@ -323,7 +323,7 @@ def test_healthy_network_reports_nothing():
             rec.step()
     report = rec.report()
     assert report.ok, str(report)
-    assert str(report).count(': none') == 5
+    assert str(report).count(': none') == 7
     assert report.to_dict()['steps'] == [0, 1, 2, 3]
 
 
@@ -523,10 +523,12 @@ def test_bad_reads_reports_and_files(tmp_path):
     with pytest.raises(ValueError, match="unknown entry: step 0, name 'fc1', kind 'output', "
                                          "stat 'avg'"):
         load_stats(tmp_path / 'f.csv')
-    with pytest.raises(ValueError, match="expected 'dead', 'missing'"):
+    with pytest.raises(ValueError, match="expected one of dead, missing, exploding, vanishing, "
+                                         "vanishing_depth, exploding_depth, large_update; "
+                                         "got 'broken'"):
         rec.report().names('broken')
     assert repr(h) == 'StatsHistory(2 steps, 4 cells, 4 parameters)'
     # lr 0.1 moves fc2.bias by 0.107 of its norm at step 0
     assert repr(rec.report()) == ('StatsReport(dead=0, missing=0, exploding=0, vanishing=0, '
-                                 'large_update=1)')
+                                 'vanishing_depth=0, exploding_depth=0, large_update=1)')
     assert rec.report().names('large_update') == [('fc2.bias', 'param')]

@@ -69,7 +69,7 @@ def test_nan_gradients_are_exploding_with_counts_and_absent_ones_missing():
 def test_non_finite_parameter_gradient_counts_survive_json_and_csv(tmp_path):
     history = StatsHistory(['fc'], ['fc.weight'])
     cells = np.full((1, 4, 10), np.nan)
-    history.append(0, cells, np.zeros((1, 3)), np.array([[2.0, 1.0, 0.01, 3.0, 1.0]]))
+    history.append(0, cells, np.zeros((1, 4)), np.array([[2.0, 1.0, 0.01, 3.0, 1.0]]))
     history.log(0, 1.5)
     for name in ('s.json', 's.csv'):
         history.to_json(tmp_path / name) if name.endswith('json') else \
