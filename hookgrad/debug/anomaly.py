@@ -17,7 +17,6 @@ or when the guard is turned off). The report is then the one the CPU gives, rais
 at that point rather than at the op.
 """
 import dataclasses
-import math
 import threading
 import warnings
 import weakref
@@ -29,12 +28,13 @@ from ..hooks.cell_hooks import missing_init
 from ..hooks.handle import in_this_thread
 from ..kernels import backend
 from ..nn.cell import Cell
+from .nonfinite import counts as _counts, device_counts as _device_counts, finite as _finite, \
+    kinds as _kinds, read_counts as _read_counts
 
 __all__ = ['nan_guard', 'AnomalyReport', 'AnomalyError', 'AnomalyWarning']
 
 _CHECKS = {'both': 3, 'nan': 1, 'inf': 2}       # bit 1: NaN, bit 2: Inf
 _ACTIONS = ('raise', 'warn', 'record')
-_SMALL = 4096       # below this many elements the exact test is as fast as the dot product
 _PENDING = 1 << 14  # device arrays counted before the guard reads their counts unasked
 
 
@@ -72,6 +72,10 @@ class AnomalyReport:
             through which a value that no watched op produced entered.
         rank: the process's rank when several processes run (data parallel), else None; the
             message then begins with ``rank N:``.
+        count: how many times this anomaly occurred: the same op, cause (NaN or Inf, produced
+            or entering through the same input), cell and line, in this step or later ones. The
+            other fields are the first occurrence's; the message then ends with ``(x N, ...)``.
+        last_step: the step of the latest occurrence (``step`` while ``count`` is 1).
     """
 
     direction: str
@@ -86,6 +90,18 @@ class AnomalyReport:
     neginf_count: int
     input_index: object = None
     rank: object = dataclasses.field(default_factory=lambda: _rank())
+    count: int = 1
+    last_step: object = None
+
+    def __post_init__(self):
+        if self.last_step is None:
+            object.__setattr__(self, 'last_step', self.step)
+
+    def cause(self):
+        """What makes two reports the same anomaly: everything but the step, the shapes and
+        the numbers of values."""
+        return (self.direction, self.op, self.cell, self.source, self.input_index,
+                self.nan_count > 0, self.posinf_count > 0, self.neginf_count > 0, self.rank)
 
     def __str__(self):
         counts = ', '.join(f"{n} {name}" for n, name in ((self.nan_count, 'NaN'),
@@ -108,8 +124,10 @@ class AnomalyReport:
             line = f"; {'its node was created' if self.direction == 'backward' else 'run'} " \
                    f"at {self.source}"
         rank = '' if self.rank is None else f"rank {self.rank}: "
+        again = '' if self.count == 1 else \
+            f" (x {self.count}, steps {self.step} to {self.last_step})"
         return (f"{rank}nan_guard: {counts} {what}{where}, {self.direction} pass of step "
-                f"{self.step}; {shapes}{line}")
+                f"{self.step}; {shapes}{line}{again}")
 
 
 def _shapes(shapes):
@@ -125,9 +143,12 @@ class nan_guard(OpObserver):
     every element is, unless it overflows; then element by element), and with ``backward`` every
     gradient a backward rule returns. The first NaN or Inf found in a step is reported as an
     ``AnomalyReport``, appended to ``guard.reports``, and raised or warned as ``action`` says;
-    nothing more is checked until the next step. It watches only the thread that turned it on;
-    off, it costs nothing. A guard whose net has been deleted turns itself off. On a GPU the
-    checks run on the device and are read once per step, when the step ends (``flush``).
+    nothing more is checked until the next step. An anomaly met again in a later step (the same
+    op, cause, cell and line) is counted in its first report (``count``, ``last_step``) rather
+    than reported anew: it is warned once, and raised each time with ``action='raise'``. It
+    watches only the thread that turned it on; off, it costs nothing. A guard whose net has been
+    deleted turns itself off. On a GPU the checks run on the device and are read once per step,
+    when the step ends (``flush``).
 
     Steps: with a net, each call of the net starts a step (steps count from 0, so the backward
     after the k-th forward belongs to step k); without one, ``guard.step()`` starts the next.
@@ -182,6 +203,7 @@ class nan_guard(OpObserver):
         self.every = every
         self.backward = backward
         self.reports = []
+        self._first = {}            # AnomalyReport.cause() -> the report counting it
         self._mask = _CHECKS[check]
         self._step = 0
         self._calls = 0             # calls of the net so far
@@ -409,15 +431,35 @@ class nan_guard(OpObserver):
                     (report.posinf_count == 0 or not self._mask & 2) and \
                     (report.op in allow or report.cell in allow):
                 return False
-        self.reports.append(report)
         if disarm:
             self._armed = False     # the first anomaly of the step: the rest follows from it
+        again = self._count_again(report)
+        if again is not None:
+            if self.action == 'raise':
+                raise AnomalyError(again)
+            return True
+        self.reports.append(report)
+        self._first[report.cause()] = report
         if self.action == 'raise':
             raise AnomalyError(report)
         if self.action == 'warn':
             file, line = source or ('<nan_guard>', 0)
             warnings.warn_explicit(str(report), AnomalyWarning, file, line)
         return True
+
+    def _count_again(self, report):
+        """The first report of ``report``'s anomaly, its count raised, in ``reports``; None when
+        it is new (or its first report is no longer in ``reports``)."""
+        first = self._first.get(report.cause())
+        if first is None:
+            return None
+        for i, r in enumerate(self.reports):
+            if r is first:
+                again = dataclasses.replace(first, count=first.count + 1,
+                                            last_step=report.step)
+                self.reports[i] = self._first[report.cause()] = again
+                return again
+        return None
 
     # ----------------------------------------------------------------- device ops
     def _defer(self, direction, call, ins, outs):
@@ -533,62 +575,6 @@ def _allow_rule(allow):
         raise TypeError(f"nan_guard: allow must be a callable or op names and cell paths "
                         f"(str), got {allow!r}")
     return names
-
-
-def _finite(a):
-    """Whether every element of ``a`` is finite; integers and booleans always are."""
-    kind = a.dtype.kind
-    if kind != 'f' and kind != 'c':
-        return True
-    if a.size < _SMALL or kind == 'c' or a.dtype.itemsize < 4:
-        return bool(np.isfinite(a).all())
-    flat = a.ravel('K')     # a view for contiguous and transposed arrays
-    with np.errstate(over='ignore', invalid='ignore'):
-        s = np.dot(flat, flat)
-    # the sum of squares is finite only if every element is; if it overflowed, look closer
-    return math.isfinite(s) or bool(np.isfinite(a).all())
-
-
-def _kinds(a, mask):
-    """Bit 1 if ``a`` holds a NaN, bit 2 if an Inf, of those in ``mask``."""
-    if _finite(a):
-        return 0
-    return ((1 if mask & 1 and np.isnan(a).any() else 0)
-            | (2 if mask & 2 and np.isinf(a).any() else 0))
-
-
-def _counts(arrays):
-    nan = pos = neg = 0
-    for a in arrays:
-        kind = a.dtype.kind
-        if kind == 'f':
-            nan += int(np.count_nonzero(np.isnan(a)))
-            pos += int(np.count_nonzero(a == np.inf))
-            neg += int(np.count_nonzero(a == -np.inf))
-        elif kind == 'c':
-            nan += int(np.count_nonzero(np.isnan(a)))
-            pos += int(np.count_nonzero(np.isinf(a)))
-    return nan, pos, neg
-
-
-def _device_counts(a):
-    """``[NaN, +Inf, -Inf]`` counts of a device array, on its device (a complex array's
-    infinities count as +Inf); a NumPy array's on the host."""
-    xp = backend.array_module(a)
-    if a.dtype.kind == 'c':
-        inf = xp.isinf(a).sum()
-        return xp.stack([xp.isnan(a).sum(), inf, inf * 0])
-    return xp.stack([xp.isnan(a).sum(), (a == np.inf).sum(), (a == -np.inf).sum()])
-
-
-def _read_counts(entries):
-    """The pending counts as host rows: the device ones read in one host read."""
-    device = [e for e in entries if type(e) is not np.ndarray]
-    if not device:
-        return entries
-    xp = backend.array_module(device[0])
-    rows = iter(backend.to_host(xp.stack(device), "nan_guard's NaN and Inf counts").tolist())
-    return [e.tolist() if type(e) is np.ndarray else next(rows) for e in entries]
 
 
 def _where(source):

@@ -312,9 +312,59 @@ def test_warn_and_record_report_first_anomaly_of_each_step():
     with nan_guard(net, action='record') as guard:
         for _ in range(3):
             train_step(net, data())
-    assert [(r.step, r.direction, r.op) for r in guard.reports] == [(s, 'forward', 'Log')
-                                                                     for s in range(3)]
-    assert all(isinstance(r, AnomalyReport) for r in guard.reports)
+    (r,) = guard.reports
+    assert (r.step, r.direction, r.op, r.count, r.last_step) == (0, 'forward', 'Log', 3, 2)
+    assert isinstance(r, AnomalyReport)
+
+
+def test_an_anomaly_met_in_every_step_is_one_report_with_a_count():
+    net = Net(Fn(plant_log))
+    with nan_guard(net, action='warn') as guard:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            for _ in range(4):
+                net(data())
+    warned = [str(w.message) for w in caught if w.category is AnomalyWarning]
+    assert len(warned) == 1 and 'step 0;' in warned[0]      # warned once, at its first step
+    (r,) = guard.reports
+    assert (r.op, r.cell, r.step, r.count, r.last_step) == ('Log', 'inner', 0, 4, 3)
+    assert r.source == line_of('# <- planted log')          # the first occurrence's details
+    text = str(r)
+    assert text.count('nan_guard:') == 1 and text.endswith('(x 4, steps 0 to 3)'), text
+    assert 'reports=1' in repr(guard)
+
+
+def test_a_repeated_anomaly_is_raised_each_time_with_its_count():
+    net = Net(Fn(plant_log))
+    with nan_guard(net) as guard:
+        for n in (1, 2, 3):
+            with pytest.raises(AnomalyError, match=r"produced by op 'Log'") as info:
+                net(data())
+            assert info.value.report.count == n
+    assert [r.count for r in guard.reports] == [3]
+    assert str(info.value).endswith('(x 3, steps 0 to 2)')
+    assert str(guard.reports[0]).endswith('(x 3, steps 0 to 2)')
+
+
+def test_different_anomalies_are_counted_apart():
+    def exp_inf(x):
+        return ops.exp(x + 1000.0)              # <- planted exp
+
+    net = Net(Fn(plant_log))
+    with nan_guard(net, action='record') as guard:
+        net(data())
+        net(data())
+        net.inner.fn = exp_inf                  # another op and cause, same cell
+        net(data())
+        net.inner.fn = plant_log
+        net(data())
+    assert [(r.op, r.step, r.count, r.last_step, r.nan_count > 0) for r in guard.reports] == \
+        [('Log', 0, 3, 3, True), ('Exp', 2, 1, 2, False)]
+    assert str(guard.reports[1]).endswith(line_of('# <- planted exp'))      # no count shown
+    guard.reports.clear()                       # a cleared report starts counting afresh
+    with guard:
+        net(data())
+    assert [(r.op, r.count) for r in guard.reports] == [('Log', 1)]
 
 
 def test_every_n_steps_with_a_net_and_with_step():
@@ -323,12 +373,12 @@ def test_every_n_steps_with_a_net_and_with_step():
         for _ in range(5):
             net(data())
         assert guard.current_step == 4
-    assert [r.step for r in guard.reports] == [0, 2, 4]
+    assert [(r.step, r.count, r.last_step) for r in guard.reports] == [(0, 3, 4)]
     with nan_guard(action='record', every=3) as guard:
         for _ in range(7):
             ops.log(data() - 100.0)
             guard.step()
-    assert [r.step for r in guard.reports] == [0, 3, 6]
+    assert [(r.step, r.count, r.last_step) for r in guard.reports] == [(0, 3, 6)]
 
 
 # --------------------------------------------------------------------------- hygiene
@@ -362,8 +412,9 @@ def test_switch_and_reuse():
     guard.enable()
     net(data())
     guard.disable()
-    assert [r.step for r in guard.reports] == [0, 1]    # steps count guarded calls
-    assert 'reports=2' in repr(guard)
+    # steps count guarded calls; the same anomaly again is counted
+    assert [(r.step, r.count, r.last_step) for r in guard.reports] == [(0, 2, 1)]
+    assert 'reports=1' in repr(guard)
 
 
 def test_guard_holds_no_net_and_no_tensor():
