@@ -171,7 +171,7 @@ def hook_table(watch, steps_per_epoch):
         lines.append(f"{name:<8}{np.mean(s['mean'][-steps_per_epoch:]):>10.3f}"
                      f"{np.mean(s['std'][-steps_per_epoch:]):>10.3f}"
                      f"{np.mean(s['zeros'][-steps_per_epoch:]):>8.1%}"
-                     f"{first:>20.4f} -> {last:<10.4f}")
+                     f"{first:>20.4f} -> {last:.4f}")
     return '\n'.join(lines)
 
 
