@@ -51,7 +51,7 @@ from .conv_layout import zero_border as _zero_border
 # least 4x4 and at least WINOGRAD_MIN_CHANNELS input and output channels, for their input
 # gradient from WINOGRAD_INPUT_GRAD_MIN_CHANNELS and for their weight gradient from
 # WINOGRAD_GRAD_MIN_CHANNELS (None: never). Below these, im2col built a piece at a time is
-# as fast or faster (measured at batch 32: docs/performance.md).
+# as fast or faster (measured at batch 32 by benchmarks/conv.py).
 ALGORITHM = 'auto'
 WINOGRAD_MIN_CHANNELS = 64
 WINOGRAD_INPUT_GRAD_MIN_CHANNELS = 64
@@ -63,7 +63,7 @@ TILE = 2                    # F(2x2, 3x3); F(4x4, 3x3) is ~10% faster but 10x le
 KEEP_COLS_BYTES = 8 << 20
 # Larger im2col matrices are built and multiplied a piece of about this size at a time, so
 # that each piece is still in cache when its GEMM reads it (measured: 0.5-2 MiB pieces take a
-# 64-channel 32x32 layer from 15 to 7 ms; see docs/performance.md).
+# 64-channel 32x32 layer from 15 to 7 ms, by benchmarks/conv.py).
 PIECE_BYTES = 2 << 20
 
 
