@@ -122,6 +122,15 @@ def test_masks_exclude_keys_and_need_weights():
     assert w.shape == (2, 2, 3, 5) and not w.asnumpy()[..., causal].any()
     result = mha(q, kv, kv, need_weights=False)
     assert isinstance(result, tuple) and len(result) == 1 and result[0].shape == (3, 2, 4)
+    np.testing.assert_array_equal(result[0].asnumpy(), mha(q, kv, kv)[0].asnumpy())
+    for batch_first, query in ((False, q[:, 0]), (True, ops.swapaxes(q, 0, 1))):
+        mha.batch_first = batch_first
+        keys = ops.swapaxes(kv, 0, 1) if batch_first else kv[:, 0]
+        alone, = mha(query, keys, keys, need_weights=False)
+        both = mha(query, keys, keys)
+        assert alone.shape == both[0].shape == query.shape
+        np.testing.assert_array_equal(alone.asnumpy(), both[0].asnumpy())
+    mha.batch_first = False
 
 
 def test_attention_gradients_match_finite_differences():

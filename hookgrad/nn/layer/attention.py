@@ -210,8 +210,12 @@ class MultiheadAttention(Cell):
                 key_padding_mask = ops.expand_dims(key_padding_mask, 0)
         elif self.batch_first:
             query, key, value = (ops.swapaxes(t, 0, 1) for t in (query, key, value))
+        # weights nobody asked for are not averaged (the Transformer layers ask for none)
         out, weights = self._attend(query, key, value, key_padding_mask, attn_mask,
-                                    average_attn_weights, self_attention)
+                                    average_attn_weights and need_weights, self_attention)
+        if not need_weights:
+            return (ops.squeeze(out, 1) if not batched else
+                    ops.swapaxes(out, 0, 1) if self.batch_first else out,)
         if not batched:
             out, weights = ops.squeeze(out, 1), ops.squeeze(weights, 0)
         elif self.batch_first:
