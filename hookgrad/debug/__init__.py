@@ -9,3 +9,4 @@ from .stats import StatsRecorder
 from .stats_report import StatsHistory, StatsReport, Finding
 from .stats_export import load_stats
 from .report import save_run, load_run, render_report
+from .check import check, CheckReport, CheckFinding
