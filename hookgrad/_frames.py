@@ -8,7 +8,8 @@ graph-mode replay): by path, so a new module of the framework cannot be missed. 
 code inside the package are to a user what their own code is, and reports name their lines:
 the networks hookgrad ships (``hookgrad.vision``: a report names the line of ResNet's
 ``construct`` that ran the op), and a hookgrad module run as a program
-(``python -m hookgrad.demo``).
+(``python -m hookgrad.demo``). Notes that name such places are added to errors with
+``add_note``, which Python 3.10 (without notes) shows in the message.
 """
 import os
 import sys
@@ -68,3 +69,27 @@ def warn_at(message, category, source):
     file, line = source
     warnings.warn_explicit(message, category, file, line,
                            registry=_registries.setdefault(file, {}))
+
+
+def add_note(error, note):
+    """``error.add_note(note)``, once (a note already there is not added again). Python 3.10
+    has no notes: there the note ends the error's message, so that it is still shown."""
+    if note in getattr(error, '__notes__', ()):
+        return
+    if hasattr(error, 'add_note'):
+        error.add_note(note)
+    else:
+        note_in_message(error, note)
+
+
+def note_in_message(error, note):
+    """Add ``note`` to ``error`` as a line of its message (its first argument, when a str) and
+    to its ``__notes__``: the notes of Python 3.10, which prints none."""
+    notes = getattr(error, '__notes__', None)
+    try:
+        error.__notes__ = (list(notes) if notes is not None else []) + [note]
+    except AttributeError:      # an error type that takes no attributes
+        pass
+    args = error.args
+    if args and isinstance(args[0], str):
+        error.args = (f"{args[0]}\n{note}",) + args[1:]

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 
+from ._frames import add_note
 from .compat import alias_mindspore
 from .compat.names import NotAvailableImport, in_mindspore
 
@@ -218,4 +219,4 @@ def _explain(error):
         module = 'mindspore' + module[len('hookgrad'):] if module.startswith('hookgrad') else \
             module
         if module.startswith('mindspore') and in_mindspore(module, name):
-            error.add_note(f"{module}.{name} is not available in hookgrad")
+            add_note(error, f"{module}.{name} is not available in hookgrad")

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import function as _function, observer as _observer
 from ..kernels.fp_errors import fp_notes_enter, fp_notes_exit, set_locator
-from .._frames import GENERATED, is_internal
+from .._frames import GENERATED, add_note, is_internal
 from ..kernels.backend import is_device_array
 from .._tensor import Tensor
 from .function import Node
@@ -191,12 +191,10 @@ def _leaf_gradient(leaf, g, targets, capture, captured, leaf_updates, create_gra
 def _note_failure(e, node):
     """Name the node whose backward raised, and where it was created when that was recorded
     (an op observer with ``record_source``, such as nan_guard, was on in forward)."""
-    if not hasattr(e, 'add_note'):     # Python < 3.11
-        return
     where = ''
     if node.source is not None:
         where = f", created at {node.source[0]}:{node.source[1]}"
-    e.add_note(f"(raised in {_step(node, where)})")
+    add_note(e, f"(raised in {_step(node, where)})")
 
 
 def _step(node, where=''):

@@ -13,6 +13,7 @@ recorded, ``bprop`` receives inputs and ``out`` connected to the graph.
 """
 import numpy as np
 
+from .._frames import add_note
 from .._tensor import Tensor, detached
 from ..kernels.backend import array_module, device_of, is_host, to_device
 from ..autograd.function import (Op, carries_gradient, effect, is_diff_tensor, link,
@@ -99,8 +100,7 @@ class CellBprop(Op):
         try:
             result = cell.bprop(*args, out, dout)
         except Exception as e:
-            if hasattr(e, 'add_note'):
-                e.add_note(f"(raised in {where})")
+            add_note(e, f"(raised in {where})")
             raise
         param_grads = {}
         if ctx.internal and isinstance(result, tuple) and len(result) == 2 \

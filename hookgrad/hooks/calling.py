@@ -21,6 +21,7 @@ and what was expected. An exception raised inside a hook propagates with a note 
 import inspect
 
 from .._dtype import from_numpy
+from .._frames import add_note
 from .._tensor import Tensor
 from .handle import arity_error, hook_name
 
@@ -43,8 +44,7 @@ def call(hook, args, kind, cell=None):
             wrong = arity_error(hook, len(args), where)
             if wrong is not None:
                 raise wrong from e
-        if hasattr(e, 'add_note'):
-            e.add_note(f"(raised in {who(kind, hook, cell)})")
+        add_note(e, f"(raised in {who(kind, hook, cell)})")
         raise
 
 

@@ -17,7 +17,7 @@ from .._tensor import Tensor
 from ..autograd.function import Node, Op, carries_gradient, effect, is_diff_tensor, link
 from ..autograd.state import grad_enabled as _grad_enabled
 from ..kernels import backend as _backend
-from . import calling
+from . import calling, replaced
 from .bprop import call as bprop_call
 from .handle import HookStore, check_hook, hook_name
 
@@ -149,10 +149,14 @@ def _pre_hook(entry, cell, args, kwargs):
         if not (isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict)):
             raise TypeError(f"{calling.who('forward pre hook', entry.fn, cell)} (with_kwargs) "
                             f"must return None or (args, kwargs), got {type(r).__name__}")
-        return (r[0] if isinstance(r[0], tuple) else (r[0],)), r[1]
-    r = calling.call(entry.fn, (cell, args), 'forward pre hook', cell)
-    return None if r is None else (calling.forward_inputs(r, args, kwargs, entry.fn, cell),
-                                   kwargs)
+        new, kwargs = (r[0] if isinstance(r[0], tuple) else (r[0],)), r[1]
+    else:
+        r = calling.call(entry.fn, (cell, args), 'forward pre hook', cell)
+        if r is None:
+            return None
+        new = calling.forward_inputs(r, args, kwargs, entry.fn, cell)
+    replaced.remember('forward pre hook', entry.fn, cell, new, args)    # named by errors
+    return new, kwargs
 
 
 def _forward_hook(entry, cell, args, kwargs, out):
@@ -161,7 +165,11 @@ def _forward_hook(entry, cell, args, kwargs, out):
         r = calling.call(entry.fn, (cell, args, kwargs, out), 'forward hook', cell)
     else:
         r = calling.call(entry.fn, (cell, args, out), 'forward hook', cell)
-    return None if r is None else calling.forward_outputs(r, out, entry.fn, cell)
+    if r is None:
+        return None
+    r = calling.forward_outputs(r, out, entry.fn, cell)
+    replaced.remember('forward hook', entry.fn, cell, r, out)   # named by errors it causes
+    return r
 
 
 def _always_call_hooks(cell, hooks, args, kwargs):

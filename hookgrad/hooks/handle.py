@@ -86,6 +86,23 @@ def hook_name(hook):
     return name
 
 
+def hook_site(hook):
+    """``'file:line'`` where ``hook`` is defined (a function, a method, a ``functools.partial``
+    or an object with ``__call__``); None when it has no Python code (a builtin)."""
+    fn = hook
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    try:
+        fn = inspect.unwrap(fn)     # past functools.wraps (in_this_thread, decorators)
+    except ValueError:
+        pass
+    fn = getattr(fn, '__func__', fn)                # a bound method
+    code = getattr(fn, '__code__', None)
+    if code is None:
+        code = getattr(getattr(type(fn), '__call__', None), '__code__', None)
+    return None if code is None else f"{code.co_filename}:{code.co_firstlineno}"
+
+
 def in_this_thread(hook):
     """``hook`` limited to the calling thread: called from another thread it does nothing and
     returns None (keeps what it was given). Debugging tools register their hooks this way, so

@@ -11,7 +11,7 @@ import weakref
 from .._tensor import Tensor
 from ..autograd import function as _function, observer as _observer
 from ..autograd.state import current as _state
-from ..hooks import bprop as _bprop, cell_hooks
+from ..hooks import bprop as _bprop, cell_hooks, replaced as _replaced
 from ..hooks.cell_hooks import missing_init
 from . import cell_precision as _precision
 from .cell_flags import CellFlags
@@ -72,18 +72,25 @@ class Cell(CellState, CellFlags, CellPrecision):
 
     # ----------------------------------------------------------------- the call
     def _eager_call(self, *args, **kwargs):
-        """The call in PyNative mode: hooks around ``construct`` (see docs/hooks.md)."""
-        if self._amp_dtype is not None:      # a compute dtype (hookgrad/nn/cell_precision.py)
-            return _precision.call(self, _call, args, kwargs)
-        hooks = self.__dict__.get('_hooks', _UNSET)
-        if not _function.observing:
-            if hooks is None:
-                if not self._has_bprop:
-                    return self.construct(*args, **kwargs)
-                return _bprop.call(self, args, kwargs)
-            if hooks is not _UNSET:
-                return cell_hooks.call(self, hooks, args, kwargs)
-        return _call(self, hooks, args, kwargs)
+        """The call in PyNative mode: hooks around ``construct`` (see docs/hooks.md). An
+        exception leaving it is noted with the forward hook whose changed output its code
+        received (hookgrad/hooks/replaced.py; from Python 3.11 the ``try`` costs nothing until
+        one is raised)."""
+        try:
+            if self._amp_dtype is not None:  # a compute dtype (hookgrad/nn/cell_precision.py)
+                return _precision.call(self, _call, args, kwargs)
+            hooks = self.__dict__.get('_hooks', _UNSET)
+            if not _function.observing:
+                if hooks is None:
+                    if not self._has_bprop:
+                        return self.construct(*args, **kwargs)
+                    return _bprop.call(self, args, kwargs)
+                if hooks is not _UNSET:
+                    return cell_hooks.call(self, hooks, args, kwargs)
+            return _call(self, hooks, args, kwargs)
+        except Exception as e:
+            _replaced.note(e)
+            raise
 
     def _graph_call(self, *args, **kwargs):
         """The call in GRAPH_MODE: a program of this cell's calls (a call inside another

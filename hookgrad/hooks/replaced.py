@@ -1,0 +1,129 @@
+"""Forward hooks that changed a cell's output, named in the error their change causes.
+
+A forward hook may return outputs of another shape or dtype than construct's, and a forward
+pre-hook inputs of another shape or dtype than the cell was given (calling.py). When the change
+breaks the code that consumes it (the next layer raises a shape error), the error arises far
+from the hook, and its traceback does not show the hook. So a replacement that changed a shape
+or a dtype is remembered, in this thread, and an exception leaving a Cell call whose code
+received that value gets a note naming the hook, where it is defined, the cell it is registered
+on, and what it returned in place of what.
+
+"Received": a frame the exception passed through holds the value (the Tensor or its array) as a
+local variable, among the frames inside the innermost line of user code it passed (a layer's
+construct and the ops it ran, not the user's ``construct`` that merely holds the value), or in
+that line's own frame when the exception was raised there.
+
+Cost: a hook that returns None, or outputs of the same shapes and dtypes, leaves nothing; a cell
+call pays nothing unless an exception leaves it. The record holds weak references to the values
+only, so it never keeps a Tensor alive, and it lasts until another replacement by the same hook
+on the same cell (or ``_LIMIT`` newer ones) takes its place.
+"""
+import threading
+import weakref
+
+from .._frames import add_note, is_internal
+from .._tensor import Tensor
+from .calling import who
+from .handle import hook_site
+
+_LIMIT = 8          # replacements remembered per thread
+_local = threading.local()
+
+
+class _Replacement:
+    """One hook call that changed the shape or dtype of outputs (or inputs) of its cell."""
+
+    __slots__ = ('kind', 'hook', 'cell', 'changes')
+
+    def __init__(self, kind, hook, cell, changes):
+        self.kind = kind            # 'forward hook' or 'forward pre hook'
+        self.hook = hook
+        self.cell = weakref.ref(cell)
+        self.changes = changes      # [(position or None, weakref of the new Tensor, old)]
+
+    def describe(self, index, new, old):
+        """The note naming the hook and what it returned at position ``index``."""
+        cell = self.cell()
+        name = who(self.kind, self.hook, cell) if cell is not None else who(self.kind, self.hook)
+        site = hook_site(self.hook)
+        where = f" (defined at {site})" if site else ''
+        what, had = ('input', 'the cell was given') if self.kind == 'forward pre hook' else \
+            ('output', 'construct returned')
+        what = f"the cell's {what}" if index is None else f"the cell's {what} {index}"
+        shape, dtype = old
+        return (f"(a value used here was returned by {name}{where} in place of {what}: a "
+                f"Tensor of shape {tuple(new._data.shape)} and dtype {new.dtype}, where {had} "
+                f"shape {tuple(shape)} and dtype {dtype})")
+
+
+def remember(kind, hook, cell, new, old):
+    """After ``hook`` of ``kind`` on ``cell`` replaced construct's outputs (or the cell's
+    inputs, a tuple) ``old`` with ``new``, checked to have the same structure: remember the
+    Tensors whose shape or dtype it changed."""
+    if isinstance(old, Tensor):
+        pairs = ((None, new, old),)
+    elif isinstance(old, (tuple, list)) and isinstance(new, (tuple, list)):
+        pairs = [(i, n, o) for i, (n, o) in enumerate(zip(new, old))]
+    else:
+        pairs = ()          # an output of another kind: nothing to compare
+    changes = []
+    for i, n, o in pairs:
+        if isinstance(n, Tensor) and isinstance(o, Tensor):
+            a, b = n._data, o._data
+            if a.shape != b.shape or a.dtype != b.dtype:
+                changes.append((i, weakref.ref(n), (b.shape, o.dtype)))
+    records = _records()
+    for k, r in enumerate(records):
+        if r.hook is hook and r.cell() is cell:
+            del records[k]
+            break
+    if changes:
+        records.append(_Replacement(kind, hook, cell, changes))
+        if len(records) > _LIMIT:
+            del records[0]
+
+
+def _records():
+    records = getattr(_local, 'records', None)
+    if records is None:
+        records = _local.records = []
+    return records
+
+
+def note(error):
+    """Add to ``error``, leaving a Cell call, a note for each remembered replacement whose value
+    the code it passed through received (see the module docstring)."""
+    records = getattr(_local, 'records', None)
+    if not records:
+        return
+    live = {}
+    for r in records:
+        for index, ref, old in r.changes:
+            t = ref()
+            if t is not None:
+                live[id(t)] = live[id(t._data)] = (r, index, t, old)
+    if not live:
+        records.clear()
+        return
+    found = {}          # (id of the record, output index) -> the hit, in the order found
+    for frame in _receiving_frames(error.__traceback__):
+        for value in frame.f_locals.values():
+            for v in (value if type(value) in (tuple, list) else (value,)):
+                hit = live.get(id(v))
+                if hit is not None and (v is hit[2] or v is hit[2]._data):
+                    found.setdefault((id(hit[0]), hit[1]), hit)
+    for r, index, t, old in found.values():
+        add_note(error, r.describe(index, t, old))
+
+
+def _receiving_frames(tb):
+    """The frames of traceback ``tb`` inside its innermost frame of user code (that frame
+    itself when it is the innermost frame: the user's code raised)."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for k in range(len(frames) - 1, -1, -1):
+        if not is_internal(frames[k]):
+            return frames[k + 1:] or frames[k:]
+    return frames
