@@ -19,9 +19,9 @@ import tempfile
 
 import numpy as np
 
-from .report_plots import plots
+from .report_plots import finding_title, plots
 from .stats_export import FORMAT as STATS_FORMAT, from_document, to_document
-from .stats_report import FINDINGS, StatsHistory
+from .stats_report import CELL_KINDS, FINDINGS, PARAM_STATS, STATS, StatsHistory
 from .summary import _bytes
 
 __all__ = ['save_run', 'load_run', 'render_report']
@@ -194,14 +194,16 @@ def render_report(run, path, title=None):
     history = run['history']
     title = title or run['title']
     findings = history.report()
-    images, note = plots(history)
-    parts = [_header(title, history, findings, run),
+    health = health_of(history, findings, run['anomalies'])
+    images, note = plots(history, findings, health[0])
+    parts = [_header(title, history, findings, run, health),
              _section('Anomalies (nan_guard)', _anomaly_table(run['anomalies'])),
              _section('Findings', _findings_table(findings)),
              _section('Statistics over steps', note + ''.join(
                  f'<figure><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
                  f'<figcaption>{html.escape(alt)}</figcaption></figure>'
                  for alt, data in images)),
+             _section('Gradient norm across depth', _depth_table(history, findings)),
              _section('Last recorded step, per layer', _last_step_table(history))]
     if run['summary'] is not None:
         parts.append(_section('Summary', _summary_table(run['summary'])))
@@ -212,8 +214,41 @@ def render_report(run, path, title=None):
     return path
 
 
-def _header(title, history, findings, run):
-    counts = {_finding_title(k): len(getattr(findings, k)) for k in FINDINGS}
+def health_of(history, findings, anomalies=()):
+    """``(last healthy step, first problem step, what it was)``: the first step with a NaN or
+    Inf (a nan_guard anomaly, the loss, any recorded statistic) or from which a finding holds,
+    and the last recorded or logged step before it (None when the problem came first).
+    ``(None, None, None)`` when nothing went wrong."""
+    problems = [(a['step'], f"{a['direction']} NaN/Inf at op {a['op']} in "
+                            f"{_cell(a['cell'])} (nan_guard)") for a in anomalies]
+    bad_loss = [k for k, v in history.losses.items() if not math.isfinite(v)]
+    if bad_loss:
+        problems.append((min(bad_loss), 'NaN or Inf loss'))
+    steps = history.steps
+    cells = history.cell_data[..., [STATS.index('nan'), STATS.index('inf')]]
+    hit = np.argwhere(np.nan_to_num(cells).sum(axis=-1) > 0)      # (step, cell, kind) rows
+    if len(hit):
+        k, i, kind = hit[0]
+        problems.append((int(steps[k]), f"NaN or Inf in {_cell(history.cells[i])}'s "
+                                        f"{CELL_KINDS[kind]}"))
+    grads = history.param_data[..., [PARAM_STATS.index('grad_nan'), PARAM_STATS.index('grad_inf')]]
+    hit = np.argwhere(np.nan_to_num(grads).sum(axis=-1) > 0)
+    if len(hit):
+        k, j = hit[0]
+        problems.append((int(steps[k]), f"NaN or Inf in the gradient of {history.params[j]}"))
+    for key in FINDINGS:
+        for f in getattr(findings, key):
+            problems.append((f.since, f"{finding_title(key)}: {_cell(f.name)} "
+                                      f"{'gradient' if f.kind == 'param' else f.kind}"))
+    if not problems:
+        return None, None, None
+    first, what = min(problems, key=lambda p: p[0])
+    known = [s for s in {*map(int, steps), *history.losses, *history.lrs} if s < first]
+    return (max(known) if known else None), first, what
+
+
+def _header(title, history, findings, run, health):
+    counts = {finding_title(k): len(getattr(findings, k)) for k in FINDINGS}
     badges = ''.join(f'<span class="badge {"bad" if n else "ok"}">{n} {k}</span>'
                      for k, n in [('anomalies', len(run['anomalies']))] + list(counts.items()))
     now = datetime.datetime.now().astimezone().isoformat(sep=' ', timespec='minutes')
@@ -222,9 +257,16 @@ def _header(title, history, findings, run):
     made = f" with hookgrad {html.escape(version)}" if version else ''
     when = (f"recorded {html.escape(created.replace('T', ' '))}{made}; rendered {now}"
             if created else f"rendered {now}{made}")
+    last, first, what = health
+    if first is None:
+        state = '<p class="ok">No NaN, Inf or finding in the recorded steps.</p>'
+    else:
+        before = (f'Last healthy step: <b>{last}</b>' if last is not None else
+                  'No healthy step before the first problem')
+        state = f'<p class="health">{before}; at step {first}: {html.escape(what)}.</p>'
     return (f'<h1>{html.escape(title)}</h1><p class="meta">{when}.</p>'
             f'<p>{len(history)} recorded steps, {len(history.cells)} cells, '
-            f'{len(history.params)} parameters.</p><p>{badges}</p>')
+            f'{len(history.params)} parameters.</p><p>{badges}</p>{state}')
 
 
 def _section(name, body):
@@ -271,22 +313,39 @@ def _findings_table(findings):
         else:
             lines = ''.join(f'<li>{html.escape(n)}: {html.escape(d)}</li>' for n, d in items)
             detail = f'<details><summary>{len(items)} details</summary><ul>{lines}</ul></details>'
-        rows.append((html.escape(_finding_title(what)),
+        rows.append((html.escape(finding_title(what)),
                      html.escape(_names([n for n, _ in items])),
                      html.escape(kind), since, detail))
     return _table(('finding', 'cells or parameters', 'series', 'since step', 'detail'), rows,
                   numeric=(3,), escaped=True)
 
 
-def _finding_title(what):
-    """'vanishing_depth' as 'vanishing across depth', 'large_update' as 'large update'."""
-    return what.replace('_depth', ' across depth').replace('_', ' ')
-
-
 def _names(names, shown=6):
     if len(names) <= shown:
         return ', '.join(names)
     return f"{', '.join(names[:shown])} and {len(names) - shown} more ({len(names)} in all)"
+
+
+def _depth_table(history, findings):
+    """``depth_profile()``: the cells in forward order with their gradient norm and its ratio
+    to the last layer's; the flagged ones marked."""
+    rows = history.depth_profile()
+    if not any(math.isfinite(r.ratio) for r in rows):
+        return '<p>No gradient at the cells\' outputs was recorded.</p>'
+    flagged = {f.name: finding_title(key) for key in ('vanishing_depth', 'exploding_depth')
+               for f in getattr(findings, key)}
+    types = dict(zip(history.cells, history.cell_types))
+    body = [(html.escape(_cell(r.name)), html.escape(types[r.name]), _num(r.norm),
+             _num(r.ratio, '.3g'),
+             f'<span class="flag">{flagged[r.name]}</span>' if r.name in flagged else '')
+            for r in rows]
+    rules = findings.rules
+    return (f'<p>The gradient norm at each cell\'s output, cells in the order they ran (the '
+            f'last one nearest the loss), at the last recorded step with gradients, and its '
+            f'ratio to the last cell\'s; below {rules["depth_ratio_below"]:g} it vanishes '
+            f'across depth, above {rules["depth_ratio_above"]:g} it explodes.</p>' +
+            _table(('cell', 'type', 'gradient norm', 'ratio to the last layer', 'finding'),
+                   body, numeric=(2, 3), escaped=True))
 
 
 def _last_step_table(history):
@@ -380,7 +439,8 @@ th{background:#f5f5f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;border-radius:10px;padding:2px 10px;margin-right:6px;color:#fff}
 .bad{background:#c0392b}.ok{color:#1e7e34}.badge.ok{background:#1e7e34;color:#fff}
 figure{margin:12px 0}img{max-width:100%}figcaption{color:#666;font-size:12px}
-.note{color:#8a6d3b}.meta{color:#666}.nonfinite{color:#00838f;font-weight:600}"""
+.note{color:#8a6d3b}.meta{color:#666}.nonfinite{color:#00838f;font-weight:600}
+.health{color:#a93226;font-weight:600}.flag{color:#c0392b;font-weight:600}"""
 
 # Marks the page once every embedded image has decoded, so a browser test can tell.
 _SCRIPT = """window.addEventListener('load',function(){var imgs=document.images,n=0;

@@ -1,10 +1,9 @@
-"""Writing and reading recorded statistics: JSON, CSV (long format), a plot, TensorBoard.
+"""Writing and reading recorded statistics: JSON, CSV (long format), TensorBoard (the plot is
+drawn by report_plots).
 
-matplotlib (extra ``plot``) and tensorboardX (extra ``tensorboard``) are imported only when
-their writer is called.
+tensorboardX (extra ``tensorboard``) is imported only when its writer is called.
 """
 import csv
-import fnmatch
 import json
 import math
 import os
@@ -193,79 +192,6 @@ def _fill(history, steps, rows, path):
                              f"name {name!r}, kind {kind!r}, stat {stat!r}") from None
     for i, step in enumerate(steps):
         history.append(step, cell[i], calls[i], param[i])
-
-
-# --------------------------------------------------------------------------- plot
-_PANELS = (('output', 'std', 'output std', False),
-           ('output', 'zero_frac', 'fraction of zero outputs', False),
-           ('grad_output', 'norm', 'gradient norm at the output', True),
-           ('param', 'update_ratio', 'update / weight norm (parameters)', True))
-
-
-TOP = 8     # layers drawn in colour and named per panel; the others are grey
-
-
-def plot(history, path, cells=None, top=TOP):
-    """One figure, four panels over the steps (see StatsHistory.plot): in each, the ``top``
-    layers with the largest values of the plotted statistic in colour and named in a legend
-    beside the panel, the other layers as thin grey lines."""
-    try:
-        import matplotlib
-        matplotlib.use('Agg', force=False)
-        import matplotlib.lines
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("StatsHistory.plot needs matplotlib: pip install matplotlib") from None
-    names = _select(history.cells, cells, 'plot')
-    fig, axes = plt.subplots(2, 2, figsize=(15, 9), constrained_layout=True)
-    colours = plt.get_cmap('tab10').colors
-    for ax, (kind, stat, title, log) in zip(axes.flat, _PANELS):
-        members = history.params if kind == 'param' else names
-        lines = []
-        for name in members:
-            s = history[name, kind]
-            x, y = s['step'], s[stat]
-            keep = np.isfinite(y) & (y > 0) if log else np.isfinite(y)
-            if keep.any():
-                lines.append((float(np.max(y[keep])), name or '(root)', x[keep], y[keep]))
-        lines.sort(key=lambda line: -line[0])
-        marker = 'o' if len(history) < 20 else None
-        for _, label, x, y in lines[top:]:
-            ax.plot(x, y, color='0.75', linewidth=0.7, marker=marker, markersize=2)
-        for k, (_, label, x, y) in enumerate(lines[:top]):
-            ax.plot(x, y, color=colours[k % len(colours)], linewidth=1.4, marker=marker,
-                    markersize=3, label=label)
-        if log and lines:
-            ax.set_yscale('log')
-        ax.set(title=title, xlabel='step', ylabel=stat.replace('_', ' ') +
-               (' (log scale)' if log else ''))
-        if lines:
-            handles, labels = ax.get_legend_handles_labels()
-            if len(lines) > top:
-                handles.append(matplotlib.lines.Line2D([], [], color='0.75', linewidth=0.7))
-                labels.append(f"{len(lines) - top} others")
-            ax.legend(handles, labels, fontsize=8, loc='upper left', bbox_to_anchor=(1.01, 1),
-                      borderaxespad=0, title=f"largest {stat.replace('_', ' ')}",
-                      title_fontsize=8)
-        else:
-            ax.text(0.5, 0.5, 'nothing recorded', ha='center', transform=ax.transAxes)
-    fig.suptitle('per-layer activation and gradient statistics over steps')
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
-
-
-def _select(names, patterns, what):
-    if patterns is None:
-        return list(names)
-    if isinstance(patterns, str):
-        patterns = [patterns]
-    out = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
-    if not out:
-        shown = ', '.join(n or '(root)' for n in names[:12]) + (' ...' if len(names) > 12 else '')
-        raise ValueError(f"StatsHistory.{what}: cells={patterns!r} matches no recorded cell; "
-                         f"recorded: {shown}")
-    return out
 
 
 # --------------------------------------------------------------------------- TensorBoard

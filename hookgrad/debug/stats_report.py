@@ -309,12 +309,14 @@ class StatsHistory:
         write_csv(self, path)
 
     def plot(self, path, cells=None):
-        """Draw per-layer activation and gradient statistics over the steps into one image.
+        """Draw per-layer activation and gradient statistics over the steps into one image:
+        the layers that ``report()`` names in colour, with their finding in the legend, then
+        the largest others.
 
         Needs matplotlib (the ``plot`` extra). ``cells`` is a glob pattern or a list of them
         selecting which cells to draw (default: every cell). Returns the path written.
         """
-        from .stats_export import plot
+        from .report_plots import plot
         return plot(self, path, cells)
 
     def to_tensorboard(self, logdir, stats=None):

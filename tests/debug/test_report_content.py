@@ -13,7 +13,7 @@ import hookgrad as ms
 from hookgrad import nn
 from hookgrad.debug import StatsRecorder, load_run, render_report, save_run, summary
 from hookgrad.debug.report import shape_text
-from hookgrad.debug.report_plots import NONFINITE, _heatmap
+from hookgrad.debug.report_plots import NONFINITE, _heatmap, _encode, step_range
 
 
 class Net(nn.Cell):
@@ -89,7 +89,8 @@ def test_last_step_table_and_heat_map_show_non_finite_gradients(tmp_path):
     history_upto_nan = record(3, 2)[1].history
     page = open(render_report(history_upto_nan, tmp_path / 'p.html'), encoding='utf-8').read()
     assert '<span class="nonfinite">non-finite: 12 NaN, 0 Inf</span>' in page      # fc2
-    image = matplotlib.image.imread(io.BytesIO(base64.b64decode(_heatmap(history_upto_nan))))
+    heatmap = _heatmap(history_upto_nan, step_range(history_upto_nan), None)
+    image = matplotlib.image.imread(io.BytesIO(base64.b64decode(_encode(heatmap))))
     colour = np.array([int(NONFINITE[i:i + 2], 16) for i in (1, 3, 5)]) / 255
     hits = np.all(np.abs(image[..., :3] - colour) < 0.02, axis=-1)
     assert hits.sum() > 1000                # the NaN step's column is drawn in its colour
