@@ -436,18 +436,21 @@ def _learning_rates(optimizer, lr, params):
         scale += float(np.asarray(backend.to_host(_plain(optimizer.momentum))).reshape(-1)[0])
     updated = {id(p) for p in optimizer.parameters}
     step = int(backend.to_host(optimizer.global_step._data).reshape(-1)[0])
-    out = []
+    out, rates = [], {}         # rates: id(holder) -> rate, each holder read once
     for _, p in params:
         if id(p) not in updated:
             out.append((rule, None, scale))
             continue
         holder = optimizer.get_lr_parameter(p)
-        if isinstance(holder, Cell):            # a LearningRateSchedule
-            value = holder(optimizer.global_step)
-            rate = float(backend.to_host(_plain(value)).reshape(-1)[0])
-        else:
-            rates = backend.to_host(holder._data).reshape(-1)
-            rate = float(rates[min(step, rates.size - 1)])
+        rate = rates.get(id(holder))
+        if rate is None:
+            if isinstance(holder, Cell):            # a LearningRateSchedule
+                value = holder(optimizer.global_step)
+                rate = float(backend.to_host(_plain(value)).reshape(-1)[0])
+            else:
+                values = backend.to_host(holder._data).reshape(-1)
+                rate = float(values[min(step, values.size - 1)])
+            rates[id(holder)] = rate
         out.append((rule, rate, scale))
     return out
 

@@ -62,10 +62,10 @@ def _inputs(m, rules):
         if off:
             out.append(CheckFinding(
                 'input_scale', f"mean {mean:.3g}, std {std:.3g}: far from mean 0 and std 1",
-                f"normalize it: (x - mean) / std with the training set's statistics, per "
-                f"channel for images (dataset.vision.Normalize; Rescale(1/255) first for "
-                f"0..255 pixels)", input=i, value=std if abs(mean) <= rules['input_mean_above']
-                else mean))
+                "normalize it: (x - mean) / std with the training set's statistics, per "
+                "channel for images (dataset.vision.Normalize; Rescale(1/255) first for 0..255 "
+                "pixels)", input=i,
+                value=std if abs(mean) <= rules['input_mean_above'] else mean))
     return out
 
 
