@@ -145,7 +145,7 @@ class FloorDiv(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        return np.floor_divide(a, b)
+        return fp_call('floor_divide', np.floor_divide, a, b)
 
 
 class RoundedDiv(Op):
@@ -269,7 +269,7 @@ class Remainder(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)
-        return np.remainder(a, b)
+        return fp_call('remainder', np.remainder, a, b)
 
     @staticmethod
     def backward(ctx, gy):

@@ -8,8 +8,10 @@ import math
 
 import numpy as np
 
+from .._frames import warn
 from ..autograd.function import Op
 from ..autograd.math import array_math
+from ..kernels.fp_errors import fp_call
 from ._base import as_tensor, normalize_axis
 from .arithmetic import cast
 
@@ -67,6 +69,19 @@ def _count(shape, axis):
     if axis is None:
         return math.prod(shape)
     return math.prod(shape[i] for i in axis)
+
+
+def _spread(name, x, axis, ddof, keepdims):
+    """``x.var`` or ``x.std`` (``name``), its warnings at the user's line: NumPy's floating-point
+    ones, and NaN where ``ddof`` leaves no degrees of freedom (a std of one value, ddof=1)."""
+    n = _count(x.shape, axis)
+    if n > ddof:
+        return fp_call(name, lambda a: getattr(a, name)(axis=axis, ddof=ddof, keepdims=keepdims),
+                       x)
+    warn(f"ops.{name}: ddof={ddof} leaves no degrees of freedom for {n} value"
+         f"{'s' if n != 1 else ''} per result: the result is NaN", RuntimeWarning)
+    with np.errstate(all='ignore'):        # (an Inf among the values: inf * 0 is NaN too)
+        return x.sum(axis=axis, keepdims=keepdims) * 0 + math.nan
 
 
 def _check_nonempty(name, x, axis):
@@ -293,7 +308,7 @@ class Var(Op):
         _remember(ctx, x, axis, keepdims)
         ctx.ddof = ddof
         ctx.save(x)
-        return ctx.xp.asarray(x.var(axis=axis, ddof=ddof, keepdims=keepdims))
+        return ctx.xp.asarray(_spread('var', x, axis, ddof, keepdims))
 
     @staticmethod
     def backward(ctx, gy):
@@ -309,7 +324,7 @@ class Std(Op):
     def forward(ctx, x, axis, ddof, keepdims):
         _remember(ctx, x, axis, keepdims)
         ctx.ddof = ddof
-        y = ctx.xp.asarray(x.std(axis=axis, ddof=ddof, keepdims=keepdims))
+        y = ctx.xp.asarray(_spread('std', x, axis, ddof, keepdims))
         ctx.save(x, y)
         return y
 

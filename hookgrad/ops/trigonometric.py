@@ -75,7 +75,7 @@ class HyperbolicSine(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.sinh(x)
+        return fp_call('sinh', np.sinh, x)
 
     @staticmethod
     def backward(ctx, gy):
@@ -89,7 +89,7 @@ class HyperbolicCosine(Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save(x)
-        return np.cosh(x)
+        return fp_call('cosh', np.cosh, x)
 
     @staticmethod
     def backward(ctx, gy):

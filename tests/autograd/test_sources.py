@@ -162,6 +162,29 @@ def test_a_floating_point_warning_of_a_backward_rule_names_the_op_at_the_backwar
     np.testing.assert_array_equal(x.grad.asnumpy(), [np.inf, 0.5])     # the gradient as before
 
 
+@pytest.mark.parametrize('op, f', [('Sqrt', ops.sqrt), ('Log', ops.log),
+                                   ('Div', lambda x: ms.Tensor([1.0]) / x)])
+def test_grad_at_zero_warns_once_per_error_naming_the_op_at_the_grad_line(op, f):
+    def run():
+        ms.grad(lambda x: f(x).sum())(ms.Tensor([0.0])); run.line = here()     # noqa: E702
+
+    backward = [w for w in _caught(run) if w[3].startswith('the backward of')]
+    assert backward, 'no warning from the backward pass'
+    assert {w[:3] for w in backward} == {(RuntimeWarning, __file__, run.line[1])}
+    assert all(w[3].startswith(f"the backward of '{op}': ") for w in backward), backward
+    assert len({w[3] for w in backward}) == len(backward)      # one per kind of error
+
+    def guarded():
+        with nan_guard(action='record'):
+            y = f(ms.Tensor([0.0], requires_grad=True)); guarded.line = here()   # noqa: E702
+            y.sum().backward()
+
+    at_forward = [w for w in _caught(guarded) if w[3].startswith('the backward of')]
+    code = getattr(f, '__code__', None)     # the lambda of this file is the user's line
+    line = code.co_firstlineno if code and code.co_filename == __file__ else guarded.line[1]
+    assert at_forward and {w[1:3] for w in at_forward} == {(__file__, line)}
+
+
 def test_with_sources_recorded_the_warning_is_at_the_line_that_created_the_node():
     x = ms.Tensor([1.0, 2.0], requires_grad=True)
 
