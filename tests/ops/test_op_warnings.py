@@ -25,6 +25,7 @@ def caught(fn):
     ('exp2', lambda: ops.exp2(ms.Tensor(BIG))),
     ('sinh', lambda: ops.sinh(ms.Tensor(BIG))),
     ('cosh', lambda: ops.cosh(ms.Tensor(BIG))),
+    ('square', lambda: ops.square(ms.Tensor(BIG))),
     ('remainder', lambda: ops.remainder(ms.Tensor([1.0]), ms.Tensor(ZERO))),
     ('floor_divide', lambda: ops.floor_divide(ms.Tensor([1.0]), ms.Tensor(ZERO))),
     ('fmod', lambda: ops.fmod(ms.Tensor([1.0]), ms.Tensor(ZERO))),
