@@ -138,8 +138,9 @@ def check(net, *inputs, loss_fn=None, target=None, optimizer=None, lr=None, verb
     if not params:
         raise ValueError(f"check: {type(net).__name__} has no trainable parameter; there is "
                          f"nothing to train")
+    rates = _learning_rates(optimizer, lr, params)      # refuses an optimizer before the pass
     m = _run(net, inputs, loss_fn, target, params, rules['saturation_margin'])
-    m.lr = _learning_rates(optimizer, lr, params)
+    m.lr = rates
     m.optimizer = None if optimizer is None else type(optimizer).__name__
     report = CheckReport(findings(m, rules), rules, m.loss, len(m.ran), len(params))
     if verbose:
@@ -232,8 +233,7 @@ def _read_values(m, probe, loss, got, params, before, inputs):
     """Reduce the gradients, weights, inputs and activation counts, and read them at once."""
     arrays = [loss._data.reshape(-1).astype(np.float64).sum().reshape(1)]
     for p, g in zip(params, got):
-        w = before[id(p)].reshape(-1).astype(np.float64)
-        arrays.append((w @ w).reshape(1))
+        arrays.append(_squared_norm(before[id(p)]))
         if g is not None:
             arrays.append(_grad_numbers(g._data if isinstance(g, Tensor) else g))
     positions = []
@@ -259,13 +259,29 @@ def _read_values(m, probe, loss, got, params, before, inputs):
 
 def _grad_numbers(g):
     """``[squared norm of the finite values, non-zero count, non-finite count]`` of a gradient,
-    as a float64 vector on its device."""
-    xp = backend.array_module(g)
-    f = g.reshape(-1).astype(np.float64)
+    as a float64 vector (on its device)."""
+    f = g.reshape(-1)
+    if backend.is_host(f):          # one dot product and one count, unless it is not finite
+        sq = float(np.dot(f, f))
+        if math.isfinite(sq):
+            return np.array([sq, np.count_nonzero(f), 0.0])
+    xp = backend.array_module(f)
+    f = f.astype(np.float64)
     finite = xp.isfinite(f)
     h = xp.where(finite, f, 0)
     return xp.stack([h @ h, (f != 0).sum().astype(np.float64),
                      (~finite).sum().astype(np.float64)])
+
+
+def _squared_norm(a):
+    """``[sum of squares]`` of an array as a float64 vector (on its device)."""
+    f = a.reshape(-1)
+    if backend.is_host(f):
+        sq = float(np.dot(f, f))
+        if math.isfinite(sq):
+            return np.array([sq])
+    f = f.astype(np.float64)
+    return (f @ f).reshape(1)
 
 
 def _spread(a):

@@ -30,7 +30,8 @@ def _nonfinite(m):
     if not bad:
         return []
     name, cell, count = bad[0]
-    others = f" ({len(bad) - 1} more parameters too)" if len(bad) > 1 else ''
+    more = len(bad) - 1
+    others = f" (and {more} more parameter{'s' if more > 1 else ''})" if more else ''
     return [CheckFinding('nonfinite', f"its gradient holds {int(count):,} NaN or Inf "
                          f"values{others}", _NAN_GUARD, cell=cell, param=name,
                          value=float(len(bad)))]

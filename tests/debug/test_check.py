@@ -259,6 +259,24 @@ def test_a_nonfinite_loss_points_to_nan_guard_and_stops_the_gradient_rules():
     assert 'nan_guard' in report[0].fix
 
 
+def test_a_nonfinite_gradient_under_a_finite_loss_names_the_first_parameter():
+    class Root(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(8, 4, weight_init='zeros', bias_init='zeros')
+            self.out = nn.Dense(4, 2)
+
+        def construct(self, x):
+            return self.out(ops.sqrt(self.fc(x)))          # sqrt's slope at 0 is infinite
+
+    with pytest.warns(RuntimeWarning):
+        report = check(Root().set_train(), normal(4, 8), verbose=False)
+    (finding,) = report.of('nonfinite')
+    assert (finding.param, finding.cell) == ('fc.weight', 'fc')
+    assert finding.message == 'its gradient holds 32 NaN or Inf values (and 1 more parameter)'
+    assert np.isfinite(report.loss) and report.of('vanishing') == report.of('exploding') == []
+
+
 # ----------------------------------------------------------------------------- a healthy run
 def test_a_healthy_normalized_network_in_train_mode_gives_no_finding(capsys):
     net = Healthy().set_train()
