@@ -72,7 +72,11 @@ def remember(kind, hook, cell, new, old):
             a, b = n._data, o._data
             if a.shape != b.shape or a.dtype != b.dtype:
                 changes.append((i, weakref.ref(n), (b.shape, o.dtype)))
-    records = _records()
+    records = getattr(_local, 'records', None)
+    if records is None:
+        if not changes:
+            return
+        records = _local.records = []
     for k, r in enumerate(records):
         if r.hook is hook and r.cell() is cell:
             del records[k]
@@ -81,13 +85,6 @@ def remember(kind, hook, cell, new, old):
         records.append(_Replacement(kind, hook, cell, changes))
         if len(records) > _LIMIT:
             del records[0]
-
-
-def _records():
-    records = getattr(_local, 'records', None)
-    if records is None:
-        records = _local.records = []
-    return records
 
 
 def note(error):
