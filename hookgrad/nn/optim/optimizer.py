@@ -18,7 +18,7 @@ loaded like any parameter (state loaded with ``set_data`` is copied back in befo
 step). Gradients are not checked for NaN or infinity: the update is plain arithmetic on them.
 
 Weight decay follows MindSpore: without groups it applies to the parameters whose names contain
-neither 'beta' nor 'gamma' (SGD decays every parameter, as MindSpore's SGD kernel does); with
+neither 'beta' nor 'gamma' (FTRL decays every parameter, as MindSpore's FTRL does); with
 groups, to every parameter of a group whose weight decay is positive.
 """
 import math
@@ -166,7 +166,7 @@ class Optimizer(Cell):
             wrong shape or type, naming the parameter; nothing is updated then.
     """
 
-    _decay_all = False      # SGD decays every parameter, not only those without beta/gamma
+    _decay_all = False      # True: decay every parameter, not only those without beta/gamma
     _decay = 'before'       # where weight decay joins the gradient (None: the rule applies it)
     _centralizes = True     # whether the subclass applies grad_centralization
 

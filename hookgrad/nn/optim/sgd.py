@@ -23,8 +23,9 @@ def _momentum_parameter(value):
 class SGD(Optimizer):
     r"""Stochastic gradient descent with optional momentum, dampening and Nesterov momentum.
 
-    With ``g`` the gradient (plus ``weight_decay * w``, applied to every parameter, after
-    dividing by ``loss_scale``), ``u`` the momentum and ``v`` the ``accum`` state::
+    With ``g`` the gradient (divided by ``loss_scale``, plus ``weight_decay * w`` for
+    parameters without 'beta'/'gamma' in their names, or per group), ``u`` the momentum and
+    ``v`` the ``accum`` state::
 
         v = g                                  at a parameter's first step (``stat`` set)
         v = u * v + (1 - dampening) * g        afterwards
@@ -64,8 +65,7 @@ class SGD(Optimizer):
     [0.5 2.5]
     """
 
-    _decay_all = True       # MindSpore's SGD kernel decays every parameter...
-    _decay = 'after'        # ...adding weight_decay * w to the gradient divided by loss_scale
+    _decay = 'after'        # weight_decay * w joins the gradient divided by loss_scale
 
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
                  nesterov=False, loss_scale=1.0):
