@@ -6,6 +6,7 @@ the call sequence. Hooks live in one slot, ``_hooks``, that is None while the ce
 ``bprop`` and with no op observer on, calls ``construct`` directly (hookgrad/hooks/cell_hooks.py
 has the hooked sequence, hookgrad/hooks/bprop.py the custom backward).
 """
+import copy
 import weakref
 
 from .._tensor import Tensor
@@ -373,6 +374,20 @@ class Cell(CellState, CellFlags, CellPrecision):
             if cell is None:
                 break
         return '.'.join(reversed(parts))
+
+    def __deepcopy__(self, memo):
+        """A deep copy whose sub-cells' parent links point into the copy (the weak references
+        would otherwise keep naming the original tree); a copied sub-cell alone is a root."""
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        d = clone.__dict__
+        for key, value in self.__dict__.items():
+            d[key] = None if key == '_parent' else copy.deepcopy(value, memo)
+        if self._parent is not None:
+            parent = memo.get(id(self._parent[0]()))
+            if parent is not None:
+                d['_parent'] = (weakref.ref(parent), self._parent[1])
+        return clone
 
     # ----------------------------------------------------------------- hooks
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):

@@ -267,3 +267,18 @@ def test_parameter_argument_errors(kwargs, error, message):
 def test_init_data_rejects_a_layout():
     with pytest.raises(ValueError, match="a parallel layout cannot be honoured"):
         P(name='p').init_data(layout=[1, 2])
+
+
+def test_a_deep_copy_names_its_sub_cells_by_the_copy():
+    import copy
+    net = nn.SequentialCell(nn.Dense(2, 3), nn.SequentialCell(nn.ReLU(), nn.Dense(3, 1)))
+    clone = copy.deepcopy(net)
+    inner = clone[1][1]
+    assert inner.path() == 'SequentialCell.1.1'
+    assert inner._parent[0]() is clone[1] and clone[1]._parent[0]() is clone
+    del net
+    assert inner.path() == 'SequentialCell.1.1'            # not cut short by the original's end
+    alone = copy.deepcopy(clone[1])
+    assert alone._parent is None and alone[1].path() == 'SequentialCell.1'
+    assert [n for n, _ in clone.parameters_and_names()] == ['0.weight', '0.bias', '1.1.weight',
+                                                           '1.1.bias']

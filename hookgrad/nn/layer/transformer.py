@@ -10,7 +10,6 @@ in an encoder, ``decoder.layers.0.multihead_attn.k_point`` in a Transformer
 import copy
 import math
 import numbers
-import weakref
 
 from ... import _dtype
 from ... import ops
@@ -218,18 +217,7 @@ def _stack(layer, kind, num_layers, owner):
         raise TypeError(f"nn.{owner}: expected a {kind.__name__}, got {type(layer).__name__}")
     num_layers = positive_int(num_layers, owner, 'num_layers')
     fresh = kind(*layer._config(), dtype=layer.dtype)
-    return CellList([_relinked(copy.deepcopy(fresh)) for _ in range(num_layers)]), num_layers
-
-
-def _relinked(cell):
-    """``cell`` with every sub-cell's parent link pointing into this tree: a deep copy keeps
-    the links of the tree it copied, which would give its sub-cells (the attention's hook
-    points among them) the paths of cells that are gone."""
-    for name, child in cell.name_cells().items():
-        if child is not None:
-            child.__dict__['_parent'] = (weakref.ref(cell), name)
-            _relinked(child)
-    return cell
+    return CellList([copy.deepcopy(fresh) for _ in range(num_layers)]), num_layers
 
 
 class TransformerEncoder(Cell):
