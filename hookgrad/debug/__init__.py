@@ -7,6 +7,7 @@ from .summary import summary, Summary
 from .trace import trace, Trace, CellTrace
 from .stats import StatsRecorder
 from .stats_report import StatsHistory, StatsReport, Finding
+from .stats_depth import DepthRow
 from .stats_export import load_stats
 from .report import save_run, load_run, render_report
 from .check import check, CheckReport, CheckFinding

@@ -156,10 +156,9 @@ class _Measurements:
         ran: ``{cell path: cell}`` of the cells that ran, in the order of their first call.
         mode_cells: ``[(path, cell)]`` of the mode-dependent cells that ran in predict mode.
         params: ``[(name, owner cell path)]`` of the trainable parameters.
-        first_use: ``{parameter name: rank}``: the order the forward pass first used them.
-        layer_grads: ``{cell path: norm}``: the norm of the gradient w.r.t. the outputs of each
-            cell holding trainable parameters (a ``StatsRecorder``'s ``grad_output`` norm), for
-            those that received one.
+        depth: the depth profile of the cells holding trainable parameters, in forward order
+            (``StatsHistory.depth_profile``: each one's output-gradient norm and its ratio to
+            the last layer's).
         grads: per parameter ``(squared norm of the finite values, non-zero count, non-finite
             count)``, or None when no gradient arrived.
         weight_norms: per parameter, the norm before the check.
@@ -183,7 +182,7 @@ def _run(net, inputs, loss_fn, target, params, margin):
     saved = [(p, p._data, p._data.copy()) for p in net.get_parameters()]
     generator = _random.generator()
     rng_state = generator.bit_generator.state
-    probe = _Probe(paths, {id(p): name for name, p in params}, margin)
+    probe = _Probe(paths, margin)
     handles = []
     layers = list(dict.fromkeys(owner.get(id(p), '') for _, p in params))
     recorder = None
@@ -218,12 +217,7 @@ def _run(net, inputs, loss_fn, target, params, margin):
     m.ran = probe.ran
     m.mode_cells = probe.mode_cells
     m.params = [(name, owner.get(id(p), '')) for name, p in params]
-    m.first_use = {probe.param_names[k]: rank for k, rank in probe.first_use.items()}
-    m.layer_grads = {}
-    for path in layers:
-        norms = recorder.history[path, 'grad_output']['norm']
-        if len(norms) and math.isfinite(norms[0]):
-            m.layer_grads[path] = float(norms[0])
+    m.depth = recorder.history.depth_profile()
     _read_values(m, probe, loss, got, [p for _, p in params],
                  {id(p): copy for p, _, copy in saved}, inputs)
     return m
@@ -336,17 +330,14 @@ def _flat(value):
 
 
 class _Probe(OpObserver):
-    """Sees the forward ops: which cells ran, the first use of each trainable parameter, and
-    the outputs of the activation ops (counts of dead or saturated elements, kept on their
+    """Sees the forward ops: which cells ran, and the outputs of the activation ops (counts of dead or saturated elements, kept on their
     device until the pass ends)."""
 
-    def __init__(self, paths, param_names, margin):
+    def __init__(self, paths, margin):
         self.paths = paths                  # id(cell) -> path in the net
-        self.param_names = param_names      # id(trainable parameter) -> name
         self.margin = margin
         self.ran = {}                       # path -> cell, in the order of first call
         self.mode_cells = []                # (path, cell) run in predict mode
-        self.first_use = {}                 # id(parameter) -> rank
         self.acts = {}                      # (path, op) -> ([hit counts], element count)
 
     def on_forward(self, call):
@@ -361,10 +352,6 @@ class _Probe(OpObserver):
                     if p is not None and p not in self.ran:
                         self.ran[p] = c
                 break
-        for t in call.tensors:
-            k = id(t)
-            if k in self.param_names and k not in self.first_use:
-                self.first_use[k] = len(self.first_use)
         name = call.name
         if path is None or name not in _DEAD_OPS + _SATURATING_OPS:
             return

@@ -111,24 +111,17 @@ def _activations(m, rules):
 
 def _depth(m, rules):
     """Vanishing and exploding gradients: the norm of the gradient w.r.t. each layer's outputs
-    over the last layer's; layers in the order the forward pass first uses their parameters."""
+    over the last layer's, layers in forward order (``StatsHistory.depth_profile``)."""
     if any(g is not None and g[2] > 0 for g in m.grads):
         return []
-    first = {}
-    for name, cell in m.params:
-        rank = m.first_use.get(name)
-        if rank is not None:
-            first[cell] = min(first.get(cell, rank), rank)
-    order = sorted((first[cell], cell, norm) for cell, norm in m.layer_grads.items()
-                   if cell in first and norm > 0)
-    if len(order) < 2:
+    rows = [r for r in m.depth if math.isfinite(r.ratio) and r.norm > 0]
+    if len(rows) < 2:
         return []
-    _, last, last_norm = order[-1]
+    last = rows[-1]
     out = []
-    for _, cell, norm in order[:-1]:
-        ratio = norm / last_norm
+    for cell, norm, ratio in rows[:-1]:
         what = f"the gradient of its output has norm {norm:.3g}, {ratio:.3g} times the last " \
-               f"layer's ('{last or '(root)'}', {last_norm:.3g})"
+               f"layer's ('{last.name or '(root)'}', {last.norm:.3g})"
         if ratio < rules['vanish_below']:
             out.append(CheckFinding(
                 'vanishing', what, "ReLU-family activations instead of sigmoid/tanh, He or "
