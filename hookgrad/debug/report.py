@@ -218,7 +218,9 @@ def health_of(history, findings, anomalies=()):
     """``(last healthy step, first problem step, what it was)``: the first step with a NaN or
     Inf (a nan_guard anomaly, the loss, any recorded statistic) or from which a finding holds,
     and the last recorded or logged step before it (None when the problem came first).
-    ``(None, None, None)`` when nothing went wrong."""
+    ``(None, None, None)`` when nothing went wrong. A large update is a warning about the
+    learning rate, not a failure (training often goes on well past its first step), so it
+    does not end the healthy steps."""
     problems = [(a['step'], f"{a['direction']} NaN/Inf at op {a['op']} in "
                             f"{_cell(a['cell'])} (nan_guard)") for a in anomalies]
     bad_loss = [k for k, v in history.losses.items() if not math.isfinite(v)]
@@ -237,6 +239,8 @@ def health_of(history, findings, anomalies=()):
         k, j = hit[0]
         problems.append((int(steps[k]), f"NaN or Inf in the gradient of {history.params[j]}"))
     for key in FINDINGS:
+        if key == 'large_update':
+            continue
         for f in getattr(findings, key):
             problems.append((f.since, f"{finding_title(key)}: {_cell(f.name)} "
                                       f"{'gradient' if f.kind == 'param' else f.kind}"))

@@ -12,6 +12,7 @@ import hookgrad as ms
 from hookgrad import nn
 from hookgrad.debug import StatsRecorder, load_run, nan_guard, render_report, save_run
 from hookgrad.debug.report import health_of
+from hookgrad.debug.stats_report import FINDINGS
 from tests.debug.test_stats import MLP
 from tests.debug.test_stats_depth import sigmoid_stack, train as train_stack
 
@@ -19,6 +20,12 @@ matplotlib = pytest.importorskip('matplotlib')
 from hookgrad.debug.report_plots import MARKER_GID, figures, step_range  # noqa: E402
 
 STEPS, NAN_STEP = 7, 4
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    matplotlib.pyplot.close('all')
 
 
 def train(form='step_with_loss', lr=True, every=1, nan_step=NAN_STEP):
@@ -176,3 +183,20 @@ def test_flagged_layers_are_coloured_and_named_whatever_their_size(tmp_path):
     first = rec.depth_profile()[0]
     assert f'<td class="num">{first.ratio:.3g}</td>' in depth
     assert 'vanishing across depth</span>' in page and '0 exploding across depth' in page
+
+
+def test_a_large_update_alone_does_not_end_the_healthy_steps():
+    ms.set_seed(0)
+    net = MLP()
+    opt = nn.SGD(net.trainable_params(), learning_rate=1.0)
+    grad_fn = ms.value_and_grad(lambda x: (net(x) ** 2).mean(), None, opt.parameters)
+    rng = np.random.default_rng(0)
+    with StatsRecorder(net) as rec:
+        for _ in range(4):
+            loss, grads = grad_fn(ms.Tensor(rng.standard_normal((8, 4)).astype(np.float32)))
+            opt(grads)
+            rec.step(loss=loss)
+    report = rec.history.report()
+    assert report.large_update and np.isfinite(list(rec.history.losses.values())).all()
+    assert not any(getattr(report, k) for k in FINDINGS if k != 'large_update')
+    assert health_of(rec.history, report) == (None, None, None)
