@@ -261,9 +261,11 @@ def _count(x, axis, keepdims):
 
 
 def nanmean(a, axis=None, dtype=None, keepdims=False):
-    """Mean ignoring NaNs (Float32 unless ``dtype`` is given); all-NaN slices give NaN."""
+    """Mean ignoring NaNs (Float32 unless ``dtype`` is given); all-NaN slices give NaN, as
+    documented, without a floating-point warning (MindSpore gives none)."""
     x = floating(_input(a, 'nanmean'))
-    y = ops.div(nansum(x, axis, keepdims=keepdims), _count(x, axis, keepdims))
+    with np.errstate(invalid='ignore', divide='ignore'):
+        y = ops.div(nansum(x, axis, keepdims=keepdims), _count(x, axis, keepdims))
     return result(y, np.float32 if dtype is None else dtype, 'nanmean')
 
 
@@ -274,8 +276,9 @@ def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
     centred = ops.sub(clean, nanmean(x, axis, x._data.dtype, keepdims=True))
     if x._data.dtype.kind == 'f':
         centred = ops.where(ops.isnan(x), ops.zeros_like(centred), centred)
-    y = ops.div(sum(ops.square(centred), axis, keepdims=keepdims),
-                ops.sub(_count(x, axis, keepdims), ddof))
+    with np.errstate(invalid='ignore', divide='ignore'):    # all-NaN slices: NaN, silently
+        y = ops.div(sum(ops.square(centred), axis, keepdims=keepdims),
+                    ops.sub(_count(x, axis, keepdims), ddof))
     return result(y, np.float32 if dtype is None else dtype, 'nanvar')
 
 

@@ -12,7 +12,7 @@ from hookgrad.autograd.observer import OpObserver, observers
 from hookgrad.debug import nan_guard
 
 STEPS = 150
-pytestmark = pytest.mark.filterwarnings('ignore:invalid value:RuntimeWarning')
+pytestmark = pytest.mark.filterwarnings('ignore:.*invalid value encountered:RuntimeWarning')
 
 
 @pytest.fixture(autouse=True)
