@@ -182,3 +182,33 @@ def test_hook_site_for_each_kind_of_callable():
     assert hook_site(s) == where(Scale.__call__)
     assert hook_site(s.method) == where(Scale.method)
     assert hook_site(print) is None
+
+
+def test_a_change_that_reaches_the_failing_layer_through_a_relu_is_named_as_earlier():
+    net = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 2))
+    net[0].register_forward_hook(narrow)
+    with pytest.raises(ValueError, match=r"nn.Dense 'SequentialCell.2': input of shape \(2, 2\)") \
+            as info:
+        net(x0())
+    notes = [n for n in info.value.__notes__ if 'forward hook' in n]
+    assert notes == [f"(earlier in this network, Cell 'SequentialCell.0' forward hook 'narrow' "
+                     f"(defined at {where(narrow)}) replaced the cell's output with a Tensor of "
+                     f"shape (2, 2) and dtype Float32, where construct returned shape (2, 8) and "
+                     f"dtype Float32: a layer after it may not expect that)"]
+
+
+def test_a_change_on_another_network_or_not_shown_in_the_error_adds_nothing():
+    hooked = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU())
+    hooked[0].register_forward_hook(narrow)
+    hooked(x0())                                       # recorded: a change to (2, 2)
+    other = nn.SequentialCell(nn.Dense(2, 2), nn.Dense(4, 1))
+    with pytest.raises(ValueError, match=r"input of shape \(2, 2\)") as info:
+        other(ms.Tensor(np.ones((2, 2), np.float32)))   # the hook's shape, in another network
+    assert 'forward hook' not in full_text(info.value)
+    with pytest.raises(ValueError, match=r"input of shape \(2, 3\)") as info:
+        nn.SequentialCell(hooked, nn.Dense(2, 3), nn.Dense(4, 1))(x0())
+    assert 'forward hook' not in full_text(info.value)     # the error does not show (2, 2)
+    hooked.append(nn.Dense(5, 1))                      # fails on (2, 2), which the hook made
+    with pytest.raises(ValueError) as info:
+        hooked(x0())
+    assert full_text(info.value).count('forward hook') == 1
