@@ -9,6 +9,7 @@ Run: python benchmarks/cell_hooks.py  (PyTorch is optional)
 import argparse
 import statistics
 
+import two_threads  # noqa: F401,I001  (first: hookgrad from this checkout, two BLAS threads)
 import numpy as np
 
 import hookgrad as ms

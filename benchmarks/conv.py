@@ -23,6 +23,7 @@ import argparse
 import statistics
 import time
 
+import two_threads  # noqa: F401,I001  (first: hookgrad from this checkout, two BLAS threads)
 import hookgrad  # noqa: F401,I001  (first: it sets OpenBLAS's kernels and thread wait)
 import numpy as np
 from hookgrad.kernels import conv as conv_kernels

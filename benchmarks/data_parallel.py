@@ -15,6 +15,7 @@ import argparse
 import statistics
 import time
 
+import checkout  # noqa: F401,I001  (first: hookgrad from this checkout)
 import numpy as np
 
 import hookgrad as ms

@@ -15,6 +15,7 @@ import tempfile
 import textwrap
 import time
 
+import checkout  # noqa: F401,I001  (first: hookgrad from this checkout)
 import numpy as np
 from PIL import Image
 

@@ -18,6 +18,7 @@ import argparse
 import statistics
 import time
 
+import two_threads  # noqa: F401,I001  (first: hookgrad from this checkout, two BLAS threads)
 import numpy as np
 
 import hookgrad as ms

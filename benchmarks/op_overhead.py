@@ -10,6 +10,7 @@ Run: python benchmarks/op_overhead.py  (PyTorch is optional: without it only hoo
 import argparse
 import statistics
 
+import two_threads  # noqa: F401,I001  (first: hookgrad from this checkout, two BLAS threads)
 import numpy as np
 
 import hookgrad as ms
