@@ -3,18 +3,18 @@ healthy step marked, the learning rate drawn when recorded, the loss of step k d
 the layers of the findings in colour whatever their size."""
 import dataclasses
 import re
-import warnings
 
 import numpy as np
 import pytest
 
 import hookgrad as ms
 from hookgrad import nn
-from hookgrad.debug import StatsRecorder, load_run, nan_guard, render_report, save_run
+from hookgrad.debug import StatsRecorder, load_run, render_report, save_run
 from hookgrad.debug.report import health_of
 from hookgrad.debug.stats_report import FINDINGS
 from tests.debug.test_stats import MLP
 from tests.debug.test_stats_depth import sigmoid_stack, train as train_stack
+from tests.debug.test_stats_steps import run
 
 matplotlib = pytest.importorskip('matplotlib')
 from hookgrad.debug.report_plots import MARKER_GID, figures, step_range  # noqa: E402
@@ -30,34 +30,9 @@ def close_figures():
 
 def train(form='step_with_loss', lr=True, every=1, nan_step=NAN_STEP):
     """STEPS SGD steps at a small, decaying learning rate; the input of ``nan_step`` holds a
-    NaN.
-    Returns the recorder, nan_guard's reports as a run file holds them, and the losses."""
-    ms.set_seed(0)
-    net = MLP()
-    opt = nn.SGD(net.trainable_params(), learning_rate=0.01)
-    grad_fn = ms.value_and_grad(lambda x: (net(x) ** 2).mean(), None, opt.parameters)
-    rng = np.random.default_rng(0)
-    computed = []
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', RuntimeWarning)
-        with StatsRecorder(net, every=every, auto_step=form == 'auto_step') as rec, \
-                nan_guard(net, action='record') as guard:
-            for k in range(STEPS):
-                x = rng.standard_normal((8, 4)).astype(np.float32)
-                if k == nan_step:
-                    x[0, 0] = np.nan
-                loss, grads = grad_fn(ms.Tensor(x))
-                computed.append(float(loss.asnumpy()))
-                if k != nan_step:
-                    opt(grads)
-                rate = 0.01 / (k + 1) if lr else None
-                if form == 'step_with_loss':
-                    rec.step(loss=loss, lr=rate)
-                elif form == 'step_then_log':
-                    rec.step()
-                    rec.log(loss, lr=rate)
-                else:
-                    rec.log(loss, lr=rate)
+    NaN. Returns the recorder, nan_guard's reports as a run file holds them, and the losses."""
+    rec, guard, computed = run(form, every, STEPS, nan_step, (lambda k: 0.01 / (k + 1)) if lr
+                               else None, base_lr=0.01, poison=(0, 0))
     return rec, [dataclasses.asdict(a) for a in guard.reports], computed
 
 

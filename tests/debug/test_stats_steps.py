@@ -21,13 +21,14 @@ def lr_at(k):
     return 0.1 / (k + 1)
 
 
-def run(form, every=1):
-    """STEPS SGD steps whose learning rate changes every step; the input of NAN_STEP is NaN,
-    and its update is skipped. Returns the recorder, the guard, and the losses computed in
-    each step."""
+def run(form, every=1, steps=STEPS, nan_step=NAN_STEP, lr=lr_at, base_lr=0.1, poison=np.s_[:]):
+    """``steps`` SGD steps (learning rate ``base_lr``), each logging the learning rate ``lr(k)``
+    (None: no rate) by the call order ``form``; ``x[poison]`` of step ``nan_step`` (None: no
+    step) is NaN, and its update is skipped. Returns the recorder, the guard, and the losses
+    computed in each step."""
     ms.set_seed(0)
     net = MLP()
-    opt = nn.SGD(net.trainable_params(), learning_rate=0.1)
+    opt = nn.SGD(net.trainable_params(), learning_rate=base_lr)
     grad_fn = ms.value_and_grad(lambda x: (net(x) ** 2).mean(), None, opt.parameters)
     rng = np.random.default_rng(0)
     computed = []
@@ -35,24 +36,25 @@ def run(form, every=1):
         warnings.simplefilter('ignore', RuntimeWarning)
         with StatsRecorder(net, every=every, auto_step=form == 'auto_step') as rec, \
                 nan_guard(net, action='record') as guard:
-            for k in range(STEPS):
+            for k in range(steps):
                 x = rng.standard_normal((8, 4)).astype(np.float32)
-                if k == NAN_STEP:
-                    x[:] = np.nan
+                if k == nan_step:
+                    x[poison] = np.nan
                 loss, grads = grad_fn(ms.Tensor(x))
                 computed.append(float(loss.asnumpy()))
-                if k != NAN_STEP:
+                if k != nan_step:
                     opt(grads)
+                rate = None if lr is None else lr(k)
                 if form == 'log_then_step':
-                    rec.log(loss, lr=lr_at(k))
+                    rec.log(loss, lr=rate)
                     rec.step()
                 elif form == 'step_then_log':
                     rec.step()
-                    rec.log(loss, lr=lr_at(k))
+                    rec.log(loss, lr=rate)
                 elif form == 'step_with_loss':
-                    rec.step(loss=loss, lr=lr_at(k))
+                    rec.step(loss=loss, lr=rate)
                 else:
-                    rec.log(loss, lr=lr_at(k))
+                    rec.log(loss, lr=rate)
     return rec, guard, computed
 
 
