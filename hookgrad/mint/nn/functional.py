@@ -7,8 +7,8 @@ from ... import ops, nn as _nn
 from ..._dtype import int64
 from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_loss,
                     cross_entropy, hardshrink, hardsigmoid, hardswish, l1_loss, layer_norm,
-                    mse_loss, prelu, sigmoid, soft_margin_loss, softplus, softshrink, tanh,
-                    upsample)
+                    mse_loss, prelu, sigmoid, soft_margin_loss, softplus, softshrink, tanh)
+from ...ops import resize as _resize
 from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
@@ -361,11 +361,24 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
                 recompute_scale_factor=None):
     """``input`` resized to ``size`` or by ``scale_factor`` ('nearest', 'linear', 'bilinear',
     'bicubic', 'trilinear', 'area'). With ``scale_factor`` the output size is
-    ``floor(size * scale_factor)`` and the sampling follows that size."""
+    ``floor(size * scale_factor)``.
+
+    'bicubic' (4-d) is MindSpore's UpsampleBicubic2D, PyTorch's bicubic: a = -0.75 at the
+    exact source position, the taps clamped to the border; a scale_factor sets the sampling
+    step ``1 / scale_factor`` unless ``recompute_scale_factor=True``. The other modes sample
+    as for the output size."""
+    if mode == 'bicubic':
+        return _resize.upsample_bicubic2d(input, size, scale_factor, align_corners,
+                                          recompute_scale_factor)
     if scale_factor is not None and recompute_scale_factor is None:
         recompute_scale_factor = True
     return ops.interpolate(input, size, scale_factor, mode, align_corners,
                            recompute_scale_factor)
+
+
+def upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None):
+    """``interpolate`` under MindSpore's other name (without recompute_scale_factor)."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 __getattr__ = _reporter('mindspore.mint.nn.functional')

@@ -3,8 +3,9 @@
 
 Every mode resizes each spatial axis on its own, so the layer multiplies the input by one
 (out, in) matrix per axis: row i holds the weights of the input positions output i reads
-(one 1 for the nearest modes, two for the linear ones, four for bicubic, a window's average
-for area). The products carry the gradients.
+(one 1 for the nearest modes, two for the linear ones, a window's average for area). The
+products carry the gradients. 'bicubic' runs ``ops.interpolate``, which builds MindSpore's
+ResizeBicubic weights (hookgrad/ops/resize.py).
 """
 import math
 import numbers
@@ -36,7 +37,7 @@ def _nearest(n, m, scale, exact):
 
 
 def _source(n, m, scale, align_corners):
-    """Each output's position on the input axis, for the linear and cubic modes."""
+    """Each output's position on the input axis, for the linear modes."""
     dst = np.arange(m, dtype=np.float64)
     if align_corners:
         return dst * ((n - 1) / (m - 1) if m > 1 else 0.0)
@@ -55,35 +56,9 @@ def _linear(n, m, scale, align_corners):
     return w
 
 
-def _cubic_weights(t, a):
-    t = np.abs(t)
-    near = ((a + 2) * t - (a + 3)) * t * t + 1
-    far = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
-    return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
-
-
-def _bicubic(n, m, scale, align_corners):
-    """TensorFlow's ResizeBicubic: half-pixel centres use Keys' kernel (a = -0.5) with the
-    taps outside the input dropped and the rest renormalized; align_corners uses a = -0.75
-    with the taps clamped to the border."""
-    src = _source(n, m, scale, align_corners)
-    base = np.floor(src)
-    frac = np.rint((src - base) * 1024) / 1024      # TensorFlow reads a 1024-entry table
-    taps = base.astype(np.int64)[:, None] + np.arange(-1, 3)    # (m, 4)
-    k = _cubic_weights(frac[:, None] - np.arange(-1, 3), -0.75 if align_corners else -0.5)
-    if not align_corners:
-        k = np.where((taps >= 0) & (taps < n), k, 0.0)
-        k = k / k.sum(1, keepdims=True)
-    w = np.zeros((m, n))
-    np.add.at(w, (np.repeat(np.arange(m), 4), np.clip(taps, 0, n - 1).ravel()), k.ravel())
-    return w
-
-
 def _matrix(mode, n, m, scale, align_corners):
     if mode in ('nearest', 'nearest-exact'):
         return _nearest(n, m, scale, mode == 'nearest-exact')
-    if mode == 'bicubic':
-        return _bicubic(n, m, scale, align_corners)
     if mode == 'area':
         return _pool_matrix(n, m, np.float64)
     return _linear(n, m, scale, align_corners)
@@ -200,6 +175,8 @@ class Upsample(Cell):
             raise TypeError(f"nn.Upsample '{self.path()}': expected a floating input, got "
                             f"dtype {x.dtype}")
         sizes, scales, corners = self._plan(x)
+        if self.mode == 'bicubic':
+            return ops.interpolate(x, size=sizes, mode='bicubic', align_corners=corners)
         y = x
         for i, m in enumerate(sizes):
             axis = 2 + i

@@ -18,7 +18,8 @@ from ._primitive import Primitive, _constant, _flag, _int_dtype
 
 __all__ = ['Conv2D', 'Conv2DBackpropInput', 'Conv2DTranspose', 'MaxPool', 'MaxPoolWithArgmax',
            'MaxPoolWithArgmaxV2', 'AvgPool', 'AdaptiveAvgPool2D', 'Pad', 'MirrorPad',
-           'ResizeBilinearV2', 'ResizeNearestNeighbor', 'DepthToSpace', 'SpaceToDepth']
+           'ResizeBicubic', 'ResizeBilinearV2', 'ResizeNearestNeighbor', 'DepthToSpace',
+           'SpaceToDepth']
 
 
 def _last_two(value):
@@ -308,6 +309,33 @@ class ResizeBilinearV2(Primitive):
         y = _linalg.matmul(_constant(_resize.linear_matrix(h, ho, *flags)._data, x), x)
         across = _constant(_resize.linear_matrix(w, wo, *flags)._data, x)
         return _linalg.matmul(y, _shape.transpose(across, (1, 0)))
+
+
+class ResizeBicubic(Primitive):
+    """``ResizeBicubic(align_corners=False, half_pixel_centers=False)(images, size)``: an
+    (N, C, H, W) floating image resized to ``size`` = (new_h, new_w) by bicubic interpolation
+    (TensorFlow's definition, as MindSpore: half-pixel centres use Keys' kernel with
+    a = -0.5 renormalized over the taps inside the image; align_corners and the legacy
+    ``src = i * in / out`` use a = -0.75 with the taps clamped to the border).
+
+    Computed as ``A_h @ images @ A_w.T`` with fixed interpolation matrices, so gradients reach
+    the image.
+
+    Raises:
+        TypeError: for a non-bool flag or a non-floating image.
+        ValueError: for both flags True, an image that is not 4-d, or a size that is not 2
+            positive ints.
+    """
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        align, half = _resize_flags(align_corners, half_pixel_centers, 'ResizeBicubic')
+        super().__init__(align_corners=align, half_pixel_centers=half)
+
+    def construct(self, images, size):
+        x = _image(images, 'ResizeBicubic')
+        if x._data.dtype.kind != 'f':
+            raise TypeError(f"ops.ResizeBicubic: images must be floating, got {x.dtype}")
+        return _resize.resize_bicubic(x, _size(size, 'ResizeBicubic'), self.align_corners,
+                                      self.half_pixel_centers)
 
 
 class ResizeNearestNeighbor(Primitive):
