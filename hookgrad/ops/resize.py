@@ -35,20 +35,21 @@ _UNSUPPORTED = ('trilinear', 'nearest-exact')
 _TABLE_STEPS = 1024         # ResizeBicubic's kernel table: entries per pixel
 
 
-def source_coordinates(n_in, n_out, align_corners, half_pixel):
-    """Each output position's source coordinate along one axis (float32, as MindSpore)."""
+def source_coordinates(n_in, n_out, align_corners, half_pixel, step=None):
+    """Each output position's source coordinate along one axis (float32, as MindSpore); the
+    sampling ``step`` is ``n_in / n_out`` unless given (align_corners ignores it)."""
     if align_corners and n_out > 1:
         scale = np.float32((n_in - 1) / (n_out - 1))
     else:
-        scale = np.float32(n_in / n_out)
+        scale = np.float32(step if step is not None else n_in / n_out)
     i = np.arange(n_out, dtype=np.float32)
     return (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
 
 
-def linear_matrix(n_in, n_out, align_corners, half_pixel, dtype):
+def linear_matrix(n_in, n_out, align_corners, half_pixel, dtype, step=None):
     """(n_out, n_in) weights of linear interpolation, the coordinates clamped to the input
     (a Tensor on the host)."""
-    src = source_coordinates(n_in, n_out, align_corners, half_pixel).astype(np.float64)
+    src = source_coordinates(n_in, n_out, align_corners, half_pixel, step).astype(np.float64)
     floor = np.floor(src)
     lerp = src - floor
     lower = np.clip(floor, 0, n_in - 1).astype(np.int64)
@@ -156,42 +157,55 @@ def _floating(x, where, mode):
         raise TypeError(f"{where}: mode {mode!r} needs a floating input, got {x.dtype}")
 
 
-def _pair(value, what, where, kind):
-    items = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+def _sizes(value, what, where, kind, n):
+    """``value`` (one number, or one per spatial dimension) as ``n`` positive ``kind``s."""
+    items = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
     if kind is int:
         ok = all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in items)
     else:
         ok = all(isinstance(v, numbers.Real) and not isinstance(v, bool) and v > 0
                  for v in items)
-    if len(items) != 2 or not ok:
-        raise ValueError(f"{where}: {what} must be a positive {kind.__name__} or 2 of them for "
-                         f"a 4-d input, got {value!r}")
+    if len(items) != n or not ok:
+        raise ValueError(f"{where}: {what} must be a positive {kind.__name__} or {n} of them for "
+                         f"a {n + 2}-d input, got {value!r}")
     return items
 
 
-def upsample_bicubic2d(input, size=None, scale_factor=None, align_corners=None,
-                       recompute_scale_factor=None, where='mint.nn.functional.interpolate'):
-    """``mint.nn.functional.interpolate(..., mode='bicubic')``: MindSpore's UpsampleBicubic2D
-    (PyTorch's bicubic upsampling) of an (N, C, H, W) tensor.
+_UPSAMPLE_RANKS = {'nearest': (3, 4), 'linear': (3,), 'bilinear': (4,), 'bicubic': (4,)}
+
+
+def upsample_scaled(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
+                    recompute_scale_factor=None, where='mint.nn.functional.interpolate'):
+    """``mint.nn.functional.interpolate``'s resizing (MindSpore's Upsample* operators,
+    PyTorch's ``interpolate``) of an (N, C, L) or (N, C, H, W) tensor: 'nearest' (source
+    ``floor(i * step)``), 'linear' (3-d), 'bilinear' (4-d) and 'bicubic' (4-d floating: a =
+    -0.75 at the exact source position, the taps clamped to the border).
 
     A ``scale_factor`` gives the output size ``floor(in * scale_factor)`` and the sampling
     step ``1 / scale_factor``; with ``recompute_scale_factor=True`` the step follows the
-    output size instead, as if that size had been given. When the output size equals the
-    input's the input is returned unchanged (a copy).
+    output size instead (``in / out``), as if that size had been given. align_corners maps
+    the corner pixels onto each other and ignores the scale factor. When the output size
+    equals the input's the input is returned unchanged (a copy).
 
     Raises:
-        TypeError: for a non-floating input.
-        ValueError: for an input that is not 4-d, size and scale_factor both or neither
-            given, a size or scale_factor that is not positive or not 2 long, an empty output,
-            or recompute_scale_factor=True with a size.
+        TypeError: for 'bicubic' with a non-floating input, a non-bool align_corners.
+        ValueError: for a rank the mode does not take, size and scale_factor both or neither
+            given, a size or scale_factor that is not positive or not one per spatial
+            dimension, an empty output, recompute_scale_factor=True with a size, or
+            align_corners with 'nearest'.
     """
     x = as_tensor(input, 'input')
-    if x.ndim != 4:
-        raise ValueError(f"{where}: mode 'bicubic' takes a 4-d (N, C, H, W) input, got shape "
-                         f"{x.shape}")
-    _floating(x, where, 'bicubic')
+    if x.ndim not in _UPSAMPLE_RANKS[mode]:
+        raise ValueError(f"{where}: mode {mode!r} takes a "
+                         f"{' or '.join(f'{r}-d' for r in _UPSAMPLE_RANKS[mode])} input, got "
+                         f"shape {x.shape}")
+    if mode == 'bicubic':
+        _floating(x, where, 'bicubic')
     if align_corners is not None and not isinstance(align_corners, bool):
         raise TypeError(f"{where}: align_corners must be a bool, got {align_corners!r}")
+    if align_corners and mode == 'nearest':
+        raise ValueError(f"{where}: align_corners can only be set with 'linear', 'bilinear' or "
+                         f"'bicubic', not 'nearest'")
     if size is not None and scale_factor is not None:
         raise ValueError(f"{where}: size and scale_factor cannot be set simultaneously")
     if size is None and scale_factor is None:
@@ -200,22 +214,26 @@ def upsample_bicubic2d(input, size=None, scale_factor=None, align_corners=None,
         raise ValueError(f"{where}: recompute_scale_factor cannot be True with an explicit "
                          f"size")
     in_size = x.shape[2:]
-    scales = (None, None)
+    n = len(in_size)
+    scales = (None,) * n
     if size is not None:
-        out = _pair(size, 'size', where, int)
+        out = _sizes(size, 'size', where, int, n)
     else:
-        factors = _pair(scale_factor, 'scale_factor', where, float)
-        out = tuple(math.floor(n * f) for n, f in zip(in_size, factors))
+        factors = _sizes(scale_factor, 'scale_factor', where, float, n)
+        out = tuple(math.floor(k * f) for k, f in zip(in_size, factors))
         if min(out) < 1:
             raise ValueError(f"{where}: scale_factor {scale_factor!r} gives the empty output "
                              f"size {out} for the input size {in_size}")
         if not recompute_scale_factor:
             scales = tuple(float(f) for f in factors)
     if out == in_size:
-        scales = (None, None)       # the same size: a copy, whatever the scale factor says
+        scales = (None,) * n        # the same size: a copy, whatever the scale factor says
     corners = bool(align_corners)
-    return _separable(x, upsample_bicubic_matrix, (in_size[0], out[0], corners, scales[0]),
-                      (in_size[1], out[1], corners, scales[1]))
+    if mode == 'bicubic':
+        return _separable(x, upsample_bicubic_matrix, (in_size[0], out[0], corners, scales[0]),
+                          (in_size[1], out[1], corners, scales[1]))
+    steps = [None if f is None else 1.0 / f for f in scales]
+    return _resize_axes(x, out, mode, corners, steps)
 
 
 def _out_size(x, size, scale_factor, recompute_scale_factor, mode):
@@ -299,17 +317,25 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
             y = _pool.adaptive_avg_pool2d(_shape.expand_dims(x, 2), (1, out[0]))
             return _shape.squeeze(y, 2)
         return _pool.adaptive_avg_pool2d(x, out)
+    return _resize_axes(x, out, mode, bool(align_corners))
+
+
+def _resize_axes(x, out, mode, align_corners, steps=None):
+    """x resized to ``out`` axis by axis ('nearest' or linear), each axis sampled with its
+    step in ``steps`` (None: ``in / out``)."""
     y = x
     device = backend.device_of(x._data)
     for k, n_out in enumerate(out):
         axis, n_in = 2 + k, x.shape[2 + k]
+        step = None if steps is None else steps[k]
         if mode == 'nearest':
-            src = np.minimum(np.floor(np.arange(n_out, dtype=np.float32) *
-                                      np.float32(n_in / n_out)), n_in - 1).astype(np.int64)
+            scale = np.float32(step if step is not None else n_in / n_out)
+            src = np.minimum(np.floor(np.arange(n_out, dtype=np.float32) * scale),
+                             n_in - 1).astype(np.int64)
             y = _index.take(y, src, axis)       # uploaded to x's device by take
         else:
-            align = bool(align_corners)
-            matrix = linear_matrix(n_in, n_out, align, not align, x._data.dtype)._data
+            matrix = linear_matrix(n_in, n_out, align_corners, not align_corners,
+                                   x._data.dtype, step)._data
             y = _along(y, axis, Tensor._wrap(backend.to_device(matrix, device)))
     return y
 

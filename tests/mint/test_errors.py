@@ -74,8 +74,17 @@ ERRORS = [
     (lambda: F.embedding(T(np.array([0])), T(np.ones((2, 2), np.float32)), max_norm=1.0),
      NotImplementedError, 'max_norm and scale_grad_by_freq are not available in hookgrad'),
     (lambda: F.interpolate(T(np.ones((1, 1, 2), np.float32)), 3, mode='bicubic'),
-     ValueError, "mint.nn.functional.interpolate: mode 'bicubic' takes a 4-d (N, C, H, W) "
-                 "input, got shape (1, 1, 2)"),
+     ValueError, "mint.nn.functional.interpolate: mode 'bicubic' takes a 4-d input, got shape "
+                 "(1, 1, 2)"),
+    (lambda: F.interpolate(T(np.ones((1, 1, 2), np.float32)), 3, mode='bilinear'),
+     ValueError, "mint.nn.functional.interpolate: mode 'bilinear' takes a 4-d input, got shape "
+                 "(1, 1, 2)"),
+    (lambda: F.interpolate(T(np.ones((1, 1, 2, 2), np.float32)), 3, align_corners=True),
+     ValueError, "mint.nn.functional.interpolate: align_corners can only be set with 'linear', "
+                 "'bilinear' or 'bicubic', not 'nearest'"),
+    (lambda: F.interpolate(T(np.ones((1, 1, 2, 2), np.float32)), scale_factor=(2.0,)),
+     ValueError, "mint.nn.functional.interpolate: scale_factor must be a positive float or 2 "
+                 "of them for a 4-d input, got (2.0,)"),
     (lambda: mint.nn.BatchNorm2d(3)(T(np.ones((2, 3), np.float32))), ValueError,
      'mint.nn.BatchNorm2d: expected a 4-d input, got shape (2, 3)'),
     (lambda: mint.optim.SGD([ms.Parameter(T(ONES), 'w')], lr=0.1)(()), ValueError,
