@@ -46,9 +46,10 @@ def source_coordinates(n_in, n_out, align_corners, half_pixel, step=None):
     return (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
 
 
-def linear_matrix(n_in, n_out, align_corners, half_pixel, dtype, step=None):
-    """(n_out, n_in) weights of linear interpolation, the coordinates clamped to the input
-    (a Tensor on the host)."""
+@functools.lru_cache(maxsize=64)
+def linear_matrix(n_in, n_out, align_corners, half_pixel, step=None):
+    """(n_out, n_in) weights of linear interpolation along one axis, the coordinates clamped to
+    the input (float64, read-only)."""
     src = source_coordinates(n_in, n_out, align_corners, half_pixel, step).astype(np.float64)
     floor = np.floor(src)
     lerp = src - floor
@@ -58,7 +59,8 @@ def linear_matrix(n_in, n_out, align_corners, half_pixel, dtype, step=None):
     rows = np.arange(n_out)
     np.add.at(m, (rows, lower), 1.0 - lerp)
     np.add.at(m, (rows, upper), lerp)
-    return Tensor._wrap(m.astype(dtype))
+    m.setflags(write=False)
+    return m
 
 
 def _cubic(t, a):
@@ -142,6 +144,14 @@ def _separable(x, matrix, height_args, width_args):
     left = Tensor._wrap(_on_device(matrix, height_args, dtype, device, False))
     right = Tensor._wrap(_on_device(matrix, width_args, dtype, device, True))
     return _linalg.matmul(_linalg.matmul(left, x), right)
+
+
+def resize_bilinear(x, size, align_corners, half_pixel_centers):
+    """The (N, C, H, W) Tensor x resized to ``size`` = (h, w) by bilinear interpolation (the
+    callers check the arguments)."""
+    (h, w), (ho, wo) = x.shape[2:], size
+    flags = (bool(align_corners), bool(half_pixel_centers))
+    return _separable(x, linear_matrix, (h, ho) + flags, (w, wo) + flags)
 
 
 def resize_bicubic(x, size, align_corners, half_pixel_centers):
@@ -334,9 +344,9 @@ def _resize_axes(x, out, mode, align_corners, steps=None):
                              n_in - 1).astype(np.int64)
             y = _index.take(y, src, axis)       # uploaded to x's device by take
         else:
-            matrix = linear_matrix(n_in, n_out, align_corners, not align_corners,
-                                   x._data.dtype, step)._data
-            y = _along(y, axis, Tensor._wrap(backend.to_device(matrix, device)))
+            matrix = _on_device(linear_matrix, (n_in, n_out, align_corners, not align_corners,
+                                                step), x._data.dtype, device, False)
+            y = _along(y, axis, Tensor._wrap(matrix))
     return y
 
 

@@ -12,7 +12,7 @@ from ..._tensor import Tensor
 from .._base import as_tensor
 from ..conv import Conv2DBackpropInput as _BackpropInput
 from ..conv import _is_int, as_ints, as_pad_mode, as_padding, conv2d, out_length, same_padding
-from .. import (arithmetic as _arith, indexing as _index, linalg as _linalg, nn_pad as _pad,
+from .. import (arithmetic as _arith, indexing as _index, nn_pad as _pad,
                pooling as _pool, resize as _resize, shaping as _shape)
 from ._primitive import Primitive, _constant, _flag, _int_dtype
 
@@ -288,30 +288,35 @@ def _resize_flags(align_corners, half_pixel_centers, prim):
     return align, half
 
 
-class ResizeBilinearV2(Primitive):
+class _FloatingResize(Primitive):
+    """``Prim(align_corners=False, half_pixel_centers=False)(images, size)`` of a 4-d floating
+    image, by the subclass's ``resize(x, size, align_corners, half_pixel_centers)``."""
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        name = type(self).__name__
+        align, half = _resize_flags(align_corners, half_pixel_centers, name)
+        super().__init__(align_corners=align, half_pixel_centers=half)
+
+    def construct(self, images, size):
+        name = type(self).__name__
+        x = _image(images, name)
+        if x._data.dtype.kind != 'f':
+            raise TypeError(f"ops.{name}: {self.input_name} must be floating, got {x.dtype}")
+        return type(self).resize(x, _size(size, name), self.align_corners,
+                                 self.half_pixel_centers)
+
+
+class ResizeBilinearV2(_FloatingResize):
     """``ResizeBilinearV2(align_corners=False, half_pixel_centers=False)(image, size)``: an
     (N, C, H, W) image resized to ``size`` = (new_h, new_w) by bilinear interpolation.
 
     Computed as ``A_h @ image @ A_w.T`` with fixed interpolation matrices, so gradients reach
     the image.
     """
-    def __init__(self, align_corners=False, half_pixel_centers=False):
-        align, half = _resize_flags(align_corners, half_pixel_centers, 'ResizeBilinearV2')
-        super().__init__(align_corners=align, half_pixel_centers=half)
-
-    def construct(self, image, size):
-        x = _image(image, 'ResizeBilinearV2')
-        if x._data.dtype.kind != 'f':
-            raise TypeError(f"ops.ResizeBilinearV2: image must be floating, got {x.dtype}")
-        (h, w), (ho, wo) = x.shape[2:], _size(size, 'ResizeBilinearV2')
-        flags = (self.align_corners, self.half_pixel_centers, x._data.dtype)
-        # the interpolation matrices (host constants of resize.py) on the image's device
-        y = _linalg.matmul(_constant(_resize.linear_matrix(h, ho, *flags)._data, x), x)
-        across = _constant(_resize.linear_matrix(w, wo, *flags)._data, x)
-        return _linalg.matmul(y, _shape.transpose(across, (1, 0)))
+    input_name = 'image'
+    resize = staticmethod(_resize.resize_bilinear)
 
 
-class ResizeBicubic(Primitive):
+class ResizeBicubic(_FloatingResize):
     """``ResizeBicubic(align_corners=False, half_pixel_centers=False)(images, size)``: an
     (N, C, H, W) floating image resized to ``size`` = (new_h, new_w) by bicubic interpolation
     (TensorFlow's definition, as MindSpore: half-pixel centres use Keys' kernel with
@@ -326,16 +331,8 @@ class ResizeBicubic(Primitive):
         ValueError: for both flags True, an image that is not 4-d, or a size that is not 2
             positive ints.
     """
-    def __init__(self, align_corners=False, half_pixel_centers=False):
-        align, half = _resize_flags(align_corners, half_pixel_centers, 'ResizeBicubic')
-        super().__init__(align_corners=align, half_pixel_centers=half)
-
-    def construct(self, images, size):
-        x = _image(images, 'ResizeBicubic')
-        if x._data.dtype.kind != 'f':
-            raise TypeError(f"ops.ResizeBicubic: images must be floating, got {x.dtype}")
-        return _resize.resize_bicubic(x, _size(size, 'ResizeBicubic'), self.align_corners,
-                                      self.half_pixel_centers)
+    input_name = 'images'
+    resize = staticmethod(_resize.resize_bicubic)
 
 
 class ResizeNearestNeighbor(Primitive):
