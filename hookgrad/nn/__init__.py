@@ -11,7 +11,10 @@ from .plugin import attach, PluginHandle
 from .grad_cells import *  # noqa: F401,F403  (Jvp, Vjp)
 from ..train.metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalAccuracy,
                              Top1CategoricalAccuracy, Top5CategoricalAccuracy, Precision, Recall,
-                             Fbeta, F1, MAE, MSE, get_metric_fn)
+                             Fbeta, F1, MAE, MSE, ConfusionMatrix, ConfusionMatrixMetric, ROC,
+                             auc, Perplexity, CosineSimilarity, BleuScore, Dice,
+                             HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance,
+                             OcclusionSensitivity, names, get_metric_fn, get_metrics)
 from ..train.graph_cell import GraphCell  # noqa: F401  (runs a network ms.export wrote)
 
 

@@ -378,6 +378,8 @@ def test_names_resolve_where_mindspore_has_them():
                  'Perplexity', 'ROC', 'auc', 'BleuScore', 'HausdorffDistance',
                  'MeanSurfaceDistance', 'RootMeanSquareDistance', 'OcclusionSensitivity']:
         assert getattr(nn_metrics, name) is getattr(T, name)
+        assert getattr(nn, name) is getattr(T, name)      # mindspore.nn has them too
+    assert nn.names() == T.names() and nn.get_metrics is T.get_metrics
     assert T.get_metrics({'dice', 'perplexity'})['dice'].smooth == 1e-5
 
 
