@@ -14,6 +14,7 @@ from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
+from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -26,7 +27,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'Cifar10Dataset', 'Cifar100Dataset', 'ImageFolderDataset', 'MindDataset',
            'TFRecordDataset', 'Shuffle', 'Schema', 'DatasetCache', 'Sampler',
            'SequentialSampler', 'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler',
-           'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config']
+           'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
+           'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

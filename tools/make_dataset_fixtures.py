@@ -1,0 +1,88 @@
+"""Write the small dataset files of tests/dataset/fixtures/<name>/ in the layouts MindSpore's
+dataset loaders read (IDX files, CSV, text lines, a manifest, VOC/COCO/CelebA trees...).
+
+    python tools/make_dataset_fixtures.py
+
+Every file is made from fixed values, so running it again writes the same bytes. The values
+MindSpore 2.10 reads from them are recorded by tools/record_mindspore_datasets.py.
+"""
+import io
+import json
+import os
+import struct
+
+import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'dataset',
+                    'fixtures')
+
+
+def _path(name, *parts):
+    path = os.path.join(ROOT, name, *parts)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    return path
+
+
+def _idx(path, arr):
+    """An IDX file of unsigned bytes: magic 0x0800 | ndim, big-endian dims, then the data."""
+    with open(path, 'wb') as f:
+        f.write(struct.pack('>HBB', 0, 8, arr.ndim))
+        f.write(struct.pack('>' + 'I' * arr.ndim, *arr.shape))
+        f.write(arr.astype(np.uint8).tobytes())
+
+
+def _cases(name, cases):
+    """``cases.json``: case name -> constructor expression over ``ds``, ``D`` (the folder), ``np``."""
+    with open(_path(name, 'cases.json'), 'w') as f:
+        json.dump(cases, f, indent=1)
+        f.write('\n')
+
+
+def _digits(n, tag, salt):
+    """``n`` 28x28 images whose pixel (0, 0) is ``tag + row``, and their labels."""
+    images = np.random.default_rng(salt).integers(0, 256, (n, 28, 28)).astype(np.uint8)
+    images[:, 0, 0] = np.arange(n) + tag
+    labels = ((np.arange(n) * 3 + salt) % 10).astype(np.uint8)
+    return images, labels
+
+
+def make_idx():
+    """Fashion-MNIST / KMNIST (MNIST's file names) and EMNIST (two of its splits)."""
+    for name, salt in (('fashion_mnist', 1), ('kmnist', 2)):
+        for prefix, n, tag in (('train', 3, 0), ('t10k', 2, 100)):
+            images, labels = _digits(n, tag, salt)
+            _idx(_path(name, f'{prefix}-images-idx3-ubyte'), images)
+            _idx(_path(name, f'{prefix}-labels-idx1-ubyte'), labels)
+    for split, salt in (('mnist', 3), ('letters', 4)):
+        for usage, n, tag in (('train', 3, 10 * salt), ('test', 2, 100 + 10 * salt)):
+            images, labels = _digits(n, tag, salt)
+            _idx(_path('emnist', f'emnist-{split}-{usage}-images-idx3-ubyte'), images)
+            _idx(_path('emnist', f'emnist-{split}-{usage}-labels-idx1-ubyte'), labels)
+    for name, cls in (('fashion_mnist', 'FashionMnistDataset'), ('kmnist', 'KMnistDataset')):
+        _cases(name, {
+            'train': f"ds.{cls}(D, usage='train', shuffle=False)",
+            'test': f"ds.{cls}(D, usage='test', shuffle=False)",
+            'all': f"ds.{cls}(D, shuffle=False)",
+            'shard': f"ds.{cls}(D, usage='all', shuffle=False, num_shards=2, shard_id=1)",
+            'subset': f"ds.{cls}(D, sampler=ds.SubsetSampler([4, 0, 2], num_samples=2))",
+        })
+    _cases('emnist', {
+        'mnist_train': "ds.EMnistDataset(D, 'mnist', usage='train', shuffle=False)",
+        'mnist_all': "ds.EMnistDataset(D, 'mnist', shuffle=False)",
+        'letters_test': "ds.EMnistDataset(D, 'letters', usage='test', shuffle=False)",
+        'letters_shard': "ds.EMnistDataset(D, name='letters', usage='all', shuffle=False, "
+                         "num_shards=3, shard_id=2)",
+        'digits_missing': "ds.EMnistDataset(D, 'digits', shuffle=False)",
+    })
+
+
+MAKERS = [make_idx]
+
+
+def main():
+    for make in MAKERS:
+        make()
+
+
+if __name__ == '__main__':
+    main()
