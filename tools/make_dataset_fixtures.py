@@ -76,7 +76,56 @@ def make_idx():
     })
 
 
-MAKERS = [make_idx]
+def make_text():
+    """CSV files (a header, quoted fields, empty fields) and plain text files."""
+    with open(_path('csv', 'a.csv'), 'w', newline='') as f:
+        f.write('id,name,score\n1,ant,0.5\n2,"bee, the",1.25\n3,,-2\n')
+    with open(_path('csv', 'b.csv'), 'w', newline='') as f:
+        f.write('id,name,score\n4,cat,-0.125\n5,dog,3e2\n6,"eel ""x""",7\n')
+    with open(_path('csv', 'bad', 'empty_number.csv'), 'w', newline='') as f:
+        f.write('id,score\n1,\n')
+    with open(_path('csv', 'bad', 'short_row.csv'), 'w', newline='') as f:
+        f.write('id,score\n1,2\n3\n')
+    _cases('csv', {
+        'strings': "ds.CSVDataset(D + '/a.csv', shuffle=False)",
+        'typed': "ds.CSVDataset(D + '/a.csv', column_defaults=[0, 'none', 9.5], shuffle=False)",
+        'two_files': "ds.CSVDataset([D + '/b.csv', D + '/a.csv'], column_defaults=[0, '', 0.0], "
+                     "shuffle=False, num_parallel_workers=1)",
+        'two_files_workers': "ds.CSVDataset(D + '/*.csv', column_defaults=[0, '', 0.0], "
+                             "shuffle=False, num_parallel_workers=2)",
+        'names': "ds.CSVDataset(D + '/a.csv', column_names=['i', 'n', 's'], shuffle=False)",
+        'shard0': "ds.CSVDataset(D + '/*.csv', column_defaults=[0, '', 0.0], shuffle=False, "
+                  "num_shards=2, shard_id=0)",
+        'shard1': "ds.CSVDataset(D + '/*.csv', column_defaults=[0, '', 0.0], shuffle=False, "
+                  "num_shards=2, shard_id=1)",
+        'num_samples': "ds.CSVDataset(D + '/*.csv', shuffle=False, num_samples=4)",
+        'delim': "ds.CSVDataset(D + '/a.csv', field_delim=';', shuffle=False)",
+        'wrong_default': "ds.CSVDataset(D + '/a.csv', column_defaults=[0, 0, 0.0], "
+                         "shuffle=False)",
+        'empty_number': "ds.CSVDataset(D + '/bad/empty_number.csv', column_defaults=[0, 1.5], "
+                        "shuffle=False)",
+        'empty_string': "ds.CSVDataset(D + '/bad/empty_number.csv', shuffle=False)",
+        'short_row': "ds.CSVDataset(D + '/bad/short_row.csv', shuffle=False)",
+    })
+    with open(_path('text', 'a.txt'), 'w', newline='') as f:
+        f.write('first line\n\n  second, with spaces  \nthird\n')
+    with open(_path('text', 'b.txt'), 'w', newline='') as f:
+        f.write('b one\r\nb two')
+    _cases('text', {
+        'one_file': "ds.TextFileDataset(D + '/a.txt', shuffle=False)",
+        'two_files': "ds.TextFileDataset([D + '/b.txt', D + '/a.txt'], shuffle=False, "
+                     "num_parallel_workers=1)",
+        'two_files_workers': "ds.TextFileDataset(D + '/*.txt', shuffle=False, "
+                             "num_parallel_workers=2)",
+        'shard0': "ds.TextFileDataset(D + '/*.txt', shuffle=False, num_shards=2, shard_id=0)",
+        'shard1': "ds.TextFileDataset(D + '/*.txt', shuffle=False, num_shards=2, shard_id=1)",
+        'shard2_of_3': "ds.TextFileDataset(D + '/*.txt', shuffle=False, num_shards=3, "
+                       "shard_id=2)",
+        'num_samples': "ds.TextFileDataset(D + '/*.txt', shuffle=False, num_samples=3)",
+    })
+
+
+MAKERS = [make_idx, make_text]
 
 
 def main():

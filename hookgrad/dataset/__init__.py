@@ -15,6 +15,7 @@ from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
 from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset
+from .text_sources import TextFileDataset, CSVDataset
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -28,7 +29,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'TFRecordDataset', 'Shuffle', 'Schema', 'DatasetCache', 'Sampler',
            'SequentialSampler', 'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
-           'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset']
+           'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
+           'CSVDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
