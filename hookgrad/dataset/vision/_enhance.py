@@ -89,15 +89,21 @@ def contrast(img, factor):
 
 def sharpness(img, factor):
     """Blend with the image smoothed by PIL's kernel [[1,1,1],[1,5,1],[1,1,1]] / 13 (the
-    one-pixel border stays as it is), as MindSpore's Sharpness."""
+    one-pixel border stays as it is), as MindSpore's Sharpness; float images in float32."""
     h, w = img.shape[:2]
     if h < 3 or w < 3:
         return img.copy()
-    x = img.astype(np.float64)
+    uint8 = img.dtype == np.uint8
+    x = img.astype(np.float64 if uint8 else np.float32)
     total = 4 * x[1:-1, 1:-1]
     for dy in (0, 1, 2):
         for dx in (0, 1, 2):
             total = total + x[dy:h - 2 + dy, dx:w - 2 + dx]
+    if not uint8:
+        smooth = x.copy()
+        smooth[1:-1, 1:-1] = total / np.float32(13)
+        f32 = np.float32
+        return (x * f32(factor) + smooth * f32(1.0 - factor)).astype(img.dtype)
     smooth = img.copy()
     smooth[1:-1, 1:-1] = np.rint(total / 13)
     return add_weighted(img, factor, smooth, 1.0 - factor)
@@ -124,17 +130,43 @@ def _per_channel_lut(img, luts):
     return luts[channels[None, None, :], img].astype(np.uint8)
 
 
-def auto_contrast(img):
-    """Stretch each channel's [min, max] to [0, 255] (float32, truncated, as MindSpore's
-    table); flat channels stay."""
-    lo = img.min(axis=(0, 1)).astype(np.float32)
-    hi = img.max(axis=(0, 1)).astype(np.float32)
-    flat = hi <= lo
-    scale = np.where(flat, np.float32(1), np.float32(255) / np.where(flat, 1, hi - lo))
-    offset = np.where(flat, np.float32(0), -lo * scale).astype(np.float32)
+def auto_contrast(img, cutoff=0, ignore=()):
+    """Stretch each channel's histogram range to [0, 255] (float32, truncated, as MindSpore's
+    table), after removing the values in ``ignore`` and ``int(cutoff)`` percent of the pixels
+    at each end; flat channels stay."""
+    channels = img.shape[2]
+    flat = img.reshape(-1, channels)
+    hist = np.stack([np.bincount(flat[:, c], minlength=256) for c in range(channels)])
+    hist[:, list(ignore)] = 0
+    percent = int(cutoff)
+    if percent > 0:
+        cut = (np.float32(percent / 100.0) * hist.sum(axis=1)).astype(np.int64)[:, None]
+        hist = np.clip(np.cumsum(hist, axis=1) - cut, 0, hist)
+        tail = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]
+        hist = np.clip(tail - cut, 0, hist)
+    present = hist > 0
+    lo = np.where(present.any(axis=1), np.argmax(present, axis=1), 255)
+    hi = np.where(present.any(axis=1), 255 - np.argmax(present[:, ::-1], axis=1), -1)
+    keep = hi <= lo
+    scale = np.where(keep, np.float32(1), np.float32(255) / np.where(keep, 1, hi - lo))
+    scale = scale.astype(np.float32)
+    offset = np.where(keep, np.float32(0), -lo * scale).astype(np.float32)
     values = np.arange(256, dtype=np.float32)
     luts = np.clip(np.trunc(values[None, :] * scale[:, None] + offset[:, None]), 0, 255)
     return _per_channel_lut(img, luts)
+
+
+def gamma(img, gamma_, gain):
+    """MindSpore's AdjustGamma: for uint8 a table floor(min(255, (i / 255) ** gamma * 255.999
+    * gain)) in float32; for floats (x * gain) ** gamma clipped to [0, 1]."""
+    f32 = np.float32
+    if img.dtype == np.uint8:
+        base = (np.arange(256) / f32(255)).astype(np.float32)
+        lut = np.minimum((base ** f32(gamma_)).astype(np.float32) * f32(256 - 1e-3) * f32(gain),
+                         f32(255))
+        return np.floor(lut).astype(np.uint8)[img]
+    out = (img.astype(np.float32) * f32(gain)) ** f32(gamma_)
+    return np.clip(out, 0, 1).astype(img.dtype)
 
 
 def equalize(img):

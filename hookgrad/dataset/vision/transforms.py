@@ -24,7 +24,11 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'Normalize', 'Resize', 'HorizontalFlip', 'VerticalFlip', 'RandomHorizontalFlip',
            'RandomVerticalFlip', 'RandomColorAdjust', 'CenterCrop', 'Crop', 'Pad',
            'RandomCrop', 'RandomResizedCrop', 'Rotate', 'RandomRotation', 'AutoAugment',
-           'RandAugment', 'TrivialAugmentWide', 'RandomCropDecodeResize']
+           'RandAugment', 'TrivialAugmentWide', 'RandomCropDecodeResize', 'AdjustBrightness',
+           'AdjustContrast', 'AdjustSaturation', 'AdjustHue', 'AdjustGamma', 'AdjustSharpness',
+           'AutoContrast', 'Equalize', 'Invert', 'Posterize', 'Solarize', 'GaussianBlur',
+           'Grayscale', 'RandomAdjustSharpness', 'RandomAutoContrast', 'RandomEqualize',
+           'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale']
 
 
 class Decode(ImageTensorOperation):
@@ -418,3 +422,8 @@ from ._geometry import (CenterCrop, Crop, Pad, RandomCrop, RandomResizedCrop,  #
                         RandomRotation, Rotate)
 from .augment import (AutoAugment, RandAugment, RandomCropDecodeResize,  # noqa: E402
                       TrivialAugmentWide)
+from .adjust import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,  # noqa: E402
+                     AdjustSaturation, AdjustSharpness, AutoContrast, Equalize, GaussianBlur,
+                     Grayscale, Invert, Posterize, RandomAdjustSharpness, RandomAutoContrast,
+                     RandomEqualize, RandomGrayscale, RandomInvert, RandomPosterize,
+                     RandomSolarize, Solarize)
