@@ -125,7 +125,23 @@ def make_text():
     })
 
 
-MAKERS = [make_idx, make_text]
+def make_synthetic():
+    """No files: PaddedDataset and FakeImageDataset cases."""
+    _cases('synthetic', {
+        'padded': "ds.PaddedDataset([{'image': np.zeros(2, np.uint8), 'label': 1, 'name': 'a'}, "
+                  "{'image': np.ones(3, np.uint8), 'label': -2, 'name': 'bc'}])",
+        'padded_floats': "ds.PaddedDataset([{'x': 1.5}, {'x': np.float32(2)}])",
+        'fake': "ds.FakeImageDataset(8, (2, 3, 1), 7, 5, shuffle=False)",
+        'fake_shard': "ds.FakeImageDataset(7, [1, 2, 3], 3, 0, shuffle=False, num_shards=3, "
+                      "shard_id=1)",
+        'fake_many_classes': "ds.FakeImageDataset(6, (1, 1, 1), 10 ** 6, 2 ** 31 - 3, "
+                             "shuffle=False)",
+        'fake_subset': "ds.FakeImageDataset(9, (2, 2, 2), 4, 11, "
+                       "sampler=ds.SubsetSampler([8, 0, 3]))",
+    })
+
+
+MAKERS = [make_idx, make_text, make_synthetic]
 
 
 def main():

@@ -16,6 +16,8 @@ from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
 from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset
 from .text_sources import TextFileDataset, CSVDataset
+from .class_sampler import PKSampler
+from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -30,7 +32,7 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'SequentialSampler', 'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
-           'CSVDataset']
+           'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

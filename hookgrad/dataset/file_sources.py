@@ -60,6 +60,8 @@ class FileSource(_RandomAccessSplit, Dataset):
             num_samples = None                      # MindSpore: 0 reads every row
         self._sampler, _ = build_sampler(who, sampler, shuffle, num_samples, num_shards,
                                          shard_id, random_access=True)
+        if hasattr(self._sampler, '_bind'):     # a sampler that reads the labels (PKSampler)
+            self._sampler = self._sampler._bind(self)
         super().__init__()
         self._columns = None
 
