@@ -331,8 +331,10 @@ class BCEWithLogitsLoss(LossBase):
 
 from .loss_regression import *  # noqa: E402,F401,F403
 from .loss_margin import *  # noqa: E402,F401,F403
+from .loss_ext import *  # noqa: E402,F401,F403
 from . import loss_margin as _margin, loss_regression as _regression  # noqa: E402
-__all__ += _regression.__all__ + _margin.__all__
+from . import loss_ext as _ext  # noqa: E402
+__all__ += _regression.__all__ + _margin.__all__ + _ext.__all__
 
 from ...compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.nn.loss.loss')
