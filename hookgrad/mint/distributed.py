@@ -16,6 +16,7 @@ from ..communication import _world
 from ..communication.management import GlobalComm, world_group
 from ..ops.collective import AllGatherOp, AllReduceOp, BroadcastOp, ReduceScatterOp
 from ..compat.names import reporter as _reporter
+from .tcp_store import TCPStore
 
 __all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_initialized',
            'get_rank', 'get_world_size', 'get_backend', 'new_group', 'get_process_group_ranks',
@@ -25,7 +26,7 @@ __all__ = ['init_process_group', 'destroy_process_group', 'is_available', 'is_in
            'all_gather_object', 'broadcast_object_list', 'gather_object',
            'scatter_object_list', 'all_gather_into_tensor_uneven',
            'reduce_scatter_tensor_uneven', 'send', 'recv', 'isend', 'irecv', 'P2POp',
-           'batch_isend_irecv', 'send_object_list', 'recv_object_list']
+           'batch_isend_irecv', 'send_object_list', 'recv_object_list', 'TCPStore']
 
 _REDUCTIONS = ('sum', 'prod', 'min', 'max', 'avg')
 
