@@ -28,7 +28,9 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'AdjustContrast', 'AdjustSaturation', 'AdjustHue', 'AdjustGamma', 'AdjustSharpness',
            'AutoContrast', 'Equalize', 'Invert', 'Posterize', 'Solarize', 'GaussianBlur',
            'Grayscale', 'RandomAdjustSharpness', 'RandomAutoContrast', 'RandomEqualize',
-           'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale']
+           'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale', 'PadToSize',
+           'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
+           'HsvToRgb']
 
 
 class Decode(ImageTensorOperation):
@@ -427,3 +429,5 @@ from .adjust import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,  
                      Grayscale, Invert, Posterize, RandomAdjustSharpness, RandomAutoContrast,
                      RandomEqualize, RandomGrayscale, RandomInvert, RandomPosterize,
                      RandomSolarize, Solarize)
+from .regions import (CutOut, Erase, FiveCrop, HsvToRgb, NormalizePad, PadToSize,  # noqa: E402
+                      RandomErasing, RgbToHsv, TenCrop)
