@@ -141,7 +141,45 @@ def make_synthetic():
     })
 
 
-MAKERS = [make_idx, make_text, make_synthetic]
+def _image(path, shape, salt, **save):
+    """A small random image file (JPEG or PNG by the extension of ``path``)."""
+    from PIL import Image
+    pixels = np.random.default_rng(salt).integers(0, 256, shape, dtype=np.uint8)
+    Image.fromarray(pixels).save(_path(*path), **save)
+
+
+def make_manifest():
+    """A manifest (one JSON object a line) of three small images; sources are relative to the
+    working directory, so cases are read from the fixture folder."""
+    _image(('manifest', 'images', '1.jpg'), (4, 5, 3), 0, quality=90)
+    _image(('manifest', 'images', '2.png'), (3, 2, 3), 1)
+    _image(('manifest', 'images', '3.png'), (3, 2), 2)
+
+    def line(source, usage, *names):
+        return json.dumps({'source': source, 'usage': usage, 'id': source[-5:],
+                           'annotation': [{'type': 'modelarts/image_classification', 'name': n}
+                                          for n in names]}) + '\n'
+    with open(_path('manifest', 'data.manifest'), 'w') as f:
+        f.write(line('images/1.jpg', 'TRAIN', 'dog') + line('images/2.png', 'train', 'cat', 'dog')
+                + line('images/3.png', 'eval', 'bird') + line('images/1.jpg', 'train', 'ant')
+                + line('images/2.png', 'train') + line('images/3.png', 'eval', 'ant', 'bird'))
+    with open(_path('manifest', 'missing.manifest'), 'w') as f:
+        f.write(line('images/4.png', 'train', 'dog'))
+    _cases('manifest', {
+        'train': "ds.ManifestDataset(D + '/data.manifest', shuffle=False)",
+        'train_decoded': "ds.ManifestDataset(D + '/data.manifest', shuffle=False, decode=True)",
+        'eval_decoded': "ds.ManifestDataset(D + '/data.manifest', usage='eval', shuffle=False, "
+                        "decode=True)",
+        'class_indexing': "ds.ManifestDataset(D + '/data.manifest', shuffle=False, "
+                          "class_indexing={'dog': 5, 'cat': 1})",
+        'shard': "ds.ManifestDataset(D + '/data.manifest', shuffle=False, num_shards=2, "
+                 "shard_id=1)",
+        'inference': "ds.ManifestDataset(D + '/data.manifest', usage='inference')",
+        'missing_image': "ds.ManifestDataset(D + '/missing.manifest')",
+    })
+
+
+MAKERS = [make_idx, make_text, make_synthetic, make_manifest]
 
 
 def main():

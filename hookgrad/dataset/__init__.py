@@ -18,6 +18,7 @@ from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset
 from .text_sources import TextFileDataset, CSVDataset
 from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
+from .manifest import ManifestDataset
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -32,7 +33,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'SequentialSampler', 'RandomSampler', 'SubsetSampler', 'SubsetRandomSampler',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
-           'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset']
+           'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
+           'ManifestDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
