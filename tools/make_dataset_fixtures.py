@@ -32,7 +32,8 @@ def _idx(path, arr):
 
 
 def _cases(name, cases):
-    """``cases.json``: case name -> constructor expression over ``ds``, ``D`` (the folder), ``np``."""
+    """``cases.json``: case name -> constructor expression over ``ds``, ``D`` (the fixture
+    folder) and ``np``."""
     with open(_path(name, 'cases.json'), 'w') as f:
         json.dump(cases, f, indent=1)
         f.write('\n')
@@ -179,7 +180,60 @@ def make_manifest():
     })
 
 
-MAKERS = [make_idx, make_text, make_synthetic, make_manifest]
+VOC_OBJECT = """  <object>
+    <name>{name}</name>
+    <pose>Unspecified</pose>
+    <truncated>{truncated}</truncated>
+    <difficult>{difficult}</difficult>
+    <bndbox><xmin>{box[0]}</xmin><ymin>{box[1]}</ymin>
+      <xmax>{box[2]}</xmax><ymax>{box[3]}</ymax></bndbox>
+  </object>
+"""
+
+
+def make_voc():
+    """A 3-image VOC tree: JPEG images, palette PNG masks, XML annotations, image sets."""
+    from PIL import Image
+    ids = ['2007_000027', '2007_000032', '2008_000001']
+    objects = {
+        '2007_000027': [('person', 0, 0, (1, 2, 5, 4)), ('dog', 1, 1, (0.5, 1, 3, 2.5))],
+        '2007_000032': [('cat', 0, 1, (2, 1, 6, 5))],
+        '2008_000001': [('dog', 0, 0, (1, 1, 2, 2)), ('person', 1, 0, (3, 3, 4, 5)),
+                        ('cat', 0, 0, (1.5, 1.25, 3.75, 2.5))],
+    }
+    for k, image_id in enumerate(ids):
+        _image(('voc', 'JPEGImages', f'{image_id}.jpg'), (5, 7, 3), 10 + k, quality=90)
+        mask = Image.fromarray(np.random.default_rng(20 + k).integers(0, 4, (5, 7))
+                               .astype(np.uint8), mode='P')
+        mask.putpalette([0, 0, 0, 128, 0, 0, 0, 128, 0, 128, 128, 0] + [0] * 756)
+        mask.save(_path('voc', 'SegmentationClass', f'{image_id}.png'))
+        with open(_path('voc', 'Annotations', f'{image_id}.xml'), 'w') as f:
+            f.write(f"<annotation>\n  <folder>VOC2012</folder>\n  <filename>{image_id}.jpg"
+                    f"</filename>\n  <size><width>7</width><height>5</height><depth>3</depth>"
+                    f"</size>\n" + ''.join(
+                        VOC_OBJECT.format(name=n, truncated=t, difficult=d, box=b)
+                        for n, t, d, b in objects[image_id]) + "</annotation>\n")
+    for task in ('Segmentation', 'Main'):
+        with open(_path('voc', 'ImageSets', task, 'train.txt'), 'w') as f:
+            f.write('\n'.join(ids) + '\n')
+        with open(_path('voc', 'ImageSets', task, 'val.txt'), 'w') as f:
+            f.write(ids[1] + '\n')
+    _cases('voc', {
+        'segmentation': "ds.VOCDataset(D, shuffle=False)",
+        'segmentation_decoded': "ds.VOCDataset(D, task='Segmentation', usage='train', "
+                                "decode=True, shuffle=False)",
+        'detection': "ds.VOCDataset(D, task='Detection', shuffle=False)",
+        'detection_decoded_val': "ds.VOCDataset(D, task='Detection', usage='val', decode=True, "
+                                 "shuffle=False)",
+        'detection_indexing': "ds.VOCDataset(D, task='Detection', shuffle=False, "
+                              "class_indexing={'dog': 7, 'cat': 2})",
+        'detection_shard': "ds.VOCDataset(D, task='Detection', shuffle=False, num_shards=2, "
+                           "shard_id=1)",
+        'missing_usage': "ds.VOCDataset(D, task='Detection', usage='test')",
+    })
+
+
+MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc]
 
 
 def main():

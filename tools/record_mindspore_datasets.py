@@ -5,9 +5,9 @@ Run with a Python that has MindSpore 2.10 installed, from outside the repository
     python /path/to/tools/record_mindspore_datasets.py [name ...]
 
 Each fixture folder's ``cases.json`` maps a case name to a constructor expression over ``ds``
-(``mindspore.dataset``), ``D`` (the fixture folder) and ``np``; every case is read, from that folder as the working
-directory, with
-``create_tuple_iterator(output_numpy=True)`` and ``mindspore.npz`` receives, per case,
+(``mindspore.dataset``), ``D`` (the fixture folder) and ``np``; every case is read, from that
+folder as the working directory, with ``create_tuple_iterator(output_numpy=True)`` and
+``mindspore.npz`` receives, per case,
 ``<case>/names`` (the column names) and ``<case>/<row>/<column>`` (each value as read). A case
 whose construction or reading raises records ``<case>/error`` (the exception's type name).
 """
