@@ -17,18 +17,27 @@ def affine(img, matrix, mode, fill):
     return _warp.warp_affine(img, np.asarray(matrix, np.float64), h, w, mode, np.asarray(fill))
 
 
-def shear_translate_matrix(height, width, shear_x=0.0, shear_y=0.0, tx=0.0, ty=0.0):
-    """MindSpore's affine matrix (float32 entries) for shears in radians about the image
-    centre, then a translation in pixels."""
+def affine_matrix(height, width, degrees=0.0, tx=0.0, ty=0.0, scale=1.0, shear_x=0.0,
+                  shear_y=0.0):
+    """MindSpore's affine matrix (float32 entries, source to output) about the image centre:
+    a rotation by ``degrees`` (clockwise on screen), ``scale``, shears in radians, then a
+    translation of (tx, ty) pixels."""
     f32 = np.float32
-    sx, sy = f32(shear_x), f32(-shear_y)
-    a = f32(np.cos(sy) / np.cos(sy))
-    b = f32(-np.cos(sy) * np.tan(sx) / np.cos(sy))
-    d = f32(np.sin(sy) / np.cos(sy))
-    e = f32(-np.sin(sy) * np.tan(sx) / np.cos(sy) + 1)
+    angle = f32(np.pi * f32(degrees) / 180.0)
+    sx, sy = f32(shear_x), f32(-f32(shear_y))
+    s = f32(scale)
+    a = f32(s * np.cos(angle + sy) / np.cos(sy))
+    b = f32(s * (-np.cos(angle + sy) * np.tan(sx) / np.cos(sy) - np.sin(angle)))
+    d = f32(s * np.sin(angle + sy) / np.cos(sy))
+    e = f32(s * (-np.sin(angle + sy) * np.tan(sx) / np.cos(sy) + np.cos(angle)))
     cx, cy = f32((width - 1) / 2.0), f32((height - 1) / 2.0)
     return [[a, b, f32((1 - a) * cx - b * cy + f32(tx))],
             [d, e, f32((1 - e) * cy - d * cx + f32(ty))]]
+
+
+def shear_translate_matrix(height, width, shear_x=0.0, shear_y=0.0, tx=0.0, ty=0.0):
+    """``affine_matrix`` without rotation or scaling (shears in radians, shifts in pixels)."""
+    return affine_matrix(height, width, tx=tx, ty=ty, shear_x=shear_x, shear_y=shear_y)
 
 
 def shear_x(img, amount, mode, fill):
