@@ -5,7 +5,8 @@ over every alignment by the forward-backward algorithm in log space: the target 
 extended with blanks to ``l' = (blank, t1, blank, ..., tS, blank)``; ``alpha[t, s]`` is the log
 probability of the alignments of frames 0..t ending in ``l'_s``, ``beta[t, s]`` of those of
 frames t..T-1 starting there (both include frame t). The recursions run over the time axis
-and are vectorised NumPy over the batch and the extended positions.
+and are vectorised NumPy over the batch and the extended positions, on the host (a device's
+arrays are read once; the loss and the saved gradient go back to the device).
 
 Gradient (MindSpore's and PyTorch's convention): ``d nll / d log_probs[t, n, c] =
 exp(log_probs[t, n, c]) - sum_{s: l'_s = c} exp(alpha + beta - log_probs + nll)``. It is the
@@ -20,6 +21,7 @@ import numpy as np
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..kernels.backend import to_host
 from .arithmetic import cast
 
 __all__ = ['ctc_loss']
@@ -106,21 +108,21 @@ def _forward_backward(lp, targets, in_len, tgt_len, blank):
 
 class CTCLossOp(Op):
     """Per-sample CTC negative log-likelihoods of log_probs (T, N, C) and the forward variables
-    (N, T, 2S + 1, no gradient); targets and lengths (integer inputs) get no gradient. ``zero_infinity`` gives impossible alignments (an
-    infinite loss) a loss and gradient of 0."""
+    (N, T, 2S + 1, no gradient); targets and lengths (integer inputs) get no gradient.
+    ``zero_infinity`` gives impossible alignments (an infinite loss) a loss and gradient of 0."""
     @staticmethod
     def forward(ctx, log_probs, targets, input_lengths, target_lengths, *, blank, zero_infinity):
-        lp = np.asarray(log_probs, np.float64)
-        nll, grad, alpha = _forward_backward(lp, np.asarray(targets, np.int64),
-                                             np.asarray(input_lengths, np.int64),
-                                             np.asarray(target_lengths, np.int64), blank)
+        host = [to_host(a, 'ctc_loss') for a in (log_probs, targets, input_lengths,
+                                                  target_lengths)]
+        nll, grad, alpha = _forward_backward(host[0].astype(np.float64),
+                                             *(a.astype(np.int64) for a in host[1:]), blank)
         if zero_infinity:
             bad = np.isinf(nll)
             nll[bad] = 0.0
             grad[:, bad] = 0.0
-        if ctx.recording:
-            ctx.save(grad.astype(log_probs.dtype))
         xp, dtype = ctx.xp, log_probs.dtype
+        if ctx.recording:
+            ctx.save(xp.asarray(grad.astype(dtype)))
         return xp.asarray(nll.astype(dtype)), xp.asarray(alpha.astype(dtype))
 
     @staticmethod

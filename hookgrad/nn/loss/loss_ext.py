@@ -1,8 +1,6 @@
 """More MindSpore 2.x ``nn`` losses: CTCLoss, MultiClassDiceLoss, MultilabelMarginLoss,
 TripletMarginWithDistanceLoss, SampledSoftmaxLoss, L1LossExt. Each is composed of ops (CTCLoss
 of the ``ctc_loss`` op), so gradients come from autograd."""
-import numbers
-
 import numpy as np
 
 from ... import _dtype
