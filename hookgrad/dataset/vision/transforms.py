@@ -30,7 +30,7 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'Grayscale', 'RandomAdjustSharpness', 'RandomAutoContrast', 'RandomEqualize',
            'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale', 'PadToSize',
            'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
-           'HsvToRgb', 'Affine', 'RandomAffine']
+           'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor']
 
 
 class Decode(ImageTensorOperation):
@@ -432,3 +432,4 @@ from .adjust import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,  
 from .regions import (CutOut, Erase, FiveCrop, HsvToRgb, NormalizePad, PadToSize,  # noqa: E402
                       RandomErasing, RgbToHsv, TenCrop)
 from .affine import Affine, RandomAffine  # noqa: E402
+from .convert import ConvertColor  # noqa: E402

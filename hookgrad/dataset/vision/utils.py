@@ -1,7 +1,7 @@
 """Enums of the image transforms (MindSpore's ``mindspore.dataset.vision.utils``)."""
 from enum import Enum, IntEnum
 
-__all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy']
+__all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy', 'ConvertMode']
 
 
 class Inter(IntEnum):
@@ -40,3 +40,27 @@ class AutoAugmentPolicy(str, Enum):
     IMAGENET = 'imagenet'
     CIFAR10 = 'cifar10'
     SVHN = 'svhn'
+
+
+class ConvertMode(IntEnum):
+    """Colour conversions of ``ConvertColor`` (OpenCV's codes: channel orders, alpha, grey)."""
+    COLOR_BGR2BGRA = 0
+    COLOR_RGB2RGBA = COLOR_BGR2BGRA
+    COLOR_BGRA2BGR = 1
+    COLOR_RGBA2RGB = COLOR_BGRA2BGR
+    COLOR_BGR2RGBA = 2
+    COLOR_RGB2BGRA = COLOR_BGR2RGBA
+    COLOR_RGBA2BGR = 3
+    COLOR_BGRA2RGB = COLOR_RGBA2BGR
+    COLOR_BGR2RGB = 4
+    COLOR_RGB2BGR = COLOR_BGR2RGB
+    COLOR_BGRA2RGBA = 5
+    COLOR_RGBA2BGRA = COLOR_BGRA2RGBA
+    COLOR_BGR2GRAY = 6
+    COLOR_RGB2GRAY = 7
+    COLOR_GRAY2BGR = 8
+    COLOR_GRAY2RGB = COLOR_GRAY2BGR
+    COLOR_GRAY2BGRA = 9
+    COLOR_GRAY2RGBA = COLOR_GRAY2BGRA
+    COLOR_BGRA2GRAY = 10
+    COLOR_RGBA2GRAY = 11
