@@ -233,7 +233,76 @@ def make_voc():
     })
 
 
-MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc]
+def make_coco():
+    """A 3-image COCO tree with the annotation files of the five tasks."""
+    _image(('coco', 'images', '000000000007.jpg'), (5, 7, 3), 30, quality=90)
+    _image(('coco', 'images', '000000000003.png'), (4, 3, 3), 31)
+    _image(('coco', 'images', '000000000009.png'), (2, 3), 32)
+    images = [{'id': 7, 'file_name': '000000000007.jpg', 'height': 5, 'width': 7},
+              {'id': 3, 'file_name': '000000000003.png', 'height': 4, 'width': 3},
+              {'id': 9, 'file_name': '000000000009.png', 'height': 2, 'width': 3}]
+    categories = [{'id': 1, 'name': 'person', 'supercategory': 'person', 'isthing': 1},
+                  {'id': 5, 'name': 'car', 'supercategory': 'vehicle', 'isthing': 0},
+                  {'id': 18, 'name': 'dog', 'supercategory': 'animal', 'isthing': 1}]
+    instances = [
+        {'id': 1, 'image_id': 7, 'category_id': 1, 'iscrowd': 0, 'area': 12.0,
+         'bbox': [1, 2, 3, 4], 'segmentation': [[1, 2, 4, 2, 4, 6]]},
+        {'id': 2, 'image_id': 3, 'category_id': 5, 'iscrowd': 0, 'area': 2.5,
+         'bbox': [0.5, 1, 2, 1.25], 'segmentation': [[0.5, 1, 2.5, 1, 2.5, 2.25],
+                                                     [0, 0, 1, 0, 1, 1, 0, 1]]},
+        {'id': 3, 'image_id': 7, 'category_id': 18, 'iscrowd': 1, 'area': 6.0,
+         'bbox': [0, 0, 2, 3], 'segmentation': {'counts': [0, 3, 2, 1, 4], 'size': [5, 7]}},
+        {'id': 4, 'image_id': 9, 'category_id': 5, 'iscrowd': 0, 'area': 1.0,
+         'bbox': [1, 0, 1, 1], 'segmentation': [[1, 0, 2, 0, 2, 1]]},
+    ]
+    keypoints = [
+        {'id': 1, 'image_id': 7, 'category_id': 1, 'iscrowd': 0, 'num_keypoints': 2,
+         'keypoints': [1, 2, 2, 3, 4, 1, 0, 0, 0], 'bbox': [1, 2, 3, 4]},
+        {'id': 2, 'image_id': 7, 'category_id': 1, 'iscrowd': 0, 'num_keypoints': 1,
+         'keypoints': [0, 0, 0, 5.5, 1, 2, 0, 0, 0], 'bbox': [0, 0, 6, 3]},
+        {'id': 3, 'image_id': 3, 'category_id': 1, 'iscrowd': 0, 'num_keypoints': 3,
+         'keypoints': [1, 1, 2, 2, 2, 2, 2, 3, 2], 'bbox': [0, 0, 3, 4]},
+        {'id': 4, 'image_id': 9, 'category_id': 1, 'iscrowd': 0, 'num_keypoints': 0,
+         'keypoints': [0, 0, 0, 0, 0, 0, 0, 0, 0], 'bbox': [0, 0, 1, 1]},
+    ]
+    panoptic = [
+        {'image_id': 7, 'file_name': '000000000007.png', 'segments_info': [
+            {'id': 11, 'category_id': 1, 'iscrowd': 0, 'bbox': [1, 2, 3, 4], 'area': 12},
+            {'id': 12, 'category_id': 18, 'iscrowd': 1, 'bbox': [0, 0, 2, 3], 'area': 6}]},
+        {'image_id': 3, 'file_name': '000000000003.png', 'segments_info': [
+            {'id': 13, 'category_id': 5, 'iscrowd': 0, 'bbox': [0, 1, 2, 1], 'area': 2}]},
+        {'image_id': 9, 'file_name': '000000000009.png', 'segments_info': [
+            {'id': 14, 'category_id': 5, 'iscrowd': 0, 'bbox': [1, 0, 1, 1], 'area': 1}]},
+    ]
+    captions = [{'id': 1, 'image_id': 3, 'caption': 'A small red car.'},
+                {'id': 2, 'image_id': 7, 'caption': 'A person with a dog'},
+                {'id': 3, 'image_id': 3, 'caption': 'Café, parked'},
+                {'id': 4, 'image_id': 9, 'caption': 'Grey.'}]
+    for name, annotations in (('instances', instances), ('keypoints', keypoints),
+                              ('panoptic', panoptic), ('captions', captions)):
+        with open(_path('coco', 'annotations', f'{name}.json'), 'w') as f:
+            json.dump({'images': images, 'annotations': annotations,
+                       'categories': categories}, f)
+    _cases('coco', {
+        'detection': "ds.CocoDataset(D + '/images', D + '/annotations/instances.json', "
+                     "shuffle=False)",
+        'detection_decoded': "ds.CocoDataset(D + '/images', D + '/annotations/instances.json', "
+                             "task='Detection', decode=True, shuffle=False)",
+        'stuff': "ds.CocoDataset(D + '/images', D + '/annotations/instances.json', "
+                 "task='Stuff', shuffle=False)",
+        'keypoint': "ds.CocoDataset(D + '/images', D + '/annotations/keypoints.json', "
+                    "task='Keypoint', shuffle=False)",
+        'panoptic': "ds.CocoDataset(D + '/images', D + '/annotations/panoptic.json', "
+                    "task='Panoptic', shuffle=False)",
+        'captioning': "ds.CocoDataset(D + '/images', D + '/annotations/captions.json', "
+                      "task='Captioning', shuffle=False)",
+        'shard': "ds.CocoDataset(D + '/images', D + '/annotations/instances.json', "
+                 "shuffle=False, num_shards=2, shard_id=1)",
+    })
+
+
+MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
+          make_coco]
 
 
 def main():

@@ -19,7 +19,7 @@ from .text_sources import TextFileDataset, CSVDataset
 from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .manifest import ManifestDataset
-from .detection_sources import VOCDataset
+from .detection_sources import VOCDataset, CocoDataset
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -35,7 +35,7 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
            'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
-           'ManifestDataset', 'VOCDataset']
+           'ManifestDataset', 'VOCDataset', 'CocoDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

@@ -1,6 +1,7 @@
 """Readers of detection and segmentation datasets in their standard layouts: ``VOCDataset``
 (Pascal VOC: image sets, JPEG images, XML annotations, PNG masks) and ``CocoDataset`` (COCO: an
 image folder and one JSON annotation file)."""
+import json
 import numbers
 import os
 import xml.etree.ElementTree as ET
@@ -10,7 +11,7 @@ import numpy as np
 from .file_sources import FileSource, check_dir
 from .image_folder import decode_image
 
-__all__ = ['VOCDataset']
+__all__ = ['VOCDataset', 'CocoDataset']
 
 VOC_TASKS = ('Segmentation', 'Detection')
 
@@ -178,3 +179,163 @@ class VOCDataset(FileSource):
         if self.task == 'Detection':
             return (first,) + tuple(a.copy() for a in other)
         return first, _read(other, self.decode, 'VOCDataset')
+
+
+COCO_TASKS = ('Detection', 'Stuff', 'Panoptic', 'Keypoint', 'Captioning')
+COCO_COLUMNS = {'Detection': ['image', 'bbox', 'category_id', 'iscrowd'],
+                'Stuff': ['image', 'segmentation', 'iscrowd'],
+                'Keypoint': ['image', 'keypoints', 'num_keypoints'],
+                'Panoptic': ['image', 'bbox', 'category_id', 'iscrowd', 'area'],
+                'Captioning': ['image', 'captions']}
+
+
+def _padded(rows):
+    """Rows of different lengths as one float32 array padded with -1."""
+    width = max(len(r) for r in rows)
+    out = np.full((len(rows), width), -1, np.float32)
+    for k, r in enumerate(rows):
+        out[k, :len(r)] = r
+    return out
+
+
+class CocoDataset(FileSource):
+    """COCO: the images of an annotation file with the annotations of one ``task``.
+
+    Rows follow the ``images`` list of the annotation file; an image without annotations is
+    skipped, and annotations attach to images by file name (as MindSpore does). Columns:
+
+    - 'Detection': ``image``, ``bbox`` (N, 4) float32 ``[x, y, width, height]``,
+      ``category_id`` and ``iscrowd`` (N, 1) uint32.
+    - 'Stuff': ``image``, ``segmentation`` float32: one row per polygon (or per RLE
+      ``counts`` list of a crowd annotation), padded with -1 to the longest, and ``iscrowd``
+      (N, 1) uint32, one per annotation.
+    - 'Keypoint': ``image``, ``keypoints`` (N, K) float32 and ``num_keypoints`` (N, 1) uint32.
+    - 'Panoptic': ``image``, ``bbox``, ``category_id``, ``iscrowd`` and ``area`` (N, 1)
+      uint32, from each annotation's ``segments_info``.
+    - 'Captioning': ``image`` and ``captions`` (N, 1) str.
+
+    ``image`` is the file's bytes (1-d uint8) unless ``decode=True`` (RGB (H, W, 3) uint8).
+    Category ids are kept as written in the file. The annotation file is read when the
+    dataset is made.
+
+    Args:
+        dataset_dir: the folder of the image files.
+        annotation_file: the COCO JSON annotation file.
+        task: 'Detection' (default), 'Stuff', 'Panoptic', 'Keypoint' or 'Captioning'.
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache: as
+            ``MnistDataset``.
+        decode: decode the images with Pillow. Default False.
+        extra_metadata: only False. decrypt: only None.
+
+    Raises:
+        TypeError, ValueError: for arguments of the wrong type, a bad ``task``, a missing
+            folder or file, or conflicting sampling arguments.
+        RuntimeError: for an annotation file that is not JSON or lacks a field the task needs
+            (a crowd annotation's RLE ``counts`` for 'Stuff', the categories' ``isthing``
+            for 'Panoptic'...), or an annotation of an image the file does not list.
+    """
+
+    def __init__(self, dataset_dir, annotation_file, task='Detection', num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=False, sampler=None,
+                 num_shards=None, shard_id=None, cache=None, extra_metadata=False,
+                 decrypt=None):
+        who = 'CocoDataset'
+        dataset_dir = check_dir(dataset_dir, who)
+        if not isinstance(annotation_file, (str, os.PathLike)) or \
+                not os.path.isfile(annotation_file):
+            raise ValueError(f"{who}: the annotation file {annotation_file!r} does not exist "
+                             f"or permission denied!")
+        if task not in COCO_TASKS:
+            raise ValueError(f"{who}: task {task!r} is not within the valid set of "
+                             f"{list(COCO_TASKS)}")
+        _check_bool(decode, who, 'decode')
+        _check_bool(extra_metadata, who, 'extra_metadata')
+        if extra_metadata:
+            raise ValueError(f"{who}: extra_metadata=True is not supported")
+        if decrypt is not None:
+            raise ValueError(f"{who}: decrypt is not supported; decrypt the files first")
+        super().__init__(who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)
+        self.dataset_dir, self.task, self.decode = dataset_dir, task, decode
+        self.annotation_file = os.fspath(annotation_file)
+        self._parse(who)
+        self._n = len(self._files)
+        self._names = list(COCO_COLUMNS[task])
+
+    def _fail(self, what):
+        raise RuntimeError(f"CocoDataset: invalid annotation, {what} in annotation file "
+                           f"{self.annotation_file}")
+
+    def _field(self, node, key, where):
+        if not isinstance(node, dict) or key not in node:
+            self._fail(f"the attribute of '{key}' is missing in {where}")
+        return node[key]
+
+    def _parse(self, who):
+        try:
+            with open(self.annotation_file, encoding='utf-8') as f:
+                data = json.load(f)
+        except ValueError as e:
+            raise RuntimeError(f"{who}: {self.annotation_file} is not JSON: {e}") from None
+        names = {}
+        for image in self._field(data, 'images', 'the file'):
+            names[self._field(image, 'id', "an 'images' node")] = \
+                self._field(image, 'file_name', "an 'images' node")
+        per_file = {}
+        for ann in self._field(data, 'annotations', 'the file'):
+            image_id = self._field(ann, 'image_id', "an 'annotations' node")
+            if image_id not in names:
+                self._fail(f"the 'image_id' {image_id} is missing in the node of 'images'")
+            per_file.setdefault(names[image_id], []).append(ann)
+        self._categories = {}
+        for cat in data.get('categories', []) if self.task in ('Detection', 'Panoptic') else []:
+            value = [self._field(cat, 'id', "the node of 'categories'")]
+            if self.task == 'Panoptic':
+                value.append(self._field(cat, 'isthing', "the node of 'categories'"))
+            self._categories[self._field(cat, 'name', "the node of 'categories'")] = value
+        self._files = []
+        for file_name in names.values():        # images without annotations are skipped
+            if file_name not in per_file:
+                continue
+            self._files.append((os.path.join(self.dataset_dir, file_name),
+                                self._annotation_columns(per_file[file_name])))
+
+    def _annotation_columns(self, anns):
+        """The annotation columns of one image, from its annotations."""
+        task, field = self.task, self._field
+        if task == 'Captioning':
+            return (np.array([[field(a, 'caption', 'an annotation')] for a in anns]),)
+        if task == 'Keypoint':
+            return (np.array([field(a, 'keypoints', 'an annotation') for a in anns], np.float32),
+                    np.array([[field(a, 'num_keypoints', 'an annotation')] for a in anns],
+                             np.uint32))
+        if task == 'Stuff':
+            rows = []
+            for a in anns:
+                seg = field(a, 'segmentation', 'an annotation')
+                if field(a, 'iscrowd', 'an annotation'):
+                    rows.append(field(seg, 'counts', 'a crowd annotation'))
+                else:
+                    rows.extend(seg)
+            return _padded(rows), np.array([[a['iscrowd']] for a in anns], np.uint32)
+        if task == 'Panoptic':
+            anns = [s for a in anns for s in field(a, 'segments_info', 'an annotation')]
+        out = (np.array([field(a, 'bbox', 'an annotation') for a in anns], np.float32),
+               np.array([[field(a, 'category_id', 'an annotation')] for a in anns], np.uint32),
+               np.array([[field(a, 'iscrowd', 'an annotation')] for a in anns], np.uint32))
+        if task == 'Panoptic':
+            out += (np.array([[field(a, 'area', 'an annotation')] for a in anns], np.uint32),)
+        return out
+
+    def get_class_indexing(self):
+        """``{category name: [id]}`` ('Detection') or ``{name: [id, isthing]}`` ('Panoptic')."""
+        if self.task not in ('Detection', 'Panoptic'):
+            raise NotImplementedError("Only 'Detection' and 'Panoptic' support "
+                                      "get_class_indexing.")
+        return {k: list(v) for k, v in self._categories.items()}
+
+    def _row(self, i):
+        image, columns = self._files[i]
+        if not os.path.isfile(image):
+            raise RuntimeError(f"CocoDataset: invalid file, {image} does not exist")
+        return (_read(image, self.decode, 'CocoDataset'),) + tuple(c.copy() for c in columns)

@@ -1,5 +1,6 @@
 """VOCDataset (and CocoDataset) against MindSpore 2.10's reading of the small trees in
 tests/dataset/fixtures/{voc,coco}."""
+import json
 import os
 import shutil
 
@@ -10,7 +11,7 @@ from tests.dataset.recorded import (FIXTURES, assert_same_as_mindspore, build, c
                                     expected)
 
 VOC = os.path.join(FIXTURES, 'voc')
-RECORDED = [(name, case) for name in ('voc',) for case in cases(name)
+RECORDED = [(name, case) for name in ('voc', 'coco') for case in cases(name)
             if expected(name, case)[1] is not None]
 
 
@@ -74,3 +75,67 @@ def test_voc_missing_image_is_named(tmp_path):
     os.remove(root / 'JPEGImages' / '2008_000001.jpg')
     with pytest.raises(RuntimeError, match="2008_000001.jpg does not exist"):
         ds.VOCDataset(str(root))
+
+
+COCO = os.path.join(FIXTURES, 'coco')
+
+
+def test_coco_class_indexing_as_mindspore():
+    ann = os.path.join(COCO, 'annotations')
+    d = ds.CocoDataset(os.path.join(COCO, 'images'), os.path.join(ann, 'instances.json'))
+    assert d.get_class_indexing() == {'person': [1], 'car': [5], 'dog': [18]}
+    d = ds.CocoDataset(os.path.join(COCO, 'images'), os.path.join(ann, 'panoptic.json'),
+                       task='Panoptic')
+    assert d.get_class_indexing() == {'person': [1, 1], 'car': [5, 0], 'dog': [18, 1]}
+    d = ds.CocoDataset(os.path.join(COCO, 'images'), os.path.join(ann, 'keypoints.json'),
+                       task='Keypoint')
+    with pytest.raises(NotImplementedError, match="Only 'Detection' and 'Panoptic'"):
+        d.get_class_indexing()
+
+
+def _coco_tree(tmp_path, edit):
+    root = tmp_path / 'coco'
+    shutil.copytree(COCO, root)
+    path = root / 'annotations' / 'instances.json'
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    return str(root / 'images'), str(path)
+
+
+def test_coco_images_without_annotations_are_skipped_and_files_shared(tmp_path):
+    def edit(data):
+        data['images'].append({'id': 40, 'file_name': '000000000009.png'})
+        data['images'].append({'id': 41, 'file_name': '000000000003.png'})
+        data['annotations'] = [a for a in data['annotations'] if a['image_id'] != 9]
+    images, ann = _coco_tree(tmp_path, edit)
+    boxes = [b.tolist() for _, b, _, _ in ds.CocoDataset(images, ann, shuffle=False)
+             .create_tuple_iterator(output_numpy=True)]
+    assert boxes == [[[1, 2, 3, 4], [0, 0, 2, 3]], [[0.5, 1, 2, 1.25]], [[0.5, 1, 2, 1.25]]]
+
+
+@pytest.mark.parametrize('edit,task,match', [
+    (lambda d: d['annotations'].append(dict(d['annotations'][0], image_id=12)), 'Detection',
+     "the 'image_id' 12 is missing in the node of 'images'"),
+    (lambda d: d['annotations'][2].update(segmentation=[[0, 0, 1, 1]]), 'Stuff',
+     "the attribute of 'counts' is missing"),
+    (lambda d: None, 'Panoptic', "the attribute of 'segments_info' is missing"),
+    (lambda d: None, 'Captioning', "the attribute of 'caption' is missing"),
+])
+def test_coco_missing_fields_raise_runtime_error(tmp_path, edit, task, match):
+    images, ann = _coco_tree(tmp_path, edit)
+    with pytest.raises(RuntimeError, match=match):
+        ds.CocoDataset(images, ann, task=task)
+
+
+@pytest.mark.parametrize('kwargs,error,match', [
+    ({'task': 'detection'}, ValueError, "task 'detection' is not within the valid set"),
+    ({'annotation_file': 'none.json'}, ValueError, "annotation file 'none.json' does not exist"),
+    ({'decode': 1}, TypeError, "decode must be a bool"),
+    ({'num_shards': 2}, ValueError, "num_shards and shard_id must be given together"),
+])
+def test_coco_argument_checks(kwargs, error, match):
+    args = {'dataset_dir': os.path.join(COCO, 'images'),
+            'annotation_file': os.path.join(COCO, 'annotations', 'instances.json')}
+    with pytest.raises(error, match=match):
+        ds.CocoDataset(**dict(args, **kwargs))
