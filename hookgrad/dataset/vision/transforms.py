@@ -30,7 +30,8 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'Grayscale', 'RandomAdjustSharpness', 'RandomAutoContrast', 'RandomEqualize',
            'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale', 'PadToSize',
            'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
-           'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor']
+           'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor',
+           'MixUpBatch', 'CutMixBatch']
 
 
 class Decode(ImageTensorOperation):
@@ -433,3 +434,4 @@ from .regions import (CutOut, Erase, FiveCrop, HsvToRgb, NormalizePad, PadToSize
                       RandomErasing, RgbToHsv, TenCrop)
 from .affine import Affine, RandomAffine  # noqa: E402
 from .convert import ConvertColor  # noqa: E402
+from .batch_mix import CutMixBatch, MixUpBatch  # noqa: E402
