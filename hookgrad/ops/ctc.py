@@ -79,6 +79,9 @@ def _forward_backward(lp, targets, in_len, tgt_len, blank):
         prev = alpha[t - 1]
         alpha[t] = _logaddexp3(prev, _shift(prev, 1),
                                np.where(skip, _shift(prev, 2), -np.inf)) + emit[t]
+    # past a sample's frames or its extended labels nothing is reachable (MindSpore's log_alpha)
+    alpha[(np.arange(n_time)[:, None, None] >= in_len[None, :, None])
+          | (position[None] >= length[None, :, None])] = -np.inf
     a_end = alpha[np.maximum(in_len - 1, 0), every]               # (N, W) at the last frame
     ends = (position == length[:, None] - 1) | ((position == length[:, None] - 2)
                                                  & (tgt_len[:, None] > 0))

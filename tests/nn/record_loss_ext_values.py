@@ -45,7 +45,7 @@ def inputs():
         sampled_count=np.array([0.3, 0.5, 0.2], f),
         logp=logp, ctc_targets=np.array([[1, 2, 2], [3, 1, 0]], np.int32),
         in_len=np.array([6, 5], np.int32), tgt_len=np.array([3, 2], np.int32),
-        short_len=np.array([3, 5], np.int32),
+        short_len=np.array([3, 5], np.int32), zero_tgt_len=np.array([3, 0], np.int32),
         gamma_x=np.array([-2.5, -1.0, -0.3, 0.0, 0.2, 0.5, 1.0, 1.5, 3.7, 9.0, 30.0], f),
         igamma_a=np.array([0.5, 1.0, 2.5, 3.0, 0.1, 7.0, 2.0, -1.0, 1.5], f),
         igamma_x=np.array([0.2, 1.0, 1.5, 5.0, 0.0, 3.0, 12.0, 1.0, -0.5], f),
@@ -89,6 +89,8 @@ CALLS = {
     'CTCLoss/inf': ("nn.CTCLoss(reduction='none')(logp, ctc_targets, short_len, tgt_len)", []),
     'CTCLoss/zero_infinity': ("nn.CTCLoss(reduction='none', zero_infinity=True)"
                               "(logp, ctc_targets, short_len, tgt_len)", ['logp']),
+    'ctc_loss/log_alpha': ("ms.ops.ctc_loss(logp, ctc_targets, in_len, zero_tgt_len, "
+                           "reduction='none')[1]", []),
     'CTCLoss/2d': ("nn.CTCLoss()(logp[:, 0], ctc_targets[0], in_len[:1], tgt_len[:1])", []),
     'LGamma': ("nn.LGamma()(gamma_x)", []),
     'DiGamma': ("nn.DiGamma()(gamma_x)", []),

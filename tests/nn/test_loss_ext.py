@@ -34,6 +34,15 @@ def _run(expr, grad_of):
 LOSSES = sorted(k for k in CALLS if 'Loss' in k and 'error' not in MINDSPORE[k])
 
 
+def test_ctc_log_alpha_matches_mindspore():
+    # -inf past a sample's frames and its extended labels (the second sample's are empty)
+    _, log_alpha = ctc_loss(T(ARRAYS['logp']), T(ARRAYS['ctc_targets']), ARRAYS['in_len'],
+                            ARRAYS['zero_tgt_len'], reduction='none')
+    want = MINDSPORE['ctc_loss/log_alpha']['value']
+    assert list(log_alpha.shape) == want['shape'] and str(log_alpha.dtype) == want['dtype']
+    np.testing.assert_allclose(log_alpha.asnumpy(), want['values'], rtol=1e-5)
+
+
 @pytest.mark.parametrize('name', LOSSES)
 def test_value_and_gradient_match_mindspore(name):
     expr, grad_of = CALLS[name]
@@ -100,6 +109,15 @@ def test_ctc_loss_of_a_single_path_is_its_log_probability():
     assert log_alpha.shape == (1, 2, 5)
     impossible = nn.CTCLoss(reduction='none')(T(lp), T(np.array([[1, 1]])), [2], [2])
     assert np.isinf(impossible.asnumpy()).all()
+
+
+def test_triplet_default_distance_has_zero_gradient_at_zero_distance():
+    x = np.array([[1., 2., 3.], [0.5, -1., 2.]], np.float32)
+    grads = ms.grad(lambda a, p, n: nn.TripletMarginWithDistanceLoss()(a, p, n),
+                    grad_position=(0, 1, 2))(T(x), T(x.copy()), T(x * 1.1))
+    np.testing.assert_array_equal(grads[1].asnumpy(), 0.0)
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True) / 2            # mean of 2 samples
+    np.testing.assert_allclose(grads[0].asnumpy(), unit, rtol=1e-5)
 
 
 def test_multiclass_dice_loss_weights_rows_give_the_loss_their_shape():

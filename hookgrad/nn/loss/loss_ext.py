@@ -192,12 +192,15 @@ class MultilabelMarginLoss(LossBase):
 
 
 def _pairwise_distance(x, y):
-    """The 2-norm of ``|x - y|`` over axis 1 (MindSpore's default distance)."""
+    """The 2-norm of ``|x - y|`` over axis 1 (MindSpore's default distance); its gradient at
+    a distance of 0 is 0, as that of MindSpore's LpNorm."""
     d = ops.abs(x - y)
     if d.ndim == 0:
         raise ValueError("nn.TripletMarginWithDistanceLoss: the default distance needs inputs "
                          "of at least 1 dimension, got 0-d")
-    return ops.sqrt(ops.sum(d * d, 1))
+    squares = ops.sum(d * d, 1)
+    zero = ops.eq(squares, 0)
+    return ops.where(zero, 0.0, ops.sqrt(ops.where(zero, 1.0, squares)))
 
 
 class TripletMarginWithDistanceLoss(LossBase):
