@@ -301,8 +301,31 @@ def make_coco():
     })
 
 
+def make_celeba():
+    """Four CelebA images with a 5-attribute list and an evaluation partition."""
+    names = ['000001.jpg', '000002.jpg', '000003.png', '000004.jpg']
+    for k, name in enumerate(names):
+        _image(('celeba', name), (4, 3, 3), 40 + k, **({'quality': 90} if 'jpg' in name else {}))
+    attrs = ['5_o_Clock_Shadow', 'Arched_Eyebrows', 'Attractive', 'Bags_Under_Eyes', 'Bald']
+    values = [[-1, 1, 1, -1, -1], [1, -1, -1, 1, -1], [-1, -1, 1, 1, 1], [1, 1, -1, -1, -1]]
+    with open(_path('celeba', 'list_attr_celeba.txt'), 'w') as f:
+        f.write(f"{len(names)}\n{' '.join(attrs)}\n")
+        for name, row in zip(names, values):
+            f.write(name + ''.join(f' {v:2d}' for v in row) + '\n')
+    with open(_path('celeba', 'list_eval_partition.txt'), 'w') as f:
+        f.write(''.join(f'{name} {part}\n' for name, part in zip(names, (0, 2, 1, 0))))
+    _cases('celeba', {
+        'all': "ds.CelebADataset(D, shuffle=False)",
+        'train_decoded': "ds.CelebADataset(D, usage='train', decode=True, shuffle=False)",
+        'valid': "ds.CelebADataset(D, usage='valid', shuffle=False)",
+        'test': "ds.CelebADataset(D, usage='test', shuffle=False)",
+        'extensions': "ds.CelebADataset(D, extensions=['.jpg'], shuffle=False)",
+        'shard': "ds.CelebADataset(D, shuffle=False, num_shards=3, shard_id=2)",
+    })
+
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
-          make_coco]
+          make_coco, make_celeba]
 
 
 def main():

@@ -20,6 +20,7 @@ from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .manifest import ManifestDataset
 from .detection_sources import VOCDataset, CocoDataset
+from .celeba import CelebADataset
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -35,7 +36,7 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
            'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
-           'ManifestDataset', 'VOCDataset', 'CocoDataset']
+           'ManifestDataset', 'VOCDataset', 'CocoDataset', 'CelebADataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
