@@ -1,6 +1,7 @@
 """Record MindSpore 2.10's outputs of the deterministic colour and filter transforms
-(AdjustBrightness ... Solarize, GaussianBlur, Grayscale) for
-tests/dataset/fixtures/color_mindspore.npz. Run it with a Python that has MindSpore:
+(AdjustBrightness ... Solarize, GaussianBlur, Grayscale, and RandomColor and RandomSharpness
+with one-point ranges) for tests/dataset/fixtures/color_mindspore.npz. Run it with a Python
+that has MindSpore:
 
     python tools/mindspore_color_outputs.py
 
@@ -45,6 +46,10 @@ CASES = {   # name: (constructor, arguments, inputs)
     'GaussianBlur-d': ('GaussianBlur', ((5, 3), (0, 0)), ('u8',)),
     'GaussianBlur-e': ('GaussianBlur', ((5, 3), (1.0, 0)), ('u8',)),
     'GaussianBlur-f': ('GaussianBlur', (7,), ('u8', 'f32')),
+    'RandomColor-a': ('RandomColor', ((1.7, 1.7),), ('u8', 'f32', 'pil')),
+    'RandomColor-b': ('RandomColor', ((0.3, 0.3),), ('u8', 'pil')),
+    'RandomSharpness-a': ('RandomSharpness', ((1.8, 1.8),), ('u8', 'f32', 'pil')),
+    'RandomSharpness-b': ('RandomSharpness', ((0.2, 0.2),), ('u8', 'pil')),
     'Grayscale-a': ('Grayscale', (), ('pil',)),
     'Grayscale-b': ('Grayscale', (3,), ('pil',)),
 }

@@ -172,3 +172,26 @@ def test_argument_errors_as_mindspore():
         vision.RandomSolarize((10, 5))
     with pytest.raises(TypeError, match="Argument threshold with value"):
         vision.RandomSolarize([1, 5])
+
+
+def test_random_color_and_sharpness_draw_in_range():
+    ms.set_seed(8)
+    colors = {vision.RandomColor((0.5, 1.5))(U8).tobytes() for _ in range(20)}
+    assert len(colors) > 10
+    ends = [vision.AdjustSaturation(f)(U8).astype(int) for f in (0.5, 1.5)]
+    for out in colors:
+        out = np.frombuffer(out, np.uint8).reshape(U8.shape)
+        lo, hi = np.minimum(*ends), np.maximum(*ends)
+        assert ((out >= lo - 1) & (out <= hi + 1)).all()
+    ms.set_seed(8)
+    first = vision.RandomSharpness()(U8)
+    ms.set_seed(8)
+    assert np.array_equal(first, vision.RandomSharpness()(U8))
+    with pytest.raises(TypeError, match="degrees must be either a tuple or a list"):
+        vision.RandomColor(1.0)
+    with pytest.raises(ValueError, match="degrees must be a sequence with length 2"):
+        vision.RandomSharpness((1.0, 2.0, 3.0))
+    with pytest.raises(ValueError, match=r"degrees should be in \(min,max\) format"):
+        vision.RandomColor((1.5, 0.5))
+    with pytest.raises(RuntimeError, match="RandomColor: the channel of image tensor"):
+        vision.RandomColor()(U8[..., :2])

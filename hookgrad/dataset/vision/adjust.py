@@ -21,7 +21,7 @@ __all__ = ['AdjustBrightness', 'AdjustContrast', 'AdjustSaturation', 'AdjustHue'
            'AdjustSharpness', 'AutoContrast', 'Equalize', 'Invert', 'Posterize', 'Solarize',
            'GaussianBlur', 'Grayscale', 'RandomAdjustSharpness', 'RandomAutoContrast',
            'RandomEqualize', 'RandomInvert', 'RandomPosterize', 'RandomSolarize',
-           'RandomGrayscale']
+           'RandomGrayscale', 'RandomColor', 'RandomSharpness']
 
 
 def _factor(value, name, labelled=True):
@@ -478,3 +478,58 @@ class RandomGrayscale(ImageTensorOperation):
         if row_generator().random() < self.prob:
             return _grayscale(img, 1 if img.mode == 'L' else 3)
         return img
+
+
+def _degrees(degrees):
+    if not isinstance(degrees, (list, tuple)):
+        raise TypeError("degrees must be either a tuple or a list.")
+    for i, v in enumerate(degrees):
+        _checks.type_check(v, (int, float), f'degrees[{i}]')
+    if len(degrees) != 2:
+        raise ValueError("degrees must be a sequence with length 2.")
+    for v in degrees:
+        _checks.in_range(v, 0, _checks.SIZE_MAX)
+    if degrees[0] > degrees[1]:
+        raise ValueError("degrees should be in (min,max) format. Got (max,min).")
+    return tuple(degrees)
+
+
+class RandomColor(ImageTensorOperation):
+    """Blend an RGB image with its grey image by a factor drawn uniformly from ``degrees``
+    (default (0.1, 1.9); 0 grey, 1 unchanged). uint8 images blend as MindSpore's RandomColor
+    (``addWeighted(image, t, grey, 1 - t)``); PIL images through ImageEnhance.Color."""
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = _degrees(degrees)
+
+    def _factor(self):
+        return _single(row_generator().uniform(*self.degrees))
+
+    def _apply(self, img):
+        check_rgb(img, 'RandomColor')
+        factor = self._factor()
+        if img.dtype == np.uint8:
+            grey = np.repeat(_enhance.gray(img)[..., None], 3, axis=2)
+            return _enhance.add_weighted(img, factor, grey, 1.0 - factor)
+        return _color.saturation(img, factor)
+
+    def _apply_pil(self, img):
+        return ImageEnhance.Color(img).enhance(self._factor())
+
+
+class RandomSharpness(ImageTensorOperation):
+    """``AdjustSharpness`` by a factor drawn uniformly from ``degrees`` (default (0.1, 1.9));
+    PIL images through ImageEnhance.Sharpness."""
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = _degrees(degrees)
+
+    def _factor(self):
+        return _single(row_generator().uniform(*self.degrees))
+
+    def _apply(self, img):
+        _check_gray_or_rgb(img, 'RandomSharpness')
+        return _enhance.sharpness(img, self._factor())
+
+    def _apply_pil(self, img):
+        return ImageEnhance.Sharpness(img).enhance(self._factor())

@@ -31,7 +31,7 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale', 'PadToSize',
            'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
            'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor',
-           'MixUpBatch', 'CutMixBatch']
+           'MixUpBatch', 'CutMixBatch', 'RandomColor', 'RandomSharpness']
 
 
 class Decode(ImageTensorOperation):
@@ -428,8 +428,8 @@ from .augment import (AutoAugment, RandAugment, RandomCropDecodeResize,  # noqa:
 from .adjust import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,  # noqa: E402
                      AdjustSaturation, AdjustSharpness, AutoContrast, Equalize, GaussianBlur,
                      Grayscale, Invert, Posterize, RandomAdjustSharpness, RandomAutoContrast,
-                     RandomEqualize, RandomGrayscale, RandomInvert, RandomPosterize,
-                     RandomSolarize, Solarize)
+                     RandomColor, RandomEqualize, RandomGrayscale, RandomInvert,
+                     RandomPosterize, RandomSharpness, RandomSolarize, Solarize)
 from .regions import (CutOut, Erase, FiveCrop, HsvToRgb, NormalizePad, PadToSize,  # noqa: E402
                       RandomErasing, RgbToHsv, TenCrop)
 from .affine import Affine, RandomAffine  # noqa: E402
