@@ -324,8 +324,35 @@ def make_celeba():
     })
 
 
+def _idx_int(path, arr):
+    """An IDX file of big-endian int32: magic 0x0C00 | ndim."""
+    with open(path, 'wb') as f:
+        f.write(struct.pack('>HBB', 0, 0x0C, arr.ndim))
+        f.write(struct.pack('>' + 'I' * arr.ndim, *arr.shape))
+        f.write(arr.astype('>i4').tobytes())
+
+
+def make_qmnist():
+    """QMNIST's train, test and xnist files: IDX images and (N, 8) int32 label records."""
+    for prefix, n, tag in (('qmnist-train', 3, 0), ('qmnist-test', 4, 100), ('xnist', 2, 200)):
+        images, labels = _digits(n, tag, 5)
+        _idx(_path('qmnist', f'{prefix}-images-idx3-ubyte'), images)
+        extra = np.arange(n * 7).reshape(n, 7) * 1000 + tag + 1     # writer, index, ...
+        _idx_int(_path('qmnist', f'{prefix}-labels-idx2-int'),
+                 np.concatenate([labels[:, None].astype(np.int64), extra], axis=1))
+    _cases('qmnist', {
+        'train': "ds.QMnistDataset(D, usage='train', shuffle=False)",
+        'test_full': "ds.QMnistDataset(D, usage='test', compat=False, shuffle=False)",
+        'test10k': "ds.QMnistDataset(D, usage='test10k', shuffle=False)",
+        'test50k': "ds.QMnistDataset(D, usage='test50k', shuffle=False)",
+        'nist': "ds.QMnistDataset(D, usage='nist', compat=False, shuffle=False)",
+        'all': "ds.QMnistDataset(D, shuffle=False)",
+        'shard': "ds.QMnistDataset(D, usage='all', shuffle=False, num_shards=4, shard_id=3)",
+    })
+
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
-          make_coco, make_celeba]
+          make_coco, make_celeba, make_qmnist]
 
 
 def main():

@@ -14,7 +14,7 @@ from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
-from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset
+from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset, QMnistDataset
 from .text_sources import TextFileDataset, CSVDataset
 from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
@@ -36,7 +36,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'DistributedSampler', 'TupleIterator', 'DictIterator', 'BatchInfo', 'config',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
            'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
-           'ManifestDataset', 'VOCDataset', 'CocoDataset', 'CelebADataset']
+           'ManifestDataset', 'VOCDataset', 'CocoDataset', 'CelebADataset',
+           'QMnistDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

@@ -1,14 +1,14 @@
-"""FashionMnistDataset, KMnistDataset and EMnistDataset against MindSpore 2.10's reading of the
-same IDX files (tests/dataset/fixtures/{fashion_mnist,kmnist,emnist})."""
+"""FashionMnistDataset, KMnistDataset, EMnistDataset and QMnistDataset against MindSpore 2.10's
+reading of the same IDX files (tests/dataset/fixtures/{fashion_mnist,kmnist,emnist,qmnist})."""
 import os
 
 import numpy as np
 import pytest
 
 from hookgrad import dataset as ds
-from tests.dataset.recorded import FIXTURES, assert_same_as_mindspore, cases, expected
+from tests.dataset.recorded import FIXTURES, assert_same_as_mindspore, build, cases, expected
 
-RECORDED = [(name, case) for name in ('fashion_mnist', 'kmnist', 'emnist')
+RECORDED = [(name, case) for name in ('fashion_mnist', 'kmnist', 'emnist', 'qmnist')
             for case in cases(name) if expected(name, case)[1] is not None]
 
 
@@ -66,3 +66,21 @@ def test_batches_gather_whole_columns():
     _, rows = expected('fashion_mnist', 'train')
     np.testing.assert_array_equal(images, np.stack([rows[0][0], rows[1][0]]))
     assert labels.dtype == np.uint32 and labels.tolist() == [int(rows[0][1]), int(rows[1][1])]
+
+
+@pytest.mark.parametrize('case', ['test10k', 'test50k'])
+def test_qmnist_test_slices_need_the_full_test_file(case):
+    assert expected('qmnist', case)[0] == 'RuntimeError'
+    with pytest.raises(RuntimeError, match=f"usage '{case}' reads rows"):
+        build('qmnist', case)
+
+
+def test_qmnist_checks_and_pk_labels():
+    folder = os.path.join(FIXTURES, 'qmnist')
+    with pytest.raises(ValueError, match="usage 'valid' is not within"):
+        ds.QMnistDataset(folder, usage='valid')
+    with pytest.raises(TypeError, match="compat must be a bool"):
+        ds.QMnistDataset(folder, compat=1)
+    d = ds.QMnistDataset(folder, usage='test', compat=False, sampler=ds.PKSampler(1))
+    labels = [int(label[0]) for _, label in d.create_tuple_iterator(output_numpy=True)]
+    assert labels == [1, 4, 5, 8]
