@@ -351,8 +351,30 @@ def make_qmnist():
     })
 
 
+def make_usps():
+    """USPS's libsvm-format files: a label 1-10, then 256 index:value pairs in [-1, 1] and a
+    space, as in the published files (MindSpore needs that last space)."""
+    rng = np.random.default_rng(6)
+    special = [-1, 1, 0, 0.5, -0.5, 0.999, -0.999, 0.25, -0.25, 0.1, 0.0039, 0.00392157]
+    for name, n in (('usps', 3), ('usps.t', 2)):
+        with open(_path('usps', name), 'w') as f:
+            for k in range(n):
+                values = np.round(rng.uniform(-1, 1, 256), 6)
+                values[:len(special)] = special
+                values[len(special)] = k / 100
+                f.write(f'{(k * 4 + n) % 10 + 1} ' + ' '.join(
+                    f'{i + 1}:{v:.6g}' for i, v in enumerate(values)) + ' \n')
+    _cases('usps', {
+        'train': "ds.USPSDataset(D, usage='train', shuffle=False)",
+        'all': "ds.USPSDataset(D, shuffle=False, num_parallel_workers=1)",
+        'all_workers': "ds.USPSDataset(D, usage='all', shuffle=False, num_parallel_workers=2)",
+        'shard': "ds.USPSDataset(D, shuffle=False, num_shards=2, shard_id=1)",
+        'num_samples': "ds.USPSDataset(D, usage='test', shuffle=False, num_samples=1)",
+    })
+
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
-          make_coco, make_celeba, make_qmnist]
+          make_coco, make_celeba, make_qmnist, make_usps]
 
 
 def main():

@@ -15,7 +15,7 @@ from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
 from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset, QMnistDataset
-from .text_sources import TextFileDataset, CSVDataset
+from .text_sources import TextFileDataset, CSVDataset, USPSDataset
 from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .manifest import ManifestDataset
@@ -37,7 +37,7 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
            'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
            'ManifestDataset', 'VOCDataset', 'CocoDataset', 'CelebADataset',
-           'QMnistDataset']
+           'QMnistDataset', 'USPSDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

@@ -1,5 +1,5 @@
-"""Readers of line-based text files: ``TextFileDataset`` (one row per line) and ``CSVDataset``
-(one row per comma-separated record).
+"""Readers of line-based text files: ``TextFileDataset`` (one row per line), ``CSVDataset``
+(one row per comma-separated record) and ``USPSDataset`` (one 16x16 image per libsvm line).
 
 Both read as MindSpore does: the files, sorted by path, are dealt to ``num_parallel_workers``
 readers in turn and the readers' rows interleaved one at a time; ``num_shards`` gives every
@@ -7,15 +7,17 @@ shard an equal share of the rows, wrapping round to fill the last one; ``shuffle
 ``Shuffle`` mode (True or the default ``Shuffle.GLOBAL``: the file order and the rows).
 """
 import numbers
+import os
 import re
 
 import numpy as np
 
 from .cache import check_cache
 from .engine import Dataset, check_workers, column_list
+from .file_sources import check_dir, check_usage
 from .tfrecord import Shuffle, TFRecordDataset, _shuffle_mode, find_files
 
-__all__ = ['TextFileDataset', 'CSVDataset']
+__all__ = ['TextFileDataset', 'CSVDataset', 'USPSDataset']
 
 _INT = re.compile(r'[+-]?\d+\Z')
 _FLOAT = re.compile(r'[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z|[+-]?(inf|infinity|nan)\Z',
@@ -251,3 +253,68 @@ class CSVDataset(_LineFiles):
                             np.int32 if kind is int else np.float32)
         raise RuntimeError(f"CSVDataset: {path} parse failed at line {number}, type does not "
                            f"match: {field!r} is not {'an int' if kind is int else 'a float'}")
+
+
+class USPSDataset(_LineFiles):
+    """USPS digits from the libsvm-format files ``usps`` (train) and ``usps.t`` (test):
+    columns ``image`` (16, 16, 1) uint8 and ``label`` uint32 (0-9).
+
+    A line is the label 1-10, then 256 ``index:value`` pairs with values in [-1, 1], then a
+    space (as in the published files; MindSpore rejects a line without it). A pixel is
+    ``(value + 1) / 2 * 255`` in float32, truncated; the label is the written one minus 1.
+
+    Args:
+        dataset_dir: the folder of ``usps`` and ``usps.t``.
+        usage: 'train', 'test' or 'all' (None: 'all', train rows first).
+        num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache: as
+            ``TextFileDataset``.
+
+    Raises:
+        TypeError, ValueError: for a bad ``usage``, a missing folder or bad sampling
+            arguments.
+        RuntimeError: for a missing file; iterating raises RuntimeError for a malformed line.
+    """
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        who = 'USPSDataset'
+        dataset_dir = check_dir(dataset_dir, who)
+        usage = check_usage(usage, who)
+        names = {'train': ['usps'], 'test': ['usps.t'], 'all': ['usps', 'usps.t']}[usage]
+        files = [os.path.join(dataset_dir, n) for n in names]
+        for path in files:
+            if not os.path.isfile(path):
+                raise RuntimeError(f"{who}: {path} does not exist; usage '{usage}' reads "
+                                   f"{names}")
+        self._open(who, files, num_samples, num_parallel_workers, shuffle, num_shards,
+                   shard_id, cache)
+        self.dataset_dir, self.usage = dataset_dir, usage
+
+    def get_col_names(self):
+        return ['image', 'label']
+
+    def _file_rows(self, index):
+        if index not in self._read:
+            path = self._files[index]
+            self._read[index] = [self._parse(line, path, number)
+                                 for number, line in enumerate(_lines(path), 1)]
+        return self._read[index]
+
+    @staticmethod
+    def _parse(line, path, number):
+        fields = line.split(' ')
+        if len(fields) != 258 or fields[-1].strip():
+            raise RuntimeError(f"USPSDataset: {path} line {number}: expected a label, 256 "
+                               f"index:value pairs and a trailing space, got {len(fields) - 1} "
+                               f"fields after the label")
+        try:
+            label = int(fields[0]) - 1
+            values = np.array([f.split(':', 1)[1] for f in fields[1:257]], np.float32)
+        except (ValueError, IndexError):
+            raise RuntimeError(f"USPSDataset: {path} line {number}: a label or value is not "
+                               f"a number") from None
+        if not 0 <= label <= 9:
+            raise RuntimeError(f"USPSDataset: {path} line {number}: label {label + 1} is not "
+                               f"in 1-10")
+        pixels = (values + np.float32(1)) / np.float32(2) * np.float32(255)
+        return (pixels.astype(np.uint8).reshape(16, 16, 1), np.array(label, np.uint32))

@@ -1,5 +1,5 @@
-"""TextFileDataset and CSVDataset against MindSpore 2.10's reading of the same files
-(tests/dataset/fixtures/{text,csv})."""
+"""TextFileDataset, CSVDataset and USPSDataset against MindSpore 2.10's reading of the same files
+(tests/dataset/fixtures/{text,csv,usps})."""
 import os
 
 import pytest
@@ -8,7 +8,7 @@ from hookgrad import dataset as ds
 from tests.dataset.recorded import (FIXTURES, assert_same_as_mindspore, build, cases,
                                     expected)
 
-RECORDED = [(name, case) for name in ('text', 'csv') for case in cases(name)
+RECORDED = [(name, case) for name in ('text', 'csv', 'usps') for case in cases(name)
             if expected(name, case)[1] is not None]
 CSV = os.path.join(FIXTURES, 'csv')
 
@@ -72,3 +72,29 @@ def test_infile_shuffle_keeps_the_file_interleaving():
     rows = _texts(ds.TextFileDataset(pattern, shuffle=ds.Shuffle.INFILE, num_parallel_workers=1))
     assert set(rows[:3]) == {'first line', '  second, with spaces  ', 'third'}
     assert set(rows[3:]) == {'b one\r', 'b two'}
+
+
+USPS = os.path.join(FIXTURES, 'usps')
+
+
+def test_usps_lines_without_the_trailing_space_or_with_bad_labels_are_refused(tmp_path):
+    line = open(os.path.join(USPS, 'usps')).readline()
+    for text, match in ((line.rstrip(' \n') + '\n', "expected a label, 256 index:value pairs"),
+                        ('11' + line[line.index(' '):], "label 11 is not in 1-10"),
+                        (line.replace('1:-1', '1:x'), "not a number")):
+        (tmp_path / 'usps').write_text(text)
+        d = ds.USPSDataset(str(tmp_path), usage='train', shuffle=False)
+        with pytest.raises(RuntimeError, match=match):
+            list(d.create_tuple_iterator(output_numpy=True))
+
+
+def test_usps_checks_its_files_and_usage(tmp_path):
+    with pytest.raises(RuntimeError, match="usps.t does not exist"):
+        ds.USPSDataset(str(tmp_path), usage='test')
+    with pytest.raises(ValueError, match="usage 'valid' is not within"):
+        ds.USPSDataset(USPS, usage='valid')
+    ds.config.set_seed(2)
+    a = [int(label) for _, label in ds.USPSDataset(USPS).create_tuple_iterator(output_numpy=True)]
+    ds.config.set_seed(2)
+    b = [int(label) for _, label in ds.USPSDataset(USPS).create_tuple_iterator(output_numpy=True)]
+    assert a == b and sorted(a) == [1, 2, 3, 6, 7]
