@@ -1,9 +1,13 @@
 """``hookgrad.dataset``: datasets with MindSpore's pipeline API.
 
-Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code), ``MnistDataset``,
-``Cifar10Dataset``, ``Cifar100Dataset``, ``ImageFolderDataset`` (standard files on disk),
-``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset`` (``tf.train.Example``
-records). ``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
+Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code),
+``PaddedDataset`` and ``FakeImageDataset`` (made in memory); standard datasets read from their
+files as MindSpore reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMnistDataset``,
+``EMnistDataset``, ``QMnistDataset``, ``USPSDataset``, ``Cifar10Dataset``, ``Cifar100Dataset``,
+``ImageFolderDataset``, ``ManifestDataset``, ``CelebADataset``, ``VOCDataset``, ``CocoDataset``,
+``TextFileDataset`` and ``CSVDataset``; ``MindDataset`` (hookgrad MindRecord files) and
+``TFRecordDataset`` (``tf.train.Example`` records). ``PKSampler`` draws rows class by class.
+``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
 ``create_tuple_iterator`` / ``create_dict_iterator`` (or a plain ``for`` loop) read them as
 Tensors, one epoch per pass. Random order comes from the global generator, so ``ms.set_seed``
 makes it repeat.
