@@ -1,13 +1,14 @@
 """``hookgrad.dataset.vision``: image transforms (MindSpore's ``mindspore.dataset.vision``).
 
 Decode, Resize, Rescale, Normalize, NormalizePad, HWC2CHW, crops (also FiveCrop, TenCrop),
-flips, rotation, affine warps (Affine, RandomAffine), colour adjustment (the Adjust* transforms,
-AutoContrast, Equalize, Invert, Posterize, Solarize, Grayscale, their random variants,
-RandomColor and RandomSharpness), RgbToHsv, HsvToRgb and ConvertColor, GaussianBlur, padding
-(Pad, PadToSize), erasing (Erase, CutOut, RandomErasing), batch mixing (MixUpBatch,
-CutMixBatch), conversions (ToTensor, ToPIL, ToType), the automatic augmentations (AutoAugment,
-RandAugment, TrivialAugmentWide) and RandomCropDecodeResize, with the ``Inter``, ``Border``,
-``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums of ``vision.utils``.
+flips, rotation, affine and perspective warps (Affine, RandomAffine, Perspective,
+RandomPerspective), colour adjustment (the Adjust* transforms, AutoContrast, Equalize, Invert,
+Posterize, Solarize, Grayscale, their random variants, RandomColor and RandomSharpness),
+RgbToHsv, HsvToRgb and ConvertColor, GaussianBlur, padding (Pad, PadToSize), erasing (Erase,
+CutOut, RandomErasing), batch mixing (MixUpBatch, CutMixBatch), conversions (ToTensor, ToPIL,
+ToType), the automatic augmentations (AutoAugment, RandAugment, TrivialAugmentWide) and
+RandomCropDecodeResize, with the ``Inter``, ``Border``, ``ImageBatchFormat``,
+``AutoAugmentPolicy`` and ``ConvertMode`` enums of ``vision.utils``.
 """
 from . import transforms, utils
 from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,
@@ -15,13 +16,13 @@ from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHu
                          CenterCrop, ConvertColor, Crop, CutMixBatch, CutOut, Decode, Equalize,
                          Erase, FiveCrop, GaussianBlur, Grayscale, HorizontalFlip, HsvToRgb,
                          HWC2CHW, Invert, MixUpBatch, Normalize, NormalizePad, Pad, PadToSize,
-                         Posterize, RandAugment, RandomAdjustSharpness, RandomAffine,
+                         Perspective, Posterize, RandAugment, RandomAdjustSharpness, RandomAffine,
                          RandomAutoContrast, RandomColor, RandomColorAdjust, RandomCrop,
                          RandomCropDecodeResize, RandomEqualize, RandomErasing, RandomGrayscale,
-                         RandomHorizontalFlip, RandomInvert, RandomPosterize, RandomResizedCrop,
-                         RandomRotation, RandomSharpness, RandomSolarize, RandomVerticalFlip,
-                         Rescale, Resize, RgbToHsv, Rotate, Solarize, TenCrop, ToNumpy, ToPIL,
-                         ToTensor, ToType, TrivialAugmentWide, VerticalFlip)
+                         RandomHorizontalFlip, RandomInvert, RandomPerspective, RandomPosterize,
+                         RandomResizedCrop, RandomRotation, RandomSharpness, RandomSolarize,
+                         RandomVerticalFlip, Rescale, Resize, RgbToHsv, Rotate, Solarize, TenCrop,
+                         ToNumpy, ToPIL, ToTensor, ToType, TrivialAugmentWide, VerticalFlip)
 from .utils import AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, Inter
 
 __all__ = transforms.__all__ + utils.__all__

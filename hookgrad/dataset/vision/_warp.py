@@ -1,4 +1,5 @@
-"""Rotation as MindSpore's CPU kernel does it (OpenCV's ``getRotationMatrix2D`` + ``warpAffine``).
+"""Rotation, affine and perspective warps as MindSpore's CPU kernels do them (OpenCV's
+``warpAffine`` and ``warpPerspective``).
 
 Source coordinates follow OpenCV's fixed point (1/1024 pixel, then 1/32 pixel for the
 interpolation tables), so nearest and uint8 bilinear results match MindSpore's exactly; bicubic
@@ -58,9 +59,89 @@ def warp_affine(img, m, height, width, mode, fill):
     delta = scale // 2 if nearest else scale >> (_INTER_BITS + 1)
     gx = (x0[:, None] + delta + adelta[None, :]) >> shift
     gy = (y0[:, None] + delta + bdelta[None, :]) >> shift
+    return _sample(img, gx, gy, mode, fill)
+
+
+def perspective_matrix(src, dst):
+    """The 3x3 homography taking the four ``src`` points (x, y) to ``dst``, as OpenCV's
+    ``getPerspectiveTransform`` computes it (its row order and LU elimination, in double)."""
+    a = np.zeros((8, 8))
+    b = np.zeros(8)
+    for i, ((x, y), (u, v)) in enumerate(zip(np.float32(src), np.float32(dst))):
+        a[i, :3] = a[i + 4, 3:6] = (x, y, 1.0)
+        a[i, 6:] = (float(-x * u), float(-y * u))
+        a[i + 4, 6:] = (float(-x * v), float(-y * v))
+        b[i], b[i + 4] = u, v
+    return np.append(_lu_solve(a, b), 1.0).reshape(3, 3)
+
+
+def _lu_solve(a, b):
+    """OpenCV's LUImpl: Gaussian elimination with partial pivoting, then back substitution."""
+    a, b = a.copy(), b.copy()
+    m = len(b)
+    for i in range(m):
+        k = i
+        for j in range(i + 1, m):
+            if abs(a[j, i]) > abs(a[k, i]):
+                k = j
+        if k != i:
+            a[[i, k], i:] = a[[k, i], i:]
+            b[[i, k]] = b[[k, i]]
+        d = -1.0 / a[i, i]
+        for j in range(i + 1, m):
+            alpha = a[j, i] * d
+            a[j, i + 1:] += alpha * a[i, i + 1:]
+            b[j] += alpha * b[i]
+    for i in range(m - 1, -1, -1):
+        s = b[i]
+        for k in range(i + 1, m):
+            s -= a[i, k] * b[k]
+        b[i] = s / a[i, i]
+    return b
+
+
+def _invert3(m):
+    """OpenCV's closed-form 3x3 inverse (``invert`` with DECOMP_LU for n = 3)."""
+    det = (m[0, 0] * (m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1])
+           - m[0, 1] * (m[1, 0] * m[2, 2] - m[1, 2] * m[2, 0])
+           + m[0, 2] * (m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]))
+    if det == 0:
+        return np.zeros((3, 3))
+    d = 1.0 / det
+    return np.array([
+        [(m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1]) * d, (m[0, 2] * m[2, 1] - m[0, 1] * m[2, 2]) * d,
+         (m[0, 1] * m[1, 2] - m[0, 2] * m[1, 1]) * d],
+        [(m[1, 2] * m[2, 0] - m[1, 0] * m[2, 2]) * d, (m[0, 0] * m[2, 2] - m[0, 2] * m[2, 0]) * d,
+         (m[0, 2] * m[1, 0] - m[0, 0] * m[1, 2]) * d],
+        [(m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]) * d, (m[0, 1] * m[2, 0] - m[0, 0] * m[2, 1]) * d,
+         (m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]) * d]])
+
+
+def warp_perspective(img, m, mode, fill):
+    """``img`` under the 3x3 source-to-output homography ``m`` (OpenCV's warpPerspective, same
+    output size): source coordinates in double, rounded to whole pixels (nearest) or to 1/32
+    pixel (the interpolation tables)."""
+    inv = _invert3(np.asarray(m, np.float64))
+    h, w = img.shape[:2]
+    xs, ys = np.arange(w, dtype=np.float64)[None, :], np.arange(h, dtype=np.float64)[:, None]
+    x = inv[0, 0] * xs + (inv[0, 1] * ys + inv[0, 2])
+    y = inv[1, 0] * xs + (inv[1, 1] * ys + inv[1, 2])
+    den = inv[2, 0] * xs + (inv[2, 1] * ys + inv[2, 2])
+    scale = 1.0 if mode == 'nearest' else float(1 << _INTER_BITS)
+    with np.errstate(divide='ignore'):
+        factor = np.where(den != 0, scale / np.where(den != 0, den, 1), 0.0)
+    limit = float(np.iinfo(np.int32).max)
+    gx = np.rint(np.clip(x * factor, -limit - 1, limit)).astype(np.int64)
+    gy = np.rint(np.clip(y * factor, -limit - 1, limit)).astype(np.int64)
+    return _sample(img, gx, gy, mode, fill)
+
+
+def _sample(img, gx, gy, mode, fill):
+    """``img`` read at source positions ``gx``, ``gy`` (whole pixels for nearest, 1/32 pixel
+    otherwise); taps outside the image read ``fill``."""
     padded = _padded(img, fill)
     h, w = img.shape[:2]
-    if nearest:
+    if mode == 'nearest':
         return padded[_clip(gy, h), _clip(gx, w)]
     ix, fx = gx >> _INTER_BITS, (gx & 31) / 32.0
     iy, fy = gy >> _INTER_BITS, (gy & 31) / 32.0

@@ -31,7 +31,8 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'RandomInvert', 'RandomPosterize', 'RandomSolarize', 'RandomGrayscale', 'PadToSize',
            'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
            'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor',
-           'MixUpBatch', 'CutMixBatch', 'RandomColor', 'RandomSharpness']
+           'MixUpBatch', 'CutMixBatch', 'RandomColor', 'RandomSharpness',
+           'Perspective', 'RandomPerspective']
 
 
 class Decode(ImageTensorOperation):
@@ -435,3 +436,4 @@ from .regions import (CutOut, Erase, FiveCrop, HsvToRgb, NormalizePad, PadToSize
 from .affine import Affine, RandomAffine  # noqa: E402
 from .convert import ConvertColor  # noqa: E402
 from .batch_mix import CutMixBatch, MixUpBatch  # noqa: E402
+from .perspective import Perspective, RandomPerspective  # noqa: E402
