@@ -3,26 +3,27 @@
 Decode, Resize, Rescale, Normalize, NormalizePad, HWC2CHW, crops (also FiveCrop, TenCrop),
 flips, rotation, affine and perspective warps (Affine, RandomAffine, Perspective,
 RandomPerspective), colour adjustment (the Adjust* transforms, AutoContrast, Equalize, Invert,
-Posterize, Solarize, Grayscale, their random variants, RandomColor and RandomSharpness),
-RgbToHsv, HsvToRgb and ConvertColor, GaussianBlur, padding (Pad, PadToSize), erasing (Erase,
-CutOut, RandomErasing), batch mixing (MixUpBatch, CutMixBatch), conversions (ToTensor, ToPIL,
-ToType), the automatic augmentations (AutoAugment, RandAugment, TrivialAugmentWide) and
-RandomCropDecodeResize, with the ``Inter``, ``Border``, ``ImageBatchFormat``,
-``AutoAugmentPolicy`` and ``ConvertMode`` enums of ``vision.utils``.
+Posterize, Solarize, Grayscale, their random variants, RandomColor, RandomSharpness and
+RandomLighting), LinearTransformation, RgbToHsv, HsvToRgb and ConvertColor, GaussianBlur,
+padding (Pad, PadToSize), erasing (Erase, CutOut, RandomErasing), batch mixing (MixUpBatch,
+CutMixBatch), conversions (ToTensor, ToPIL, ToType), the automatic augmentations (AutoAugment,
+RandAugment, TrivialAugmentWide) and RandomCropDecodeResize, with the ``Inter``, ``Border``,
+``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums of ``vision.utils``.
 """
 from . import transforms, utils
 from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,
                          AdjustSaturation, AdjustSharpness, Affine, AutoAugment, AutoContrast,
                          CenterCrop, ConvertColor, Crop, CutMixBatch, CutOut, Decode, Equalize,
                          Erase, FiveCrop, GaussianBlur, Grayscale, HorizontalFlip, HsvToRgb,
-                         HWC2CHW, Invert, MixUpBatch, Normalize, NormalizePad, Pad, PadToSize,
-                         Perspective, Posterize, RandAugment, RandomAdjustSharpness, RandomAffine,
-                         RandomAutoContrast, RandomColor, RandomColorAdjust, RandomCrop,
-                         RandomCropDecodeResize, RandomEqualize, RandomErasing, RandomGrayscale,
-                         RandomHorizontalFlip, RandomInvert, RandomPerspective, RandomPosterize,
-                         RandomResizedCrop, RandomRotation, RandomSharpness, RandomSolarize,
-                         RandomVerticalFlip, Rescale, Resize, RgbToHsv, Rotate, Solarize, TenCrop,
-                         ToNumpy, ToPIL, ToTensor, ToType, TrivialAugmentWide, VerticalFlip)
+                         HWC2CHW, Invert, LinearTransformation, MixUpBatch, Normalize,
+                         NormalizePad, Pad, PadToSize, Perspective, Posterize, RandAugment,
+                         RandomAdjustSharpness, RandomAffine, RandomAutoContrast, RandomColor,
+                         RandomColorAdjust, RandomCrop, RandomCropDecodeResize, RandomEqualize,
+                         RandomErasing, RandomGrayscale, RandomHorizontalFlip, RandomInvert,
+                         RandomLighting, RandomPerspective, RandomPosterize, RandomResizedCrop,
+                         RandomRotation, RandomSharpness, RandomSolarize, RandomVerticalFlip,
+                         Rescale, Resize, RgbToHsv, Rotate, Solarize, TenCrop, ToNumpy, ToPIL,
+                         ToTensor, ToType, TrivialAugmentWide, VerticalFlip)
 from .utils import AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, Inter
 
 __all__ = transforms.__all__ + utils.__all__

@@ -32,7 +32,7 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
            'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor',
            'MixUpBatch', 'CutMixBatch', 'RandomColor', 'RandomSharpness',
-           'Perspective', 'RandomPerspective']
+           'Perspective', 'RandomPerspective', 'RandomLighting', 'LinearTransformation']
 
 
 class Decode(ImageTensorOperation):
@@ -437,3 +437,4 @@ from .affine import Affine, RandomAffine  # noqa: E402
 from .convert import ConvertColor  # noqa: E402
 from .batch_mix import CutMixBatch, MixUpBatch  # noqa: E402
 from .perspective import Perspective, RandomPerspective  # noqa: E402
+from .linear import LinearTransformation, RandomLighting  # noqa: E402
