@@ -373,8 +373,76 @@ def make_usps():
     })
 
 
+def make_semeion():
+    """Semeion's text file: 256 pixel values (0 or 1, written as floats) and a one-hot digit."""
+    rng = np.random.default_rng(7)
+    with open(_path('semeion', 'semeion.data'), 'w') as f:
+        for digit in (3, 0, 9):
+            pixels = rng.integers(0, 2, 256)
+            f.write(' '.join(f'{p:.4f}' for p in pixels) + ' ' +
+                    ' '.join('1' if d == digit else '0' for d in range(10)) + ' \n')
+    _cases('semeion', {
+        'all': "ds.SemeionDataset(D, shuffle=False)",
+        'shard': "ds.SemeionDataset(D, shuffle=False, num_shards=2, shard_id=1)",
+    })
+
+
+def make_class_folders():
+    """Omniglot, Caltech-256, Food-101 and SBU trees of tiny images."""
+    k = 50
+    for part in ('images_background', 'images_evaluation'):
+        for alphabet in ('Latin', 'Greek'):
+            for character in ('character02', 'character01'):
+                for n in (2, 1):
+                    k += 1
+                    _image(('omniglot', part, alphabet, character, f'{k:04d}_{n:02d}.png'),
+                           (2, 2), k)
+    _cases('omniglot', {
+        'background': "ds.OmniglotDataset(D, background=True, shuffle=False)",
+        'evaluation_decoded': "ds.OmniglotDataset(D, background=False, decode=True, "
+                              "shuffle=False)",
+        'all': "ds.OmniglotDataset(D, shuffle=False)",
+    })
+    for folder in ('002.american-flag', '001.ak47', '257.clutter'):
+        for n in (2, 1):
+            k += 1
+            _image(('caltech256', folder, f'{folder[:3]}_{n:04d}.jpg'), (2, 3, 3), k,
+                   quality=90)
+    _image(('caltech256', '001.ak47', 'notes.txt'), (1, 1), 0, format='PNG')
+    _cases('caltech256', {
+        'all': "ds.Caltech256Dataset(D, shuffle=False)",
+        'decoded': "ds.Caltech256Dataset(D, decode=True, shuffle=False)",
+    })
+    for cls in ('waffles', 'apple_pie'):
+        for n in (1005, 17):
+            k += 1
+            _image(('food101', 'images', cls, f'{n}.jpg'), (3, 2, 3), k, quality=90)
+    with open(_path('food101', 'meta', 'train.txt'), 'w') as f:
+        f.write('waffles/17\napple_pie/1005\nwaffles/1005\n')
+    with open(_path('food101', 'meta', 'test.txt'), 'w') as f:
+        f.write('apple_pie/17\n')
+    _cases('food101', {
+        'train': "ds.Food101Dataset(D, usage='train', shuffle=False)",
+        'test_decoded': "ds.Food101Dataset(D, usage='test', decode=True, shuffle=False)",
+        'all': "ds.Food101Dataset(D, shuffle=False)",
+    })
+    names = ['m_1_2_a.jpg', 'm_3_4_b.jpg', 'm_5_6_c.jpg']
+    for name in (names[0], names[2]):            # the second image is missing
+        k += 1
+        _image(('sbu', 'sbu_images', name), (2, 2, 3), k, quality=90)
+    with open(_path('sbu', 'SBU_captioned_photo_dataset_urls.txt'), 'w') as f:
+        f.write(''.join(f"http://static.flickr.com/{name[2:].replace('_', '/', 1)}\n"
+                        for name in names))
+    with open(_path('sbu', 'SBU_captioned_photo_dataset_captions.txt'), 'w') as f:
+        f.write('A tree by the lake \nclouds, at noon\n the  end\n')
+    _cases('sbu', {
+        'all': "ds.SBUDataset(D, shuffle=False)",
+        'decoded': "ds.SBUDataset(D, decode=True, shuffle=False, num_samples=2)",
+    })
+
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
-          make_coco, make_celeba, make_qmnist, make_usps]
+          make_coco, make_celeba, make_qmnist, make_usps, make_semeion, make_class_folders]
 
 
 def main():

@@ -5,9 +5,10 @@ Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code),
 files as MindSpore reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMnistDataset``,
 ``EMnistDataset``, ``QMnistDataset``, ``USPSDataset``, ``Cifar10Dataset``, ``Cifar100Dataset``,
 ``ImageFolderDataset``, ``ManifestDataset``, ``CelebADataset``, ``VOCDataset``, ``CocoDataset``,
-``TextFileDataset`` and ``CSVDataset``; ``MindDataset`` (hookgrad MindRecord files) and
-``TFRecordDataset`` (``tf.train.Example`` records). ``PKSampler`` draws rows class by class.
-``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
+``OmniglotDataset``, ``Caltech256Dataset``, ``Food101Dataset``, ``SBUDataset``,
+``SemeionDataset``, ``TextFileDataset`` and ``CSVDataset``; ``MindDataset`` (hookgrad
+MindRecord files) and ``TFRecordDataset`` (``tf.train.Example`` records). ``PKSampler`` draws
+rows class by class. ``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
 ``create_tuple_iterator`` / ``create_dict_iterator`` (or a plain ``for`` loop) read them as
 Tensors, one epoch per pass. Random order comes from the global generator, so ``ms.set_seed``
 makes it repeat.
@@ -25,6 +26,8 @@ from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .manifest import ManifestDataset
 from .detection_sources import VOCDataset, CocoDataset
 from .celeba import CelebADataset
+from .image_sets import (OmniglotDataset, Caltech256Dataset, Food101Dataset, SBUDataset,
+                         SemeionDataset)
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -41,7 +44,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'TextFileDataset',
            'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
            'ManifestDataset', 'VOCDataset', 'CocoDataset', 'CelebADataset',
-           'QMnistDataset', 'USPSDataset']
+           'QMnistDataset', 'USPSDataset', 'OmniglotDataset', 'Caltech256Dataset',
+           'Food101Dataset', 'SBUDataset', 'SemeionDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
