@@ -1,5 +1,5 @@
 """Record MindSpore 2.10's outputs of PadToSize, NormalizePad, Erase, FiveCrop, TenCrop,
-HsvToRgb, RgbToHsv (fixed results) and CutOut (every distinct output of many runs) for
+HsvToRgb, RgbToHsv, ResizedCrop (fixed results) and CutOut (every distinct output of many runs) for
 tests/dataset/fixtures/region_mindspore.npz. Run it with a Python that has MindSpore:
 
     python tools/mindspore_region_outputs.py
@@ -41,6 +41,9 @@ CASES = {   # name: (constructor, positional arguments, keyword arguments, input
     'RgbToHsv-a': ('RgbToHsv', (), {'is_hwc': True}, ('u8', 'f32', 'f64')),
     'RgbToHsv-b': ('RgbToHsv', (), {}, ('chw',)),
     'HsvToRgb-a': ('HsvToRgb', (), {'is_hwc': True}, ('f32', 'f64')),
+    'ResizedCrop-a': ('ResizedCrop', (1, 2, 4, 5, (3, 4)), {'interpolation': 'NEAREST'},
+                      ('u8', 'f32', 'g8')),
+    'ResizedCrop-b': ('ResizedCrop', (0, 3, 7, 6, 10), {'interpolation': 'NEAREST'}, ('u8',)),
 }
 CUTOUT = {'CutOut-a': ((3,), {}, 'u8', 3000), 'CutOut-b': ((2,), {'is_hwc': False}, 'chw', 3000),
           'CutOut-c': ((9,), {}, 'g9', 4000)}
@@ -55,14 +58,23 @@ def inputs():
             'g9': np.full((9, 9, 3), 200, np.uint8)}
 
 
+def convert_enums(kwargs, vision):
+    """``kwargs`` with 'padding_mode' and 'interpolation' names as ``vision``'s enums."""
+    out = dict(kwargs)
+    if 'padding_mode' in out:
+        out['padding_mode'] = vision.Border(out['padding_mode'])
+    if 'interpolation' in out:
+        out['interpolation'] = getattr(vision.Inter, out['interpolation'])
+    return out
+
+
 def main():
     import mindspore.dataset as ds     # here: the tests read CASES without MindSpore
     import mindspore.dataset.vision as vision
     images = inputs()
     arrays = {f'input-{k}': v for k, v in images.items()}
     for case, (name, args, kwargs, keys) in CASES.items():
-        if 'padding_mode' in kwargs:
-            kwargs = dict(kwargs, padding_mode=vision.Border(kwargs['padding_mode']))
+        kwargs = convert_enums(kwargs, vision)
         for key in keys:
             img = Image.fromarray(images['u8'], 'RGB') if key == 'pil' else images[key]
             out = getattr(vision, name)(*args, **kwargs)(img)

@@ -1,5 +1,5 @@
-"""PadToSize, NormalizePad, Erase, CutOut, RandomErasing, FiveCrop, TenCrop, RgbToHsv and
-HsvToRgb against MindSpore 2.10.
+"""PadToSize, NormalizePad, Erase, CutOut, RandomErasing, FiveCrop, TenCrop, RgbToHsv,
+HsvToRgb, ResizedCrop and RandomResize against MindSpore 2.10.
 
 tests/dataset/fixtures/region_mindspore.npz (written by tools/mindspore_region_outputs.py with
 MindSpore) holds small fixed images, MindSpore's outputs for each case and, for CutOut, every
@@ -14,10 +14,9 @@ from PIL import Image
 
 import hookgrad as ms
 import hookgrad.dataset.vision as vision
-from hookgrad.dataset.vision import Border
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
-from mindspore_region_outputs import CASES, CUTOUT  # noqa: E402
+from mindspore_region_outputs import CASES, CUTOUT, convert_enums  # noqa: E402
 
 RECORDED = dict(np.load(os.path.join(os.path.dirname(__file__), 'fixtures',
                                      'region_mindspore.npz')))
@@ -26,8 +25,7 @@ U8 = RECORDED['input-u8']
 
 def _run(case, key):
     name, args, kwargs, _ = CASES[case]
-    if 'padding_mode' in kwargs:
-        kwargs = dict(kwargs, padding_mode=Border(kwargs['padding_mode']))
+    kwargs = convert_enums(kwargs, vision)
     img = Image.fromarray(U8, 'RGB') if key == 'pil' else RECORDED[f'input-{key}']
     out = getattr(vision, name)(*args, **kwargs)(img)
     if isinstance(out, tuple):
@@ -142,3 +140,35 @@ def test_errors_as_mindspore():
         vision.RandomErasing(value='zeros')
     with pytest.raises(TypeError, match="Argument use_vertical_flip with value 1 is not of type"):
         vision.TenCrop(2, use_vertical_flip=1)
+
+
+def test_random_resize_uses_one_of_four_modes():
+    img = RECORDED['input-u8']
+    choices = {vision.Resize((4, 5), mode)(img).tobytes()
+               for mode in (vision.Inter.LINEAR, vision.Inter.NEAREST, vision.Inter.CUBIC,
+                            vision.Inter.AREA)}
+    ms.set_seed(9)
+    seen = {vision.RandomResize((4, 5))(img).tobytes() for _ in range(40)}
+    assert seen == choices
+    assert vision.RandomResize(3)(img).shape == (3, 3, 3)
+    with pytest.raises(TypeError, match="Size should be a single integer or a list/tuple"):
+        vision.RandomResize((1, 2, 3))
+
+
+def test_resized_crop_errors_and_image_helpers():
+    img = RECORDED['input-u8']
+    with pytest.raises(RuntimeError, match="ResizedCrop: the sum of top and height: 8 exceeds "
+                                           "image height: 7"):
+        vision.ResizedCrop(5, 0, 3, 3, (2, 2))(img)
+    with pytest.raises(ValueError, match=r"Input height is not within the required interval"):
+        vision.ResizedCrop(0, 0, 0, 3, (2, 2))
+    assert vision.utils.get_image_num_channels(img) == 3
+    assert vision.get_image_num_channels(img[..., 0]) == 1
+    assert vision.get_image_size(img) == [7, 9]
+    assert vision.get_image_size(Image.fromarray(img)) == [7, 9]
+    assert vision.get_image_num_channels(Image.fromarray(img)) == 3
+    with pytest.raises(RuntimeError, match="GetImageSize: invalid parameter, image should have at "
+                                           "least two dimensions, but got: 1"):
+        vision.get_image_size(np.zeros(3))
+    with pytest.raises(TypeError, match="Input image is not of type"):
+        vision.get_image_num_channels([1, 2])

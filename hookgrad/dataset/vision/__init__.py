@@ -1,14 +1,15 @@
 """``hookgrad.dataset.vision``: image transforms (MindSpore's ``mindspore.dataset.vision``).
 
-Decode, Resize, Rescale, Normalize, NormalizePad, HWC2CHW, crops (also FiveCrop, TenCrop),
-flips, rotation, affine and perspective warps (Affine, RandomAffine, Perspective,
-RandomPerspective), colour adjustment (the Adjust* transforms, AutoContrast, Equalize, Invert,
-Posterize, Solarize, Grayscale, their random variants, RandomColor, RandomSharpness and
-RandomLighting), LinearTransformation, RgbToHsv, HsvToRgb and ConvertColor, GaussianBlur,
-padding (Pad, PadToSize), erasing (Erase, CutOut, RandomErasing), batch mixing (MixUpBatch,
-CutMixBatch), conversions (ToTensor, ToPIL, ToType), the automatic augmentations (AutoAugment,
-RandAugment, TrivialAugmentWide) and RandomCropDecodeResize, with the ``Inter``, ``Border``,
-``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums of ``vision.utils``.
+Decode, Resize (also ResizedCrop, RandomResize), Rescale, Normalize, NormalizePad, HWC2CHW,
+crops (also FiveCrop, TenCrop), flips, rotation, affine and perspective warps (Affine,
+RandomAffine, Perspective, RandomPerspective), colour adjustment (the Adjust* transforms,
+AutoContrast, Equalize, Invert, Posterize, Solarize, Grayscale, their random variants,
+RandomColor, RandomSharpness and RandomLighting), LinearTransformation, RgbToHsv, HsvToRgb and
+ConvertColor, GaussianBlur, padding (Pad, PadToSize), erasing (Erase, CutOut, RandomErasing),
+batch mixing (MixUpBatch, CutMixBatch), conversions (ToTensor, ToPIL, ToType), the automatic
+augmentations (AutoAugment, RandAugment, TrivialAugmentWide) and RandomCropDecodeResize, with
+the ``Inter``, ``Border``, ``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums
+and the ``get_image_num_channels`` and ``get_image_size`` helpers of ``vision.utils``.
 """
 from . import transforms, utils
 from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,
@@ -20,11 +21,13 @@ from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHu
                          RandomAdjustSharpness, RandomAffine, RandomAutoContrast, RandomColor,
                          RandomColorAdjust, RandomCrop, RandomCropDecodeResize, RandomEqualize,
                          RandomErasing, RandomGrayscale, RandomHorizontalFlip, RandomInvert,
-                         RandomLighting, RandomPerspective, RandomPosterize, RandomResizedCrop,
-                         RandomRotation, RandomSharpness, RandomSolarize, RandomVerticalFlip,
-                         Rescale, Resize, RgbToHsv, Rotate, Solarize, TenCrop, ToNumpy, ToPIL,
-                         ToTensor, ToType, TrivialAugmentWide, VerticalFlip)
-from .utils import AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, Inter
+                         RandomLighting, RandomPerspective, RandomPosterize, RandomResize,
+                         RandomResizedCrop, RandomRotation, RandomSharpness, RandomSolarize,
+                         RandomVerticalFlip, Rescale, Resize, ResizedCrop, RgbToHsv, Rotate,
+                         Solarize, TenCrop, ToNumpy, ToPIL, ToTensor, ToType, TrivialAugmentWide,
+                         VerticalFlip)
+from .utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, Inter,
+                    get_image_num_channels, get_image_size)
 
 __all__ = transforms.__all__ + utils.__all__
 

@@ -2,7 +2,9 @@
 import numpy as np
 from PIL import Image
 
+from ..transforms import _checks
 from ..transforms.transforms import TensorOperation
+from . import _resize
 from .utils import Inter
 
 _PIL_FILTERS = {Inter.NEAREST: Image.NEAREST, Inter.LINEAR: Image.BILINEAR,
@@ -87,3 +89,48 @@ def fill_for(img, fill):
 def pil_fill(img, fill):
     """A PIL fill colour for ``img``'s mode."""
     return fill[0] if len(img.getbands()) == 1 else tuple(fill)
+
+
+_RESIZE_TYPES = tuple(np.dtype(t) for t in _resize.SUPPORTED)
+
+
+def resize_image(img, height, width, interpolation, who='Resize'):
+    """A NumPy image (or batch) resized to (height, width), as MindSpore's kernel does."""
+    if interpolation == Inter.ANTIALIAS:
+        need_pil(img)
+    check_image(img, who, max_rank=4)
+    if img.dtype not in _RESIZE_TYPES:
+        raise RuntimeError(f"{who}: the data type of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in type of (bool, int8, "
+                           f"uint8, int16, uint16, float16, float32, float64). But got type "
+                           f"{img.dtype}.")
+    if interpolation == Inter.PILCUBIC:
+        if img.ndim != 3 or img.shape[2] != 3:
+            raise RuntimeError(f"{who}: Interpolation mode PILCUBIC only supports image with 3 "
+                               f"channels, but got: <{','.join(map(str, img.shape))}>")
+        if img.dtype != np.uint8:
+            raise RuntimeError(f"{who}: Interpolation mode PILCUBIC supports uint8 images only, "
+                               f"got {img.dtype}")
+    mode = 'pilcubic' if interpolation == Inter.PILCUBIC else _CV_MODES[interpolation]
+    return per_image(lambda x: _resize.resize(x, height, width, mode), img)
+
+
+def resize_size(size):
+    """``Resize``'s ``size`` checked: (h, w), or (shorter edge,) for an int."""
+    if isinstance(size, bool) or not isinstance(size, (int, list, tuple)) or \
+            (not isinstance(size, int) and len(size) != 2):
+        raise TypeError("Size should be a single integer or a list/tuple (h, w) of length 2.")
+    if isinstance(size, int):
+        _checks.in_range(size, 1, _checks.SIZE_MAX)
+        return (size,)
+    return _checks.size(tuple(size))
+
+
+def output_size(size, height, width):
+    """(h, w) of a resize to ``size``: a pair, or the shorter edge (the other scaled, floored)."""
+    if len(size) == 2:
+        return size
+    s = size[0]
+    if height <= width:
+        return s, int(width * s / height)
+    return int(height * s / width), s

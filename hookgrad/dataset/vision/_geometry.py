@@ -10,8 +10,7 @@ from ..engine import row_generator
 from ..transforms import _checks
 from . import _warp
 from ._base import (_CV_MODES, _PIL_FILTERS, ImageTensorOperation, check_image, fill_for,
-                    need_pil, pil_fill)
-from .transforms import resize_image
+                    need_pil, pil_fill, resize_image)
 from .utils import Border, Inter
 
 _NP_PAD_MODES = {Border.EDGE: 'edge', Border.REFLECT: 'reflect',

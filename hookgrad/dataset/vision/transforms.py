@@ -15,9 +15,9 @@ from PIL import Image, ImageEnhance
 from ..engine import row_generator
 from ..transforms import _checks
 from ..transforms.transforms import PyTensorOperation
-from . import _color, _resize
-from ._base import (_CV_MODES, _PIL_FILTERS, ImageTensorOperation, check_image, check_rgb,
-                    need_pil, per_image)
+from . import _color
+from ._base import (_PIL_FILTERS, ImageTensorOperation, check_image, check_rgb, need_pil,
+                    output_size, resize_image, resize_size)
 from .utils import Inter
 
 __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Rescale',
@@ -32,7 +32,8 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'FiveCrop', 'TenCrop', 'RgbToHsv',
            'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor',
            'MixUpBatch', 'CutMixBatch', 'RandomColor', 'RandomSharpness',
-           'Perspective', 'RandomPerspective', 'RandomLighting', 'LinearTransformation']
+           'Perspective', 'RandomPerspective', 'RandomLighting', 'LinearTransformation',
+           'ResizedCrop', 'RandomResize']
 
 
 class Decode(ImageTensorOperation):
@@ -207,40 +208,6 @@ class Normalize(ImageTensorOperation):
         return ((img.astype(np.float32) - mean) / std).astype(np.float32)
 
 
-_RESIZE_TYPES = tuple(np.dtype(t) for t in _resize.SUPPORTED)
-
-
-def resize_image(img, height, width, interpolation, who='Resize'):
-    """A NumPy image (or batch) resized to (height, width), as MindSpore's kernel does."""
-    if interpolation == Inter.ANTIALIAS:
-        need_pil(img)
-    check_image(img, who, max_rank=4)
-    if img.dtype not in _RESIZE_TYPES:
-        raise RuntimeError(f"{who}: the data type of image tensor does not match the "
-                           f"requirement of operator. Expecting tensor in type of (bool, int8, "
-                           f"uint8, int16, uint16, float16, float32, float64). But got type "
-                           f"{img.dtype}.")
-    if interpolation == Inter.PILCUBIC:
-        if img.ndim != 3 or img.shape[2] != 3:
-            raise RuntimeError(f"{who}: Interpolation mode PILCUBIC only supports image with 3 "
-                               f"channels, but got: <{','.join(map(str, img.shape))}>")
-        if img.dtype != np.uint8:
-            raise RuntimeError(f"{who}: Interpolation mode PILCUBIC supports uint8 images only, "
-                               f"got {img.dtype}")
-    mode = 'pilcubic' if interpolation == Inter.PILCUBIC else _CV_MODES[interpolation]
-    return per_image(lambda x: _resize.resize(x, height, width, mode), img)
-
-
-def output_size(size, height, width):
-    """(h, w) of a resize to ``size``: a pair, or the shorter edge (the other scaled, floored)."""
-    if len(size) == 2:
-        return size
-    s = size[0]
-    if height <= width:
-        return s, int(width * s / height)
-    return int(height * s / width), s
-
-
 class Resize(ImageTensorOperation):
     """Resize an image to ``size``.
 
@@ -264,15 +231,8 @@ class Resize(ImageTensorOperation):
     """
 
     def __init__(self, size, interpolation=Inter.LINEAR):
-        if isinstance(size, bool) or not isinstance(size, (int, list, tuple)) or \
-                (not isinstance(size, int) and len(size) != 2):
-            raise TypeError("Size should be a single integer or a list/tuple (h, w) of length 2.")
+        self._size = resize_size(size)
         _checks.type_check(interpolation, (Inter,), 'interpolation')
-        if isinstance(size, int):
-            _checks.in_range(size, 1, _checks.SIZE_MAX)
-            self._size = (size,)
-        else:
-            self._size = _checks.size(tuple(size))
         self.size, self.interpolation = size, interpolation
 
     def _apply(self, img):
@@ -438,3 +398,4 @@ from .convert import ConvertColor  # noqa: E402
 from .batch_mix import CutMixBatch, MixUpBatch  # noqa: E402
 from .perspective import Perspective, RandomPerspective  # noqa: E402
 from .linear import LinearTransformation, RandomLighting  # noqa: E402
+from .crop_resize import RandomResize, ResizedCrop  # noqa: E402

@@ -1,7 +1,11 @@
-"""Enums of the image transforms (MindSpore's ``mindspore.dataset.vision.utils``)."""
+"""Enums and helpers of the image transforms (MindSpore's ``mindspore.dataset.vision.utils``)."""
 from enum import Enum, IntEnum
 
-__all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy', 'ConvertMode']
+import numpy as np
+from PIL import Image
+
+__all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy', 'ConvertMode',
+           'get_image_num_channels', 'get_image_size']
 
 
 class Inter(IntEnum):
@@ -64,3 +68,28 @@ class ConvertMode(IntEnum):
     COLOR_GRAY2RGBA = COLOR_GRAY2BGRA
     COLOR_BGRA2GRAY = 10
     COLOR_RGBA2GRAY = 11
+
+
+def _image_rank_check(image, who):
+    if not isinstance(image, (np.ndarray, Image.Image)):
+        raise TypeError(f"Input image is not of type {np.ndarray} or {Image.Image}, but got: "
+                        f"{type(image)}.")
+    if isinstance(image, np.ndarray) and image.ndim < 2:
+        raise RuntimeError(f"{who}: invalid parameter, image should have at least two "
+                           f"dimensions, but got: {image.ndim}")
+
+
+def get_image_num_channels(image):
+    """Channels of a NumPy image (H, W[, C]) (1 for (H, W)) or of a PIL image (its bands)."""
+    _image_rank_check(image, 'GetImageNumChannels')
+    if isinstance(image, Image.Image):
+        return len(image.getbands())
+    return 1 if image.ndim == 2 else int(image.shape[-1])
+
+
+def get_image_size(image):
+    """[height, width] of a NumPy image (H, W[, C]) or of a PIL image."""
+    _image_rank_check(image, 'GetImageSize')
+    if isinstance(image, Image.Image):
+        return [image.height, image.width]
+    return [int(image.shape[0]), int(image.shape[1])]
