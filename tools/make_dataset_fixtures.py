@@ -441,8 +441,48 @@ def make_class_folders():
     })
 
 
+TEXT_CSV_SETS = {   # fixture folder: (class name, number of columns)
+    'ag_news': ('AGNewsDataset', 3), 'amazon_review': ('AmazonReviewDataset', 3),
+    'dbpedia': ('DBpediaDataset', 3), 'sogou_news': ('SogouNewsDataset', 3),
+    'yahoo_answers': ('YahooAnswersDataset', 4), 'yelp_review': ('YelpReviewDataset', 2),
+}
+
+
+def make_text_sets():
+    """Headerless CSV files of the text-classification sets, and the line files of the
+    language-modelling sets."""
+    texts = ['Wall St. Bears Claw Back', 'He said ""no"" twice', 'plain, with comma',
+             'a \\n b', 'last']
+    for folder, (cls, width) in TEXT_CSV_SETS.items():
+        for usage, rows in (('train', 2), ('test', 1)):
+            with open(_path(folder, f'{usage}.csv'), 'w', newline='') as f:
+                for r in range(rows):
+                    fields = [str(r + (3 if usage == 'test' else 1))] + [
+                        texts[(r + c + width) % len(texts)] for c in range(width - 1)]
+                    f.write(','.join(f'"{x}"' for x in fields) + '\n')
+        _cases(folder, {
+            'train': f"ds.{cls}(D, usage='train', shuffle=False)",
+            'all': f"ds.{cls}(D, shuffle=False, num_parallel_workers=1)",
+            'all_workers': f"ds.{cls}(D, usage='all', shuffle=False)",
+            'shard': f"ds.{cls}(D, usage='all', shuffle=False, num_shards=3, shard_id=1)",
+        })
+    for folder, cls, pattern in (('penn_treebank', 'PennTreebankDataset', 'ptb.{}.txt'),
+                                 ('wikitext', 'WikiTextDataset', 'wiki.{}.tokens')):
+        for usage, lines in (('train', ' aer banknote <unk> \n\n N years\n'),
+                             ('valid', ' = Valkyria = \n'), ('test', 'one\ntwo\n \n')):
+            with open(_path(folder, pattern.format(usage)), 'w') as f:
+                f.write(lines)
+        _cases(folder, {
+            'train': f"ds.{cls}(D, usage='train', shuffle=False)",
+            'valid': f"ds.{cls}(D, usage='valid', shuffle=False)",
+            'all': f"ds.{cls}(D, shuffle=False, num_parallel_workers=1)",
+            'all_workers': f"ds.{cls}(D, usage='all', shuffle=False)",
+        })
+
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
-          make_coco, make_celeba, make_qmnist, make_usps, make_semeion, make_class_folders]
+          make_coco, make_celeba, make_qmnist, make_usps, make_semeion, make_class_folders,
+          make_text_sets]
 
 
 def main():

@@ -6,9 +6,9 @@ files as MindSpore reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMni
 ``EMnistDataset``, ``QMnistDataset``, ``USPSDataset``, ``Cifar10Dataset``, ``Cifar100Dataset``,
 ``ImageFolderDataset``, ``ManifestDataset``, ``CelebADataset``, ``VOCDataset``, ``CocoDataset``,
 ``OmniglotDataset``, ``Caltech256Dataset``, ``Food101Dataset``, ``SBUDataset``,
-``SemeionDataset``, ``TextFileDataset`` and ``CSVDataset``; ``MindDataset`` (hookgrad
-MindRecord files) and ``TFRecordDataset`` (``tf.train.Example`` records). ``PKSampler`` draws
-rows class by class. ``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
+``SemeionDataset``, ``TextFileDataset``, ``CSVDataset`` and the text sets (``AGNewsDataset``,
+``WikiTextDataset``...); ``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset``
+(``tf.train.Example`` records). ``PKSampler`` draws rows class by class. ``batch``, ``shuffle``, ``map``, ``repeat``... build pipelines on them;
 ``create_tuple_iterator`` / ``create_dict_iterator`` (or a plain ``for`` loop) read them as
 Tensors, one epoch per pass. Random order comes from the global generator, so ``ms.set_seed``
 makes it repeat.
@@ -21,6 +21,9 @@ from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
 from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset, QMnistDataset
 from .text_sources import TextFileDataset, CSVDataset, USPSDataset
+from .text_sets import (AGNewsDataset, AmazonReviewDataset, DBpediaDataset, SogouNewsDataset,
+                        YahooAnswersDataset, YelpReviewDataset, PennTreebankDataset,
+                        WikiTextDataset)
 from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .manifest import ManifestDataset
@@ -45,7 +48,9 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'CSVDataset', 'PKSampler', 'PaddedDataset', 'FakeImageDataset',
            'ManifestDataset', 'VOCDataset', 'CocoDataset', 'CelebADataset',
            'QMnistDataset', 'USPSDataset', 'OmniglotDataset', 'Caltech256Dataset',
-           'Food101Dataset', 'SBUDataset', 'SemeionDataset']
+           'Food101Dataset', 'SBUDataset', 'SemeionDataset', 'AGNewsDataset',
+           'AmazonReviewDataset', 'DBpediaDataset', 'SogouNewsDataset', 'YahooAnswersDataset',
+           'YelpReviewDataset', 'PennTreebankDataset', 'WikiTextDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

@@ -66,8 +66,10 @@ class _LineFiles(Dataset):
     _rows = TFRecordDataset._rows
 
     def _open(self, who, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards,
-              shard_id, cache):
-        self._files = sorted(find_files(dataset_files, who))       # as MindSpore does
+              shard_id, cache, sort=True):
+        self._files = find_files(dataset_files, who)
+        if sort:
+            self._files = sorted(self._files)                       # as MindSpore does
         self._num_samples = _check_common(who, num_samples, num_parallel_workers, num_shards,
                                           shard_id)
         self._cache = check_cache(cache, who)
