@@ -10,8 +10,8 @@ files as MindSpore reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMni
 ``WikiTextDataset``...); ``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset``
 (``tf.train.Example`` records). ``PKSampler`` draws rows class by class. ``batch``,
 ``shuffle``, ``map``, ``repeat``... build pipelines on them; ``create_tuple_iterator`` /
-``create_dict_iterator`` (or a plain ``for`` loop) read them as Tensors, one epoch per pass. Random order comes from the global generator, so ``ms.set_seed``
-makes it repeat.
+``create_dict_iterator`` (or a plain ``for`` loop) read them as Tensors, one epoch per pass.
+Random order comes from the global generator, so ``ms.set_seed`` makes it repeat.
 """
 from .engine import Dataset, TupleIterator, DictIterator
 from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
