@@ -473,6 +473,15 @@ _VALUES = {
     'logdet': ["m.logdet()", "bm.logdet()"],
     'adjoint': ["x.adjoint()", "c.adjoint()"],
     't': ["x.t()", "v.t()", "s.t()"],
+    # ------------------------------------------------------------ integer math, special values
+    'gcd': ["i.gcd(j)", "l.gcd(i)"],
+    'lcm': ["i.lcm(j)", "l.lcm(i)"],
+    'bitwise_left_shift': ["i.bitwise_left_shift(ix.reshape(2, 1))", "i.bitwise_left_shift(3)",
+                           "u8.bitwise_left_shift(2)"],
+    'bitwise_right_shift': ["i.bitwise_right_shift(ix.reshape(2, 1))",
+                            "i.bitwise_right_shift(1)", "u8.bitwise_right_shift(3)"],
+    'i0': ["x.i0()", "f64.i0()", "f16.i0()"],
+    'nextafter': ["f64.nextafter(f64.T.reshape(2, 3))", "f64.nextafter(f64 * 0)"],
 }
 
 CASES = {**_VALUES, **STRUCTURE_CASES}

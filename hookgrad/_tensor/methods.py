@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype
 from .info import InfoMethods
 from .inplace import InplaceMethods
+from .numeric import NumericMethods
 from .elementwise import MathMethods
 from .reductions import ReduceMethods
 from .shaping import ShapeMethods
@@ -52,7 +53,8 @@ def _integer_var(x, axis, ddof, keepdims):
     return _ops.div(_ops.cast(total, _dtype.float32), n - ddof)
 
 
-class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, InplaceMethods):
+class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, InplaceMethods,
+                    NumericMethods):
     """Mixin holding the method forms of ops (``x.sum()`` is ``ops.sum(x)``)."""
 
     __slots__ = ()

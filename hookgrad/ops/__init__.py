@@ -27,6 +27,8 @@ from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, r
                         reduce_mean, reduce_max, reduce_min, reduce_prod, cumsum, var, std,
                         all, any)
 from .linalg import matmul, bmm, mm, dense
+from .integers import gcd, lcm, bitwise_left_shift, bitwise_right_shift
+from .bessel import i0, nextafter
 from .shaping import (shape, reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile,
                       concat, cat, stack, split, chunk, flatten, flip)
 from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
