@@ -63,6 +63,23 @@ def _per_channel_uint8(img, who, fn):
     return fn(img.reshape(img.shape[:2] + (channels,))).reshape(img.shape)
 
 
+def contrast(img, factor):
+    """MindSpore's contrast adjustment of an RGB image: uint8 through its fixed-point blend
+    with the float32-rounded factor, other dtypes in floating point. AdjustContrast and
+    RandomColorAdjust share it."""
+    if img.dtype == np.uint8:
+        return _enhance.contrast(img, _single(factor))
+    return _color.contrast(img, factor)
+
+
+def saturation(img, factor):
+    """MindSpore's saturation adjustment (AdjustSaturation, RandomColorAdjust), as
+    ``contrast``."""
+    if img.dtype == np.uint8:
+        return _enhance.color(img, _single(factor))
+    return _color.saturation(img, factor)
+
+
 class AdjustBrightness(ImageTensorOperation):
     """Multiply the pixels by ``brightness_factor`` (>= 0; 0 black, 1 unchanged), saturating
     for integer images. Takes (H, W) or (H, W, 1 or 3) images, or PIL images (Pillow's
@@ -88,9 +105,7 @@ class AdjustContrast(ImageTensorOperation):
 
     def _apply(self, img):
         check_rgb(img, 'AdjustContrast')
-        if img.dtype == np.uint8:
-            return _enhance.contrast(img, _single(self.contrast_factor))
-        return _color.contrast(img, self.contrast_factor)
+        return contrast(img, self.contrast_factor)
 
     def _apply_pil(self, img):
         return ImageEnhance.Contrast(img).enhance(self.contrast_factor)
@@ -105,9 +120,7 @@ class AdjustSaturation(ImageTensorOperation):
 
     def _apply(self, img):
         check_rgb(img, 'AdjustSaturation')
-        if img.dtype == np.uint8:
-            return _enhance.color(img, _single(self.saturation_factor))
-        return _color.saturation(img, self.saturation_factor)
+        return saturation(img, self.saturation_factor)
 
     def _apply_pil(self, img):
         return ImageEnhance.Color(img).enhance(self.saturation_factor)

@@ -357,7 +357,8 @@ class RandomColorAdjust(ImageTensorOperation):
             if name == 'hue' and img.dtype != np.uint8:
                 raise RuntimeError(f"RandomColorAdjust: hue adjustment supports uint8 images "
                                    f"only, got {img.dtype}")
-            img = getattr(_color, name)(img, factor)
+            adjust = _adjust_functions().get(name) or getattr(_color, name)
+            img = adjust(img, factor)
         return img
 
     def _apply_pil(self, img):
@@ -370,6 +371,13 @@ class RandomColorAdjust(ImageTensorOperation):
                            'saturation': ImageEnhance.Color}[name]
                 img = enhance(img).enhance(factor)
         return img
+
+
+def _adjust_functions():
+    """The contrast and saturation adjustments AdjustContrast and AdjustSaturation make (one
+    implementation: adjust.py imports this module)."""
+    from . import adjust
+    return {'contrast': adjust.contrast, 'saturation': adjust.saturation}
 
 
 def _pil_hue(img, factor):
