@@ -195,3 +195,38 @@ def test_random_color_and_sharpness_draw_in_range():
         vision.RandomColor((1.5, 0.5))
     with pytest.raises(RuntimeError, match="RandomColor: the channel of image tensor"):
         vision.RandomColor()(U8[..., :2])
+
+
+# MindSpore 2.10: the type each transform returns for a PIL image (Pillow-backed transforms
+# give PIL images; C++ ones, random ones among them applied or not, arrays)
+PIL_RESULTS = {
+    'Invert': Image.Image, 'Equalize': Image.Image, 'AutoContrast': Image.Image,
+    'Grayscale': Image.Image, 'AdjustBrightness': Image.Image, 'AdjustGamma': Image.Image,
+    'RandomGrayscale': Image.Image, 'RandomColor': Image.Image,
+    'RandomInvert': np.ndarray, 'RandomEqualize': np.ndarray, 'RandomAutoContrast': np.ndarray,
+    'RandomAdjustSharpness': np.ndarray, 'Posterize': np.ndarray, 'Solarize': np.ndarray,
+    'GaussianBlur': np.ndarray, 'AdjustSharpness': np.ndarray,
+}
+PIL_OPS = {
+    'Invert': lambda p: vision.Invert(), 'Equalize': lambda p: vision.Equalize(),
+    'AutoContrast': lambda p: vision.AutoContrast(), 'Grayscale': lambda p: vision.Grayscale(),
+    'AdjustBrightness': lambda p: vision.AdjustBrightness(1.2),
+    'AdjustGamma': lambda p: vision.AdjustGamma(1.2),
+    'RandomGrayscale': lambda p: vision.RandomGrayscale(p),
+    'RandomColor': lambda p: vision.RandomColor((1.2, 1.2)),
+    'RandomInvert': lambda p: vision.RandomInvert(p),
+    'RandomEqualize': lambda p: vision.RandomEqualize(p),
+    'RandomAutoContrast': lambda p: vision.RandomAutoContrast(prob=p),
+    'RandomAdjustSharpness': lambda p: vision.RandomAdjustSharpness(1.2, p),
+    'Posterize': lambda p: vision.Posterize(4), 'Solarize': lambda p: vision.Solarize(100.0),
+    'GaussianBlur': lambda p: vision.GaussianBlur(3),
+    'AdjustSharpness': lambda p: vision.AdjustSharpness(1.2),
+}
+
+
+@pytest.mark.parametrize('name', sorted(PIL_RESULTS))
+def test_a_pil_image_gives_what_mindspore_gives(name):
+    img = Image.fromarray(np.random.default_rng(0).integers(0, 256, (8, 9, 3), dtype=np.uint8))
+    for prob in (1.0, 0.0):
+        out = PIL_OPS[name](prob)(img)
+        assert isinstance(out, PIL_RESULTS[name]), (name, prob, type(out))

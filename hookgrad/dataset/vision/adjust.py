@@ -386,7 +386,8 @@ def _grayscale(img, channels):
 
 
 class _RandomApply(ImageTensorOperation):
-    """Applies ``self._op`` with probability ``prob``."""
+    """Applies ``self._op`` with probability ``prob``. A PIL image is taken as its array and an
+    array is returned, applied or not, as MindSpore's C++ random transforms do."""
 
     def _chosen(self):
         return row_generator().random() < self.prob
@@ -394,7 +395,10 @@ class _RandomApply(ImageTensorOperation):
     def __call__(self, *inputs):
         if len(inputs) != 1:
             raise RuntimeError("The op is OneToOne, can only accept one tensor as input.")
-        return self._op(inputs[0]) if self._chosen() else inputs[0]
+        img = inputs[0]
+        if isinstance(img, Image.Image):
+            img = np.asarray(img)
+        return self._op(img) if self._chosen() else img
 
 
 class RandomAdjustSharpness(_RandomApply):
