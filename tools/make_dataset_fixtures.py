@@ -480,9 +480,64 @@ def make_text_sets():
         })
 
 
+def make_text_sets_2():
+    """IMDB's review files, SST-2's TSV files, enwik9, and the tagged-sentence files of
+    CoNLL-2000 and UD POS."""
+    reviews = {('train', 'pos', '0_9'): 'Great film.<br /><br />Loved it',
+               ('train', 'pos', '1_7'): 'Good,\nnot great ',
+               ('train', 'neg', '0_3'): 'Bad.',
+               ('test', 'pos', '0_10'): 'Superb',
+               ('test', 'neg', '1_1'): 'Awful "film"',
+               ('test', 'neg', '0_2'): 'Dull'}
+    for (usage, polarity, name), text in reviews.items():
+        with open(_path('imdb', usage, polarity, f'{name}.txt'), 'w') as f:
+            f.write(text)
+    _cases('imdb', {
+        'train': "ds.IMDBDataset(D, usage='train', shuffle=False)",
+        'all': "ds.IMDBDataset(D, shuffle=False)",
+        'shard': "ds.IMDBDataset(D, usage='all', shuffle=False, num_shards=2, shard_id=1)",
+    })
+    with open(_path('sst2', 'train.tsv'), 'w') as f:
+        f.write('sentence\tlabel\nhide new secretions \t0\ncontains no wit , only labored gags '
+                '\t0\nthat loves its characters \t1\n')
+    with open(_path('sst2', 'dev.tsv'), 'w') as f:
+        f.write("sentence\tlabel\nit 's a charming journey . \t1\n")
+    with open(_path('sst2', 'test.tsv'), 'w') as f:
+        f.write('index\tsentence\n0\tuneasy mishmash of styles\n1\tthis film \'s fun\n')
+    _cases('sst2', {
+        'train': "ds.SST2Dataset(D, usage='train', shuffle=False)",
+        'dev': "ds.SST2Dataset(D, usage='dev', shuffle=False)",
+        'test': "ds.SST2Dataset(D, usage='test', shuffle=False)",
+        'default': "ds.SST2Dataset(D, shuffle=False, num_samples=2)",
+    })
+    with open(_path('enwik9', 'enwik9'), 'w') as f:
+        f.write('<mediawiki xmlns="x">\n  <siteinfo>\n\n    <sitename>Wikipedia</sitename>\n')
+    _cases('enwik9', {
+        'all': "ds.EnWik9Dataset(D, shuffle=False)",
+        'shard': "ds.EnWik9Dataset(D, shuffle=False, num_shards=2, shard_id=1)",
+    })
+    with open(_path('conll2000', 'train.txt'), 'w') as f:
+        f.write('Confidence NN B-NP\nin IN B-PP\nthe DT B-NP\n\nHe PRP B-NP\nreckons VBZ B-VP\n')
+    with open(_path('conll2000', 'test.txt'), 'w') as f:
+        f.write('Rockwell NNP B-NP\n. . O\n\n')
+    _cases('conll2000', {
+        'train': "ds.CoNLL2000Dataset(D, usage='train', shuffle=False)",
+        'all': "ds.CoNLL2000Dataset(D, shuffle=False, num_parallel_workers=1)",
+    })
+    for usage, text in (('train', 'Al\tPROPN\tNNP\n-\tPUNCT\tHYPH\n\nZaman\tPROPN\tNNP\n'),
+                        ('dev', 'From\tADP\tIN\nthe\tDET\tDT\n\n'),
+                        ('test', 'What\tPRON\tWP\n\n')):
+        with open(_path('udpos', f'en-ud-tag.v2.{usage}.txt'), 'w') as f:
+            f.write(text)
+    _cases('udpos', {
+        'train': "ds.UDPOSDataset(D, usage='train', shuffle=False)",
+        'valid': "ds.UDPOSDataset(D, usage='valid', shuffle=False)",
+        'all': "ds.UDPOSDataset(D, shuffle=False, num_parallel_workers=1)",
+    })
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
           make_coco, make_celeba, make_qmnist, make_usps, make_semeion, make_class_folders,
-          make_text_sets]
+          make_text_sets, make_text_sets_2]
 
 
 def main():

@@ -23,7 +23,8 @@ from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset, QMni
 from .text_sources import TextFileDataset, CSVDataset, USPSDataset
 from .text_sets import (AGNewsDataset, AmazonReviewDataset, DBpediaDataset, SogouNewsDataset,
                         YahooAnswersDataset, YelpReviewDataset, PennTreebankDataset,
-                        WikiTextDataset)
+                        WikiTextDataset, SST2Dataset, EnWik9Dataset, CoNLL2000Dataset,
+                        UDPOSDataset, IMDBDataset)
 from .class_sampler import PKSampler
 from .synthetic_sources import PaddedDataset, FakeImageDataset
 from .manifest import ManifestDataset
@@ -50,7 +51,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'QMnistDataset', 'USPSDataset', 'OmniglotDataset', 'Caltech256Dataset',
            'Food101Dataset', 'SBUDataset', 'SemeionDataset', 'AGNewsDataset',
            'AmazonReviewDataset', 'DBpediaDataset', 'SogouNewsDataset', 'YahooAnswersDataset',
-           'YelpReviewDataset', 'PennTreebankDataset', 'WikiTextDataset']
+           'YelpReviewDataset', 'PennTreebankDataset', 'WikiTextDataset', 'SST2Dataset',
+           'EnWik9Dataset', 'CoNLL2000Dataset', 'UDPOSDataset', 'IMDBDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

@@ -12,7 +12,9 @@ from tests.dataset.recorded import (FIXTURES, assert_same_as_mindspore, build, c
 NAMES = {'ag_news': 'AGNewsDataset', 'amazon_review': 'AmazonReviewDataset',
          'dbpedia': 'DBpediaDataset', 'sogou_news': 'SogouNewsDataset',
          'yahoo_answers': 'YahooAnswersDataset', 'yelp_review': 'YelpReviewDataset',
-         'penn_treebank': 'PennTreebankDataset', 'wikitext': 'WikiTextDataset'}
+         'penn_treebank': 'PennTreebankDataset', 'wikitext': 'WikiTextDataset',
+         'sst2': 'SST2Dataset', 'enwik9': 'EnWik9Dataset', 'conll2000': 'CoNLL2000Dataset',
+         'udpos': 'UDPOSDataset', 'imdb': 'IMDBDataset'}
 
 
 # MindSpore 2.10 prefixes the first field of a shard that starts inside a CSV file with the
@@ -62,3 +64,23 @@ def test_usage_and_files_are_checked(tmp_path):
     d = ds.DBpediaDataset(str(tmp_path), usage='train', shuffle=False)
     with pytest.raises(RuntimeError, match="line 1 has 2 fields, expected 3"):
         list(d.create_tuple_iterator(output_numpy=True))
+
+
+def test_tagged_sentences_need_the_closing_empty_line(tmp_path):
+    (tmp_path / 'train.txt').write_text('A DT B-NP\n\nB NN B-NP\n')
+    rows = list(ds.CoNLL2000Dataset(str(tmp_path), usage='train', shuffle=False)
+                .create_tuple_iterator(output_numpy=True))
+    assert [r[0].tolist() for r in rows] == [['A']]             # as MindSpore 2.10
+    (tmp_path / 'train.txt').write_text('A DT\n\n')
+    d = ds.CoNLL2000Dataset(str(tmp_path), usage='train', shuffle=False)
+    with pytest.raises(RuntimeError, match="line 1 has 2 fields, expected 3"):
+        list(d.create_tuple_iterator(output_numpy=True))
+
+
+def test_imdb_and_sst2_checks(tmp_path):
+    with pytest.raises(RuntimeError, match="no review under"):
+        ds.IMDBDataset(str(tmp_path))
+    with pytest.raises(ValueError, match="usage 'all' is not within"):
+        ds.SST2Dataset(os.path.join(FIXTURES, 'sst2'), usage='all')
+    d = ds.IMDBDataset(os.path.join(FIXTURES, 'imdb'), sampler=ds.PKSampler(1))
+    assert [int(label) for _, label in d.create_tuple_iterator(output_numpy=True)] == [0, 1]
