@@ -10,6 +10,8 @@ import os
 
 import numpy as np
 
+from mindspore_vision_inputs import inputs
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'dataset',
                    'fixtures', 'affine_mindspore.npz')
 
@@ -21,13 +23,6 @@ CASES = {   # name: (degrees, translate, scale, shear, resample name, fill_value
     'Affine-e': (170.0, (0.0, 0.0), 0.5, (45.0, 45.0), 'NEAREST', 255, ('u8',)),
     'Affine-f': (60.0, (0.05, 0.05), 1.1, 0.0, 'AREA', 0, ('u8',)),
 }
-
-
-def inputs():
-    rng = np.random.default_rng(0)
-    u8 = rng.integers(0, 256, (7, 9, 3)).astype(np.uint8)
-    f32 = rng.random((7, 9, 3)).astype(np.float32)
-    return {'u8': u8, 'f32': f32, 'g8': u8[..., 0].copy()}
 
 
 def main():

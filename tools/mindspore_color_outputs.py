@@ -12,6 +12,8 @@ case ``<transform>-<variant>-<input>``, MindSpore's output as an array.
 import os
 
 import numpy as np
+
+from mindspore_vision_inputs import inputs
 from PIL import Image
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'dataset',
@@ -53,13 +55,6 @@ CASES = {   # name: (constructor, arguments, inputs)
     'Grayscale-a': ('Grayscale', (), ('pil',)),
     'Grayscale-b': ('Grayscale', (3,), ('pil',)),
 }
-
-
-def inputs():
-    rng = np.random.default_rng(0)
-    u8 = rng.integers(0, 256, (7, 9, 3)).astype(np.uint8)
-    f32 = rng.random((7, 9, 3)).astype(np.float32)
-    return {'u8': u8, 'f32': f32, 'g8': u8[..., 0].copy()}
 
 
 def main():

@@ -10,6 +10,8 @@ Inputs: 'u8' (7, 9, 3) uint8, 'f32' (7, 9, 3) float32 in [0, 1], 'g8' (7, 9) uin
 import os
 
 import numpy as np
+
+from mindspore_vision_inputs import inputs
 from PIL import Image
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'dataset',
@@ -25,13 +27,6 @@ CASES = {   # name: (start points, end points, interpolation name, inputs)
                       'NEAREST', ('u8', 'f32')),
     'Perspective-e': (START, [[0, 2], [6, 0], [8, 6], [2, 5]], 'BICUBIC', ('pil',)),
 }
-
-
-def inputs():
-    rng = np.random.default_rng(0)
-    u8 = rng.integers(0, 256, (7, 9, 3)).astype(np.uint8)
-    f32 = rng.random((7, 9, 3)).astype(np.float32)
-    return {'u8': u8, 'f32': f32, 'g8': u8[..., 0].copy()}
 
 
 def main():

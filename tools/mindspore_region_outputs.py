@@ -11,6 +11,8 @@ Crops that give several images are kept stacked.
 import os
 
 import numpy as np
+
+from mindspore_vision_inputs import inputs as common_inputs
 from PIL import Image
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'dataset',
@@ -50,12 +52,11 @@ CUTOUT = {'CutOut-a': ((3,), {}, 'u8', 3000), 'CutOut-b': ((2,), {'is_hwc': Fals
 
 
 def inputs():
-    rng = np.random.default_rng(0)
-    u8 = rng.integers(0, 256, (7, 9, 3)).astype(np.uint8)
-    f32 = rng.random((7, 9, 3)).astype(np.float32)
-    return {'u8': u8, 'f32': f32, 'f64': f32.astype(np.float64), 'g8': u8[..., 0].copy(),
-            'chw': np.ascontiguousarray(u8.transpose(2, 0, 1)),
-            'g9': np.full((9, 9, 3), 200, np.uint8)}
+    images = common_inputs()
+    u8, f32 = images['u8'], images['f32']
+    return dict(images, f64=f32.astype(np.float64),
+                chw=np.ascontiguousarray(u8.transpose(2, 0, 1)),
+                g9=np.full((9, 9, 3), 200, np.uint8))
 
 
 def convert_enums(kwargs, vision):
