@@ -30,6 +30,13 @@ def in_range(value, low, high, name='', left_open=False, right_open=False):
                          f"{'(' if left_open else '['}{low}, {high}{')' if right_open else ']'}.")
 
 
+def int32(value, name, low=0):
+    """``value``, checked to be an int in [low, INT32_MAX] (MindSpore's messages)."""
+    type_check(value, (int,), name)
+    in_range(value, low, INT32_MAX, name)
+    return value
+
+
 def prob(value, name='prob'):
     type_check(value, (float, int), name)
     in_range(value, 0.0, 1.0, name)

@@ -10,12 +10,6 @@ __all__ = ['ResizedCrop', 'RandomResize']
 _RANDOM_MODES = (Inter.LINEAR, Inter.NEAREST, Inter.CUBIC, Inter.AREA)
 
 
-def _int32(value, name, low):
-    _checks.type_check(value, (int,), name)
-    _checks.in_range(value, low, _checks.INT32_MAX, name)
-    return value
-
-
 class ResizedCrop(ImageTensorOperation):
     """Crop the (top, left, height, width) region and resize it to ``size``.
 
@@ -27,8 +21,8 @@ class ResizedCrop(ImageTensorOperation):
     """
 
     def __init__(self, top, left, height, width, size, interpolation=Inter.BILINEAR):
-        self.top, self.left = _int32(top, 'top', 0), _int32(left, 'left', 0)
-        self.height, self.width = _int32(height, 'height', 1), _int32(width, 'width', 1)
+        self.top, self.left = _checks.int32(top, 'top', 0), _checks.int32(left, 'left', 0)
+        self.height, self.width = _checks.int32(height, 'height', 1), _checks.int32(width, 'width', 1)
         _checks.type_check(interpolation, (Inter,), 'interpolation')
         self.size, self.interpolation = _checks.size(size), interpolation
 

@@ -24,12 +24,6 @@ __all__ = ['PadToSize', 'NormalizePad', 'Erase', 'CutOut', 'RandomErasing', 'Fiv
            'TenCrop', 'RgbToHsv', 'HsvToRgb']
 
 
-def _int32(value, name, low):
-    _checks.type_check(value, (int,), name)
-    _checks.in_range(value, low, _checks.INT32_MAX, name)
-    return value
-
-
 class PadToSize(ImageTensorOperation):
     """Pad an image (H, W) or (H, W, C) to ``size``.
 
@@ -44,19 +38,19 @@ class PadToSize(ImageTensorOperation):
     def __init__(self, size, offset=None, fill_value=0, padding_mode=Border.CONSTANT):
         _checks.type_check(size, (int, list, tuple), 'size')
         if isinstance(size, int):
-            size = (_int32(size, 'size', 1),) * 2
+            size = (_checks.int32(size, 'size', 1),) * 2
         elif len(size) != 2:
             raise ValueError("The size must be a sequence of length 2.")
         else:
-            size = tuple(_int32(v, f'size{i}', 1) for i, v in enumerate(size))
+            size = tuple(_checks.int32(v, f'size{i}', 1) for i, v in enumerate(size))
         if offset is not None:
             _checks.type_check(offset, (int, list, tuple), 'offset')
             if isinstance(offset, int):
-                offset = (_int32(offset, 'offset', 0),) * 2
+                offset = (_checks.int32(offset, 'offset', 0),) * 2
             elif len(offset) not in (0, 2):
                 raise ValueError("The offset must be empty or a sequence of length 2.")
             else:
-                offset = tuple(_int32(v, f'offset{i}', 0) for i, v in enumerate(offset)) or None
+                offset = tuple(_checks.int32(v, f'offset{i}', 0) for i, v in enumerate(offset)) or None
         self.size, self.offset = size, offset
         self.fill_value = _checks.fill_value(fill_value)
         _checks.type_check(padding_mode, (Border,), 'padding_mode')
@@ -136,8 +130,8 @@ class Erase(ImageTensorOperation):
     """
 
     def __init__(self, top, left, height, width, value=0.0, inplace=False):
-        self.top, self.left = _int32(top, 'top', 0), _int32(left, 'left', 0)
-        self.height, self.width = _int32(height, 'height', 1), _int32(width, 'width', 1)
+        self.top, self.left = _checks.int32(top, 'top', 0), _checks.int32(left, 'left', 0)
+        self.height, self.width = _checks.int32(height, 'height', 1), _checks.int32(width, 'width', 1)
         _checks.type_check(inplace, (bool,), 'inplace')
         _checks.type_check(value, (float, int, tuple), 'value')
         values = (value,) * 3 if isinstance(value, (float, int)) else value
