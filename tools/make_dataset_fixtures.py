@@ -535,9 +535,52 @@ def make_text_sets_2():
         'all': "ds.UDPOSDataset(D, shuffle=False, num_parallel_workers=1)",
     })
 
+def make_image_sets_2():
+    """Flickr, SUN397 and Rendered SST-2 trees of tiny images."""
+    k = 100
+    for name in ('1000268201_693b08cb0e.jpg', '10002456.jpg'):
+        k += 1
+        _image(('flickr', 'images', name), (2, 3, 3), k, quality=90)
+    with open(_path('flickr', 'captions.token'), 'w') as f:
+        f.write('1000268201_693b08cb0e.jpg#0\tA child in a pink dress .\n'
+                '10002456.jpg#2\tThree men on a ladder\n'
+                '1000268201_693b08cb0e.jpg#1\tA girl going into a building .\n'
+                '10002456.jpg#0\tWorkers , look up\n'
+                '1000268201_693b08cb0e.jpg#2\tA little girl climbing .\n'
+                '1000268201_693b08cb0e.jpg#3\tA little girl climbing the stairs .\n'
+                '1000268201_693b08cb0e.jpg#4\tA girl in pink .\n'
+                '10002456.jpg#1\tTwo men\n')
+    _cases('flickr', {
+        'all': "ds.FlickrDataset(D + '/images', D + '/captions.token', shuffle=False)",
+        'decoded': "ds.FlickrDataset(D + '/images', D + '/captions.token', decode=True, "
+                   "shuffle=False, num_samples=1)",
+    })
+    with open(_path('sun397', 'ClassName.txt'), 'w') as f:
+        f.write('/b/balcony/exterior\n/a/abbey\n')
+    for folder, names in (('b/balcony/exterior', ('sun_b.jpg', 'sun_a.jpg')),
+                          ('a/abbey', ('sun_z.jpg',))):
+        for name in names:
+            k += 1
+            _image(('sun397', *folder.split('/'), name), (3, 2, 3), k, quality=90)
+    _cases('sun397', {
+        'all': "ds.SUN397Dataset(D, shuffle=False)",
+        'decoded': "ds.SUN397Dataset(D, decode=True, shuffle=False)",
+    })
+    for usage in ('train', 'valid', 'test'):
+        for polarity, names in (('negative', ('0002.png', '0001.png')),
+                                ('positive', ('0001.png',))):
+            for name in names:
+                k += 1
+                _image(('rendered_sst2', usage, polarity, name), (2, 2, 3), k)
+    _cases('rendered_sst2', {
+        'train': "ds.RenderedSST2Dataset(D, usage='train', shuffle=False)",
+        'val_decoded': "ds.RenderedSST2Dataset(D, usage='val', decode=True, shuffle=False)",
+        'all': "ds.RenderedSST2Dataset(D, shuffle=False)",
+    })
+
 MAKERS = [make_idx, make_text, make_synthetic, make_manifest, make_voc,
           make_coco, make_celeba, make_qmnist, make_usps, make_semeion, make_class_folders,
-          make_text_sets, make_text_sets_2]
+          make_text_sets, make_text_sets_2, make_image_sets_2]
 
 
 def main():

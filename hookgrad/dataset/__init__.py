@@ -1,15 +1,16 @@
 """``hookgrad.dataset``: datasets with MindSpore's pipeline API.
 
-Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code),
-``PaddedDataset`` and ``FakeImageDataset`` (made in memory); standard datasets read from their
-files as MindSpore reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMnistDataset``,
-``EMnistDataset``, ``QMnistDataset``, ``USPSDataset``, ``Cifar10Dataset``, ``Cifar100Dataset``,
+Sources: ``NumpySlicesDataset`` (arrays), ``GeneratorDataset`` (Python code), ``PaddedDataset``
+and ``FakeImageDataset`` (made in memory); standard datasets read from their files as MindSpore
+reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMnistDataset``, ``EMnistDataset``,
+``QMnistDataset``, ``USPSDataset``, ``Cifar10Dataset``, ``Cifar100Dataset``,
 ``ImageFolderDataset``, ``ManifestDataset``, ``CelebADataset``, ``VOCDataset``, ``CocoDataset``,
 ``OmniglotDataset``, ``Caltech256Dataset``, ``Food101Dataset``, ``SBUDataset``,
-``SemeionDataset``, ``TextFileDataset``, ``CSVDataset`` and the text sets (``AGNewsDataset``,
+``FlickrDataset``, ``SUN397Dataset``, ``RenderedSST2Dataset``, ``SemeionDataset``,
+``TextFileDataset``, ``CSVDataset`` and the text sets (``AGNewsDataset``,
 ``WikiTextDataset``...); ``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset``
-(``tf.train.Example`` records). ``PKSampler`` draws rows class by class. ``batch``,
-``shuffle``, ``map``, ``repeat``... build pipelines on them; ``create_tuple_iterator`` /
+(``tf.train.Example`` records). ``PKSampler`` draws rows class by class. ``batch``, ``shuffle``,
+``map``, ``repeat``... build pipelines on them; ``create_tuple_iterator`` /
 ``create_dict_iterator`` (or a plain ``for`` loop) read them as Tensors, one epoch per pass.
 Random order comes from the global generator, so ``ms.set_seed`` makes it repeat.
 """
@@ -31,7 +32,7 @@ from .manifest import ManifestDataset
 from .detection_sources import VOCDataset, CocoDataset
 from .celeba import CelebADataset
 from .image_sets import (OmniglotDataset, Caltech256Dataset, Food101Dataset, SBUDataset,
-                         SemeionDataset)
+                         SemeionDataset, FlickrDataset, SUN397Dataset, RenderedSST2Dataset)
 from .mind_dataset import MindDataset
 from .tfrecord import TFRecordDataset, Shuffle
 from .schema import Schema
@@ -52,7 +53,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'Food101Dataset', 'SBUDataset', 'SemeionDataset', 'AGNewsDataset',
            'AmazonReviewDataset', 'DBpediaDataset', 'SogouNewsDataset', 'YahooAnswersDataset',
            'YelpReviewDataset', 'PennTreebankDataset', 'WikiTextDataset', 'SST2Dataset',
-           'EnWik9Dataset', 'CoNLL2000Dataset', 'UDPOSDataset', 'IMDBDataset']
+           'EnWik9Dataset', 'CoNLL2000Dataset', 'UDPOSDataset', 'IMDBDataset', 'FlickrDataset',
+           'SUN397Dataset', 'RenderedSST2Dataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

@@ -1,6 +1,7 @@
 """Readers of small image datasets kept as folders of image files and list files:
-``OmniglotDataset``, ``Caltech256Dataset``, ``Food101Dataset`` and ``SBUDataset``, and of
-``SemeionDataset`` (16x16 bitmaps in one text file), in MindSpore's row order and dtypes."""
+``OmniglotDataset``, ``Caltech256Dataset``, ``Food101Dataset``, ``SBUDataset``,
+``FlickrDataset``, ``SUN397Dataset`` and ``RenderedSST2Dataset``, and of ``SemeionDataset``
+(16x16 bitmaps in one text file), in MindSpore's row order and dtypes."""
 import os
 
 import numpy as np
@@ -9,7 +10,7 @@ from .file_sources import FileSource, check_dir, check_usage
 from .image_folder import decode_image
 
 __all__ = ['OmniglotDataset', 'Caltech256Dataset', 'Food101Dataset', 'SBUDataset',
-           'SemeionDataset']
+           'SemeionDataset', 'FlickrDataset', 'SUN397Dataset', 'RenderedSST2Dataset']
 
 
 def _sorted_dirs(path):
@@ -272,3 +273,134 @@ class SemeionDataset(FileSource):
 
     def _class_ids(self):
         return self._data[1].astype(np.int64)
+
+
+class FlickrDataset(_ImageRows):
+    """Flickr8k / Flickr30k: columns ``image`` and ``annotation`` (a 1-d str array of the
+    image's captions, in the order of the annotation file).
+
+    Each line of ``annotation_file`` is ``<image file>#<n>\\t<caption>``; images are read from
+    ``dataset_dir`` in sorted file name order, as MindSpore does.
+
+    Args:
+        dataset_dir: the folder of the images.
+        annotation_file: the caption file (``Flickr8k.token.txt``, ``results_20130124.token``).
+        num_samples, num_parallel_workers, shuffle, decode, sampler, num_shards, shard_id,
+            cache: as ``OmniglotDataset``.
+
+    Raises:
+        TypeError, ValueError: for arguments of the wrong type, a missing folder or file, or
+            conflicting sampling arguments.
+        RuntimeError: for a line without a tab or '#'; iterating raises RuntimeError for a
+            listed image that does not exist.
+    """
+
+    def __init__(self, dataset_dir, annotation_file, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=False, sampler=None,
+                 num_shards=None, shard_id=None, cache=None):
+        who = 'FlickrDataset'
+        dataset_dir = check_dir(dataset_dir, who)
+        if not isinstance(annotation_file, (str, os.PathLike)) or \
+                not os.path.isfile(annotation_file):
+            raise ValueError(f"{who}: the annotation file {annotation_file!r} does not exist "
+                             f"or permission denied!")
+        self._start(who, decode, num_samples, num_parallel_workers, shuffle, sampler,
+                    num_shards, shard_id, cache)
+        self.dataset_dir = dataset_dir
+        captions = {}
+        with open(annotation_file, encoding='utf-8') as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                key, tab, caption = line.rstrip('\r\n').partition('\t')
+                name, hash_, _ = key.partition('#')
+                if not tab or not hash_:
+                    raise RuntimeError(f"{who}: {annotation_file} line {number}: expected "
+                                       f"'<image>#<n><tab><caption>'")
+                captions.setdefault(name, []).append(caption)
+        self._finish([(os.path.join(dataset_dir, name), np.array(captions[name]))
+                      for name in sorted(captions)], ['image', 'annotation'])
+
+
+class SUN397Dataset(_ImageRows):
+    """SUN397 scenes: columns ``image`` and ``label`` (uint32).
+
+    ``ClassName.txt`` lists the class folders (``/a/abbey``, ``/b/balcony/exterior``...); a
+    class's label is its line number in that file, from 0. Rows come class folder by class
+    folder in sorted order, the ``.jpg`` files of each in sorted name order.
+
+    Args:
+        dataset_dir: the folder of ``ClassName.txt`` and the class folders.
+        num_samples, num_parallel_workers, shuffle, decode, sampler, num_shards, shard_id,
+            cache: as ``OmniglotDataset``.
+
+    Raises:
+        TypeError, ValueError: for arguments of the wrong type, a missing folder or
+            conflicting sampling arguments.
+        RuntimeError: for a missing ``ClassName.txt``, a listed folder that does not exist, or
+            no image.
+    """
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+        who = 'SUN397Dataset'
+        dataset_dir = check_dir(dataset_dir, who)
+        self._start(who, decode, num_samples, num_parallel_workers, shuffle, sampler,
+                    num_shards, shard_id, cache)
+        self.dataset_dir = dataset_dir
+        listing = os.path.join(dataset_dir, 'ClassName.txt')
+        if not os.path.isfile(listing):
+            raise RuntimeError(f"{who}: {listing} does not exist")
+        with open(listing) as f:
+            classes = [line.strip() for line in f if line.strip()]
+        files = []
+        for label, name in sorted(enumerate(classes), key=lambda c: c[1]):
+            folder = os.path.join(dataset_dir, *name.strip('/').split('/'))
+            if not os.path.isdir(folder):
+                raise RuntimeError(f"{who}: the class folder {folder} listed in {listing} "
+                                   f"does not exist")
+            files += [(p, np.array(label, np.uint32)) for p in _sorted_files(folder, ('.jpg',))]
+        self._finish(files, ['image', 'label'])
+
+
+class RenderedSST2Dataset(_ImageRows):
+    """Rendered SST-2 (sentences rendered as images): columns ``image`` and ``label`` (uint32:
+    0 negative, 1 positive).
+
+    Images are ``<train | valid | test>/<negative | positive>/<file>``; 'all' reads the
+    folders in sorted order (test, train, valid), negative before positive, files in sorted
+    name order.
+
+    Args:
+        dataset_dir: the folder of ``train``, ``valid`` and ``test``.
+        usage: 'train', 'val', 'test' or 'all' (None: 'all').
+        num_samples, num_parallel_workers, shuffle, decode, sampler, num_shards, shard_id,
+            cache: as ``OmniglotDataset``.
+
+    Raises:
+        TypeError, ValueError: for arguments of the wrong type, a bad ``usage``, a missing
+            folder or conflicting sampling arguments.
+        RuntimeError: when there is no image.
+    """
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
+                 cache=None):
+        who = 'RenderedSST2Dataset'
+        dataset_dir = check_dir(dataset_dir, who)
+        usage = 'all' if usage is None else usage
+        folders = {'train': ['train'], 'val': ['valid'], 'test': ['test'],
+                   'all': ['test', 'train', 'valid']}
+        if not isinstance(usage, str) or usage not in folders:
+            raise ValueError(f"{who}: usage {usage!r} is not within the valid set of "
+                             f"{list(folders)}")
+        self._start(who, decode, num_samples, num_parallel_workers, shuffle, sampler,
+                    num_shards, shard_id, cache)
+        self.dataset_dir, self.usage = dataset_dir, usage
+        files = []
+        for part in folders[usage]:
+            for label, polarity in enumerate(('negative', 'positive')):
+                folder = os.path.join(dataset_dir, part, polarity)
+                if os.path.isdir(folder):
+                    files += [(p, np.array(label, np.uint32)) for p in _sorted_files(folder)]
+        self._finish(files, ['image', 'label'])

@@ -1,5 +1,6 @@
-"""OmniglotDataset, Caltech256Dataset, Food101Dataset, SBUDataset and SemeionDataset against
-MindSpore 2.10's reading of the small trees in tests/dataset/fixtures."""
+"""OmniglotDataset, Caltech256Dataset, Food101Dataset, SBUDataset, SemeionDataset,
+FlickrDataset, SUN397Dataset and RenderedSST2Dataset against MindSpore 2.10's reading of the
+small trees in tests/dataset/fixtures."""
 import os
 import shutil
 
@@ -8,7 +9,8 @@ import pytest
 from hookgrad import dataset as ds
 from tests.dataset.recorded import FIXTURES, assert_same_as_mindspore, cases
 
-NAMES = ('omniglot', 'caltech256', 'food101', 'sbu', 'semeion')
+NAMES = ('omniglot', 'caltech256', 'food101', 'sbu', 'semeion', 'flickr', 'sun397',
+         'rendered_sst2')
 
 
 @pytest.mark.parametrize('name,case', [(n, c) for n in NAMES for c in cases(n)])
@@ -53,3 +55,19 @@ def test_pk_sampler_over_string_and_int_labels():
     d = ds.OmniglotDataset(os.path.join(FIXTURES, 'omniglot'), sampler=ds.PKSampler(1))
     assert [int(label) for _, label in d.create_tuple_iterator(output_numpy=True)] == \
         [0, 1, 2, 3]
+
+
+def test_flickr_sun397_and_rendered_sst2_checks(tmp_path):
+    bad = tmp_path / 'bad.token'
+    bad.write_text('image.jpg A caption without a tab\n')
+    with pytest.raises(RuntimeError, match="line 1: expected '<image>#<n><tab><caption>'"):
+        ds.FlickrDataset(str(tmp_path), str(bad))
+    with pytest.raises(ValueError, match="annotation file 'none.token' does not exist"):
+        ds.FlickrDataset(str(tmp_path), 'none.token')
+    with pytest.raises(RuntimeError, match="ClassName.txt does not exist"):
+        ds.SUN397Dataset(str(tmp_path))
+    (tmp_path / 'ClassName.txt').write_text('/a/abbey\n')
+    with pytest.raises(RuntimeError, match="class folder .*abbey listed in"):
+        ds.SUN397Dataset(str(tmp_path))
+    with pytest.raises(ValueError, match="usage 'valid' is not within"):
+        ds.RenderedSST2Dataset(os.path.join(FIXTURES, 'rendered_sst2'), usage='valid')
