@@ -18,9 +18,9 @@ from .engine import Dataset, TupleIterator, DictIterator
 from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
                        SubsetRandomSampler, DistributedSampler)
 from .sources import NumpySlicesDataset, GeneratorDataset
-from .file_sources import MnistDataset, Cifar10Dataset, Cifar100Dataset
+from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
-from .idx_sources import FashionMnistDataset, KMnistDataset, EMnistDataset, QMnistDataset
+from .idx_sources import MnistDataset, FashionMnistDataset, KMnistDataset, EMnistDataset, QMnistDataset
 from .text_sources import TextFileDataset, CSVDataset, USPSDataset
 from .text_sets import (AGNewsDataset, AmazonReviewDataset, DBpediaDataset, SogouNewsDataset,
                         YahooAnswersDataset, YelpReviewDataset, PennTreebankDataset,

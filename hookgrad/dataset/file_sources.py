@@ -1,5 +1,6 @@
-"""Readers of standard on-disk datasets: ``MnistDataset`` (IDX files) and ``Cifar10Dataset`` /
-``Cifar100Dataset`` (the binary versions), read from local files into memory.
+"""Readers of standard on-disk datasets: ``Cifar10Dataset`` / ``Cifar100Dataset`` (the binary
+versions), read from local files into memory, and what every file reader shares (``FileSource``,
+the folder and usage checks, the IDX header of idx_sources.py's MNIST readers).
 
 Files are found and their row counts checked when the dataset is made; the pixels are read at
 the first epoch and kept. Files are read in sorted name order, as MindSpore does: MNIST's
@@ -17,7 +18,7 @@ from .engine import Dataset, check_workers
 from .samplers import build_sampler
 from .sources import _RandomAccessSplit
 
-__all__ = ['MnistDataset', 'Cifar10Dataset', 'Cifar100Dataset']
+__all__ = ['Cifar10Dataset', 'Cifar100Dataset']
 
 USAGES = ('train', 'test', 'all')
 
@@ -120,69 +121,6 @@ def _idx_header(path, magic, who):
         raise RuntimeError(f"{who}: {path} holds {os.path.getsize(path) - offset} bytes of data, "
                            f"but its header announces shape {dims}")
     return dims[0], dims[1:], offset
-
-
-class MnistDataset(FileSource):
-    """The MNIST digits from their IDX files: columns ``image`` (28, 28, 1) uint8 and ``label``
-    uint32.
-
-    Args:
-        dataset_dir: folder with ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
-            ``t10k-images-idx3-ubyte`` and ``t10k-labels-idx1-ubyte`` (uncompressed).
-        usage: 'train', 'test' or 'all' (None: 'all', test rows first).
-        num_samples: at most this many rows per epoch (None or 0: all).
-        num_parallel_workers: checked and ignored: files are read in the calling thread.
-        shuffle: read in a new random order each epoch. Default None: True without a sampler.
-        sampler: a ``Sampler`` or an iterable of row indices.
-        num_shards, shard_id: read only one shard (see ``DistributedSampler``).
-        cache: a ``DatasetCache`` keeping the rows in memory, or None.
-
-    Raises:
-        ValueError: for a missing folder, a bad ``usage`` or conflicting sampling arguments.
-        RuntimeError: when the files of ``usage`` are missing or malformed.
-    """
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
-        who = 'MnistDataset'
-        dataset_dir = check_dir(dataset_dir, who)
-        usage = check_usage(usage, who)
-        super().__init__(who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
-                         shard_id, cache)
-        prefixes = sorted({'train': ['train'], 'test': ['t10k'],
-                           'all': ['train', 't10k']}[usage])
-        self._files = []
-        for prefix in prefixes:
-            images = os.path.join(dataset_dir, f"{prefix}-images-idx3-ubyte")
-            labels = os.path.join(dataset_dir, f"{prefix}-labels-idx1-ubyte")
-            if not (os.path.isfile(images) and os.path.isfile(labels)):
-                if usage == 'all':
-                    continue
-                raise RuntimeError(f"{who}: {images} and {labels} must both exist for "
-                                   f"usage='{usage}'")
-            n, dims, image_offset = _idx_header(images, 0x0803, who)
-            m, _, label_offset = _idx_header(labels, 0x0801, who)
-            if n != m or dims != [28, 28]:
-                raise RuntimeError(f"{who}: {images} holds {n} images of shape {dims} and "
-                                   f"{labels} {m} labels; expected as many 28x28 images as "
-                                   f"labels")
-            self._files.append((images, image_offset, labels, label_offset, n))
-        if not self._files:
-            raise RuntimeError(f"{who}: no MNIST files under {dataset_dir} (expected "
-                               f"train-images-idx3-ubyte, train-labels-idx1-ubyte, "
-                               f"t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte)")
-        self.dataset_dir, self.usage = dataset_dir, usage
-        self._n = sum(f[4] for f in self._files)
-        self._names = ['image', 'label']
-
-    def _load(self):
-        images, labels = [], []
-        for image_path, image_offset, label_path, label_offset, n in self._files:
-            images.append(np.fromfile(image_path, np.uint8, offset=image_offset)
-                          .reshape(n, 28, 28, 1))
-            labels.append(np.fromfile(label_path, np.uint8, offset=label_offset)
-                          .astype(np.uint32))
-        return [np.concatenate(images), np.concatenate(labels)]
 
 
 class _Cifar(FileSource):

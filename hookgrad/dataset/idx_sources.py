@@ -1,9 +1,8 @@
-"""Readers of the MNIST-format datasets: ``FashionMnistDataset``, ``KMnistDataset`` and
-``EMnistDataset`` (IDX files of 28x28 images and one label byte per image) and
-``QMnistDataset`` (the same images with 8 int32 label fields per image).
+"""Readers of the MNIST-format datasets: ``MnistDataset``, ``FashionMnistDataset``,
+``KMnistDataset`` and ``EMnistDataset`` (IDX files of 28x28 images and one label byte per
+image) and ``QMnistDataset`` (the same images with 8 int32 label fields per image).
 
-They read as ``MnistDataset`` does (same columns, order and sampling); only the file names
-differ. With ``usage='all'`` the files are taken in sorted name order, so the test rows come
+They share one reader (same columns, order and sampling); only the file names differ. With ``usage='all'`` the files are taken in sorted name order, so the test rows come
 before the train rows, as in MindSpore.
 """
 import os
@@ -12,7 +11,7 @@ import numpy as np
 
 from .file_sources import FileSource, _idx_header, check_dir, check_usage
 
-__all__ = ['FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'QMnistDataset']
+__all__ = ['MnistDataset', 'FashionMnistDataset', 'KMnistDataset', 'EMnistDataset', 'QMnistDataset']
 
 EMNIST_SPLITS = ('byclass', 'bymerge', 'balanced', 'letters', 'digits', 'mnist')
 
@@ -73,6 +72,34 @@ class _IdxImages(FileSource):
         """The label of every row, read from the label files only."""
         return np.concatenate([np.fromfile(p, np.uint8, offset=o).astype(np.int64)
                                for _, _, p, o, _ in self._files])
+
+
+class MnistDataset(_IdxImages):
+    """The MNIST digits from their IDX files: columns ``image`` (28, 28, 1) uint8 and ``label``
+    uint32.
+
+    Args:
+        dataset_dir: folder with ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``,
+            ``t10k-images-idx3-ubyte`` and ``t10k-labels-idx1-ubyte`` (uncompressed).
+        usage: 'train', 'test' or 'all' (None: 'all', test rows first).
+        num_samples: at most this many rows per epoch (None or 0: all).
+        num_parallel_workers: checked and ignored: files are read in the calling thread.
+        shuffle: read in a new random order each epoch. Default None: True without a sampler.
+        sampler: a ``Sampler`` or an iterable of row indices.
+        num_shards, shard_id: read only one shard (see ``DistributedSampler``).
+        cache: a ``DatasetCache`` keeping the rows in memory, or None.
+
+    Raises:
+        ValueError: for a missing folder, a bad ``usage`` or conflicting sampling arguments.
+        RuntimeError: when the files of ``usage`` are missing or malformed.
+    """
+
+    _what = 'MNIST'
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        self._open('MnistDataset', dataset_dir, usage, num_samples, num_parallel_workers,
+                   shuffle, sampler, num_shards, shard_id, cache)
 
 
 class FashionMnistDataset(_IdxImages):
