@@ -2,32 +2,17 @@
 (Pascal VOC: image sets, JPEG images, XML annotations, PNG masks) and ``CocoDataset`` (COCO: an
 image folder and one JSON annotation file)."""
 import json
-import numbers
 import os
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from .file_sources import FileSource, check_dir
+from .file_sources import FileSource, check_bool, check_class_indexing, check_dir
 from .image_folder import decode_image
 
 __all__ = ['VOCDataset', 'CocoDataset']
 
 VOC_TASKS = ('Segmentation', 'Detection')
-
-
-def _check_bool(value, who, arg):
-    if not isinstance(value, bool):
-        raise TypeError(f"{who}: {arg} must be a bool, got {value!r}")
-
-
-def _check_indexing(class_indexing, who):
-    if class_indexing is not None and (
-            not isinstance(class_indexing, dict) or
-            not all(isinstance(k, str) and isinstance(v, numbers.Integral)
-                    and not isinstance(v, bool) for k, v in class_indexing.items())):
-        raise TypeError(f"{who}: class_indexing must be a dict of str to int, got "
-                        f"{class_indexing!r}")
 
 
 def _read(path, decode, who):
@@ -110,11 +95,11 @@ class VOCDataset(FileSource):
                              f"{list(VOC_TASKS)}")
         if not isinstance(usage, str):
             raise TypeError(f"{who}: usage must be a str, got {usage!r}")
-        _check_indexing(class_indexing, who)
+        check_class_indexing(class_indexing, who)
         if task == 'Segmentation' and class_indexing:
             raise ValueError(f"{who}: class_indexing is only valid in 'Detection' task")
-        _check_bool(decode, who, 'decode')
-        _check_bool(extra_metadata, who, 'extra_metadata')
+        check_bool(decode, who, 'decode')
+        check_bool(extra_metadata, who, 'extra_metadata')
         if extra_metadata:
             raise ValueError(f"{who}: extra_metadata=True is not supported")
         if decrypt is not None:
@@ -248,8 +233,8 @@ class CocoDataset(FileSource):
         if task not in COCO_TASKS:
             raise ValueError(f"{who}: task {task!r} is not within the valid set of "
                              f"{list(COCO_TASKS)}")
-        _check_bool(decode, who, 'decode')
-        _check_bool(extra_metadata, who, 'extra_metadata')
+        check_bool(decode, who, 'decode')
+        check_bool(extra_metadata, who, 'extra_metadata')
         if extra_metadata:
             raise ValueError(f"{who}: extra_metadata=True is not supported")
         if decrypt is not None:

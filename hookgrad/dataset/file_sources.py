@@ -9,6 +9,7 @@ before ``train.bin``. Rows are picked by the same samplers as ``NumpySlicesDatas
 default, ``num_shards``/``shard_id`` giving every ``num_shards``-th row (wrapping around to pad
 the last shard), ``num_samples=0`` or None meaning all rows.
 """
+import numbers
 import os
 
 import numpy as np
@@ -44,6 +45,22 @@ def check_usage(usage, who):
         raise ValueError(f"{who}: usage {usage!r} is not within the valid set of "
                          f"{list(USAGES)}")
     return usage
+
+
+def check_class_indexing(class_indexing, who):
+    """TypeError unless ``class_indexing`` is None or a dict of str to int."""
+    if class_indexing is not None and (
+            not isinstance(class_indexing, dict) or
+            not all(isinstance(k, str) and isinstance(v, numbers.Integral)
+                    and not isinstance(v, bool) for k, v in class_indexing.items())):
+        raise TypeError(f"{who}: class_indexing must be a dict of str to int, got "
+                        f"{class_indexing!r}")
+
+
+def check_bool(value, who, arg):
+    """TypeError unless ``value`` is a bool."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{who}: {arg} must be a bool, got {value!r}")
 
 
 class FileSource(_RandomAccessSplit, Dataset):

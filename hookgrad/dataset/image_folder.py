@@ -1,11 +1,10 @@
 """``ImageFolderDataset``: images sorted into one folder per class, read from local files."""
 import io
-import numbers
 import os
 
 import numpy as np
 
-from .file_sources import FileSource, check_dir
+from .file_sources import FileSource, check_bool, check_class_indexing, check_dir
 
 __all__ = ['ImageFolderDataset']
 
@@ -59,14 +58,8 @@ class ImageFolderDataset(FileSource):
         if extensions is not None and (not isinstance(extensions, list) or
                                        not all(isinstance(e, str) for e in extensions)):
             raise TypeError(f"{who}: extensions must be a list of str, got {extensions!r}")
-        if class_indexing is not None and (
-                not isinstance(class_indexing, dict) or
-                not all(isinstance(k, str) and isinstance(v, numbers.Integral)
-                        and not isinstance(v, bool) for k, v in class_indexing.items())):
-            raise TypeError(f"{who}: class_indexing must be a dict of str to int, got "
-                            f"{class_indexing!r}")
-        if not isinstance(decode, bool):
-            raise TypeError(f"{who}: decode must be a bool, got {decode!r}")
+        check_class_indexing(class_indexing, who)
+        check_bool(decode, who, 'decode')
         if decrypt is not None:
             raise ValueError(f"{who}: decrypt is not supported; decrypt the files first")
         super().__init__(who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,

@@ -1,12 +1,11 @@
 """``ManifestDataset``: images listed in a manifest file (ModelArts' format: one JSON object a
 line, with the image's ``source`` path, its ``usage`` and ``annotation`` labels)."""
 import json
-import numbers
 import os
 
 import numpy as np
 
-from .file_sources import FileSource
+from .file_sources import FileSource, check_bool, check_class_indexing
 from .image_folder import decode_image
 
 __all__ = ['ManifestDataset']
@@ -56,14 +55,8 @@ class ManifestDataset(FileSource):
         if not isinstance(usage, str) or usage not in USAGES:
             raise ValueError(f"{who}: usage {usage!r} is not within the valid set of "
                              f"{list(USAGES)}")
-        if class_indexing is not None and (
-                not isinstance(class_indexing, dict) or
-                not all(isinstance(k, str) and isinstance(v, numbers.Integral)
-                        and not isinstance(v, bool) for k, v in class_indexing.items())):
-            raise TypeError(f"{who}: class_indexing must be a dict of str to int, got "
-                            f"{class_indexing!r}")
-        if not isinstance(decode, bool):
-            raise TypeError(f"{who}: decode must be a bool, got {decode!r}")
+        check_class_indexing(class_indexing, who)
+        check_bool(decode, who, 'decode')
         super().__init__(who, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id, cache)
         entries = self._parse(dataset_file, usage, who)
