@@ -210,6 +210,24 @@ DOCUMENTED.update({
     'n.min()': lambda a: np.min(a['n']),
 })
 
+
+def _ormqr(a):
+    """Q @ m for the Q of q's QR decomposition (what ormqr of geqrf's output computes)."""
+    return np.linalg.qr(a['q'].astype(np.float64), 'complete')[0] @ a['m']
+
+
+DOCUMENTED.update({
+    # Tensor.choose: the CPU build casts float choices to Int32 and back, truncating them
+    'ix.choose([v[:2], w[:2]])': lambda a: np.choose(np.clip(a['ix'], 0, 1),
+                                                    [a['v'][:2], a['w'][:2]]),
+    # nanquantile has no CPU kernel (ops.quantile's linear interpolation without the NaN)
+    'n.nanquantile(0.5)': lambda a: np.nanquantile(a['n'], 0.5).astype(np.float32),
+    'n.nanquantile(0.25, axis=1, keepdims=True)':
+        lambda a: np.nanquantile(a['n'], 0.25, axis=1, keepdims=True).astype(np.float32),
+    # ormqr is documented for GPU only: Q @ other
+    'q.geqrf()[0].ormqr(q.geqrf()[1], m)': lambda a: _ormqr(a).astype(np.float32),
+})
+
 # Recorded calls not compared, and why.
 NOT_COMPARED = {
     'x.bfloat16().float()': "NumPy, which holds hookgrad's tensors, has no bfloat16",

@@ -482,6 +482,25 @@ _VALUES = {
                             "i.bitwise_right_shift(1)", "u8.bitwise_right_shift(3)"],
     'i0': ["x.i0()", "f64.i0()", "f16.i0()"],
     'nextafter': ["f64.nextafter(f64.T.reshape(2, 3))", "f64.nextafter(f64 * 0)"],
+    # ------------------------------------------------------------ decompositions
+    'cholesky': ["(m @ m.T).cholesky()", "(m @ m.T).cholesky(True)",
+                 "(bm @ bm.swapaxes(1, 2)).cholesky(upper=False)"],
+    'cholesky_inverse': ["m.tril().cholesky_inverse()", "m.triu().cholesky_inverse(True)"],
+    'cholesky_solve': ["q.cholesky_solve(m.tril())", "q.cholesky_solve(m.triu(), True)"],
+    'qr': ["q.qr()", "q.qr(False)", "x.qr()", "bq.qr(some=True)"],
+    'lstsq': ["q.lstsq(m)", "m.lstsq(q)"],
+    'lu_solve': ["q.lu_solve(m, ms.Tensor(np.array([2, 2, 3], np.int32)))",
+                 "q.lu_solve(m.tril(), ms.Tensor(np.array([1, 2, 3], np.int32)))"],
+    'geqrf': ["q.geqrf()", "x.geqrf()"],
+    'orgqr': ["q.geqrf()[0].orgqr(q.geqrf()[1])"],
+    'ormqr': ["q.geqrf()[0].ormqr(q.geqrf()[1], m)"],
+    'nanquantile': ["n.nanquantile(0.5)", "n.nanquantile(0.25, axis=1, keepdims=True)"],
+    'diagonal_scatter': ["m.diagonal_scatter(v3)", "x.diagonal_scatter(w3[:2], 1)"],
+    'choose': ["ix.choose([v[:2], w[:2]])", "k32[:3].choose((v3, w3, v3 * 2), 'wrap')"],
+    'reverse_sequence': ["x.reverse_sequence(ix, 1)",
+                         "c.reverse_sequence(ms.Tensor(np.array([1, 3, 2], np.int32)), 2, 1)"],
+    'fold': ["c.reshape(1, 4, 6).fold(ms.Tensor(np.array([3, 4], np.int32)), 2)"],
+    'col2im': ["c.reshape(1, 1, 4, 6).col2im(ms.Tensor(np.array([3, 4], np.int32)), 2, 1, 0, 1)"],
 }
 
 CASES = {**_VALUES, **STRUCTURE_CASES}

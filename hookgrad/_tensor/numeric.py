@@ -1,12 +1,12 @@
-"""Tensor's methods for integer math, special functions and matrix decompositions: each is a
-call into ``hookgrad.ops`` with MindSpore 2.10's method signature."""
+"""Tensor's methods for integer math, special functions, decompositions, quantiles, diagonal
+scatter, choose, reverse_sequence and fold: each is a call into ``hookgrad.ops`` with MindSpore
+2.10's method signature."""
 
 _ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
 
 class NumericMethods:
-    """Mixin of the method forms of gcd, lcm, the shifts, i0, nextafter and the
-    decompositions."""
+    """Mixin of the method forms of these ops (``x.gcd(y)`` is ``ops.gcd(x, y)``)."""
 
     __slots__ = ()
 
@@ -27,3 +27,51 @@ class NumericMethods:
 
     def nextafter(self, other):
         return _ops.nextafter(self, other)
+
+    def cholesky(self, upper=False):
+        return _ops.cholesky(self, upper)
+
+    def cholesky_inverse(self, upper=False):
+        return _ops.cholesky_inverse(self, upper)
+
+    def cholesky_solve(self, input2, upper=False):
+        return _ops.cholesky_solve(self, input2, upper)
+
+    def qr(self, some=True):
+        """``(Q, R)``: reduced with ``some``, else complete."""
+        return _ops.qr(self, 'reduced' if some else 'complete')
+
+    def lstsq(self, A):
+        return _ops.lstsq(self, A)
+
+    def lu_solve(self, LU_data, LU_pivots):
+        return _ops.lu_solve(self, LU_data, LU_pivots)
+
+    def nanquantile(self, q, axis=None, keepdims=False):
+        return _ops.nanquantile(self, q, axis, keepdims)
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+        return _ops.diagonal_scatter(self, src, offset, dim1, dim2)
+
+    def choose(self, choices, mode='clip'):
+        """``choices[self[i]][i]`` at every position, an index out of range clipped ('clip'),
+        wrapped ('wrap') or an error ('raise')."""
+        return _ops.reordering.choose(self, choices, mode)
+
+    def reverse_sequence(self, seq_lengths, seq_dim=0, batch_dim=0):
+        return _ops.reverse_sequence(self, seq_lengths, seq_dim, batch_dim)
+
+    def fold(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        return _ops.fold(self, output_size, kernel_size, dilation, padding, stride)
+
+    def col2im(self, output_size, kernel_size, dilation, padding_value, stride):
+        return _ops.col2im(self, output_size, kernel_size, dilation, padding_value, stride)
+
+    def geqrf(self):
+        return _ops.geqrf(self)
+
+    def orgqr(self, input2):
+        return _ops.orgqr(self, input2)
+
+    def ormqr(self, input2, input3, left=True, transpose=False):
+        return _ops.ormqr(self, input2, input3, left, transpose)

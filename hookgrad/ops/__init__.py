@@ -29,6 +29,11 @@ from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, r
 from .linalg import matmul, bmm, mm, dense
 from .integers import gcd, lcm, bitwise_left_shift, bitwise_right_shift
 from .bessel import i0, nextafter
+from .decompositions import cholesky, cholesky_inverse, cholesky_solve, qr, lstsq, lu_solve
+from .quantiles import nanquantile
+from .reordering import reverse_sequence
+from .folding import fold, col2im
+from .householder import geqrf, orgqr, ormqr
 from .shaping import (shape, reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile,
                       concat, cat, stack, split, chunk, flatten, flip)
 from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
@@ -47,7 +52,7 @@ from .device import move_to
 from .random import dropout, dropout2d
 from .sampling import (rand, randn, randint, rand_like, randn_like, randint_like, uniform, normal,
                        multinomial, choice_with_mask)
-from .matrix import tril, triu, diagonal, diag, diag_embed, trace
+from .matrix import tril, triu, diagonal, diag, diag_embed, trace, diagonal_scatter
 from .products import (einsum, outer, ger, dot, inner, tensor_dot, kron, addmm, addmv, addbmm,
                        baddbmm, addr)
 from .norms import (vector_norm, matrix_norm, norm, cdist, cosine_similarity, clip_by_norm,

@@ -33,7 +33,7 @@ class Lcm(Op):
         return ctx.xp.lcm(a, b)
 
 
-def _shift_parts(xp, x, count):
+def _shift_parts(x, count):
     """``(x widened, count reduced modulo the shift width)`` as C computes a shift of x's type:
     types of up to 32 bits shift as 32-bit ints (held here in Int64, so nothing is lost before
     the result wraps to x's type), 64-bit types as themselves."""
@@ -48,7 +48,7 @@ class LeftShift(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        wide, count = _shift_parts(ctx.xp, a, b)
+        wide, count = _shift_parts(a, b)
         return ctx.xp.left_shift(wide, count).astype(a.dtype)
 
 
@@ -58,7 +58,7 @@ class RightShift(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        wide, count = _shift_parts(ctx.xp, a, b)
+        wide, count = _shift_parts(a, b)
         return ctx.xp.right_shift(wide, count).astype(a.dtype)
 
 

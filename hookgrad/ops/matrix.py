@@ -1,4 +1,5 @@
-"""Matrix structure: tril/triu, diagonals (diagonal, diag, diag_embed) and trace.
+"""Matrix structure: tril/triu, diagonals (diagonal, diag, diag_embed, diagonal_scatter) and
+trace.
 
 Reading a diagonal (``Diagonal``) and writing one into zeros (``EmbedDiagonal``) are each
 other's adjoints: each backward applies the other, so gradients of any order come out of the
@@ -211,3 +212,43 @@ def trace(input):
         raise ValueError(f"ops.trace: input must be 2-d, got shape {x.shape}")
     y = reduce_sum(Diagonal.apply(x, offset=0, dim1=0, dim2=1))
     return cast(y, x._data.dtype)
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """``input`` with its ``offset`` diagonal over ``dim1`` and ``dim2`` replaced by ``src``
+    (shaped as ``diagonal(input, offset, dim1, dim2)``, cast to input's dtype). The gradient
+    of input is zero on that diagonal, src's is the diagonal of the incoming one.
+
+    Raises:
+        TypeError: input or src is not a Tensor, or offset, dim1 or dim2 not an int.
+        ValueError: a rank below 2, a dimension out of range, dim1 == dim2, an offset with no
+            diagonal, or src not of the diagonal's shape.
+    """
+    from .arithmetic import cast
+    from .indexing import where
+    name = 'diagonal_scatter'
+    for arg, value in (('input', input), ('src', src)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"ops.{name}: {arg} must be a Tensor, got {type(value).__name__}")
+    x = input
+    if x.ndim < 2:
+        raise ValueError(f"ops.{name}: input must have rank >= 2, got shape {x.shape}")
+    offset = _int(offset, name, 'offset')
+    d1, d2 = _dim(dim1, x.ndim, name, 'dim1'), _dim(dim2, x.ndim, name, 'dim2')
+    if d1 == d2:
+        raise ValueError(f"ops.{name}: dim1 and dim2 must differ, got {dim1} and {dim2}")
+    n1, n2 = x.shape[d1], x.shape[d2]
+    if not -n1 < offset < n2:
+        raise ValueError(f"ops.{name}: offset must be in ({-n1}, {n2}) for dims of lengths "
+                         f"{n1} and {n2}, got {offset}")
+    length = min(n1 + min(offset, 0), n2 - max(offset, 0))
+    want = tuple(n for k, n in enumerate(x.shape) if k not in (d1, d2)) + (length,)
+    if tuple(src.shape) != want:
+        raise ValueError(f"ops.{name}: src of shape {src.shape} does not fit the diagonal of "
+                         f"shape {want}")
+    if src._data.dtype != x._data.dtype:
+        src = cast(src, x.dtype)
+    xp = backend.array_module(x._data)
+    mask = _embed_array(xp.ones(want, bool), x.shape, offset, d1, d2)
+    values = EmbedDiagonal.apply(src, shape=x.shape, offset=offset, dim1=d1, dim2=d2)
+    return where(Tensor._wrap(mask), values, x)
