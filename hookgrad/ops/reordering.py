@@ -92,13 +92,18 @@ def choose(x, choices, mode='clip'):
 
     Raises:
         TypeError: the choices have different dtypes.
-        ValueError: shapes that do not broadcast, or with 'raise', an index out of range.
+        ValueError: scalar indices or choices Tensor, shapes that do not broadcast, or with 'raise',
+            an index out of range.
     """
     if isinstance(choices, Tensor):
+        if choices.ndim == 0:
+            raise ValueError("Tensor.choose: choices must not be a scalar (0-d Tensor)")
         choices = [choices[k] for k in range(choices.shape[0])]
     picks = [c if isinstance(c, Tensor) else Tensor(c) for c in choices]
     if not picks:
         raise ValueError("Tensor.choose: choices must not be empty")
+    if x.ndim == 0:
+        raise ValueError("Tensor.choose: the indices must not be a scalar (0-d Tensor)")
     kinds = {p._data.dtype for p in picks}
     if len(kinds) > 1:
         raise TypeError(f"Tensor.choose: choices must have one dtype, got "

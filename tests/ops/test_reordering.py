@@ -113,6 +113,10 @@ ERRORS = [
      r"Tensor\.choose: choices must have one dtype, got Int32, Float32"),
     (lambda: t([0, 1], np.int32).choose([t([1, 2, 3], np.int32), t([3, 4], np.int32)]),
      ValueError, r"Tensor\.choose: shapes \(2,\) and \(3,\), \(2,\) cannot be broadcast"),
+    (lambda: t(1, np.int32).choose([t([1, 2], np.int32), t([3, 4], np.int32)]), ValueError,
+     r"Tensor\.choose: the indices must not be a scalar \(0-d Tensor\)"),
+    (lambda: t([0, 1], np.int32).choose(t(1.0)), ValueError,
+     r"Tensor\.choose: choices must not be a scalar \(0-d Tensor\)"),
     (lambda: t([0, 2], np.int32).choose([t([1, 2], np.int32), t([3, 4], np.int32)], 'raise'),
      ValueError, r"Tensor\.choose: indices must be in \[0, 2\) with mode 'raise', got 0 to 2"),
 ]
