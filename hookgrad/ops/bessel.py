@@ -111,7 +111,7 @@ def i0(input):
 
     >>> import hookgrad as ms
     >>> ms.ops.i0(ms.Tensor([0.0, 1.0]))
-    Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  1.26606596e+00])
+    Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  1.26606584e+00])
     """
     if not isinstance(input, Tensor):
         raise TypeError(f"ops.i0: input must be a Tensor, got {type(input).__name__}")

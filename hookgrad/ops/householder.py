@@ -115,8 +115,8 @@ def geqrf(input):
     >>> import hookgrad as ms
     >>> y, tau = ms.ops.geqrf(ms.Tensor([[-2.0, -1.0], [1.0, 2.0]]))
     >>> print(y)
-    [[ 2.236068   1.7888544]
-     [-0.236068   1.3416407]]
+    [[ 2.236068    1.7888544 ]
+     [-0.23606798  1.3416408 ]]
     """
     return Geqrf.apply(_floating(input, 'geqrf', 'input'))
 
