@@ -33,6 +33,7 @@ from .decompositions import cholesky, cholesky_inverse, cholesky_solve, qr, lsts
 from .quantiles import nanquantile
 from .reordering import reverse_sequence
 from .folding import fold, col2im
+from .ctc import ctc_loss
 from .householder import geqrf, orgqr, ormqr
 from .shaping import (shape, reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile,
                       concat, cat, stack, split, chunk, flatten, flip)
