@@ -40,6 +40,9 @@ from . import runtime, hal, device_context  # noqa: E402  (devices: memory, stre
 from . import mint  # noqa: E402  (mindspore.mint)
 from . import log, version, boost, experimental, _checkparam, _c_expression  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401  (mindspore.profiler)
+from .profiler import Profiler  # noqa: E402,F401  (mindspore.Profiler)
+from .runtime import (Stream, Event, StreamCtx, current_stream, default_stream,  # noqa: E402,F401
+                      set_cur_stream, communication_stream)  # (MindSpore's top-level streams)
 from .common._grad_function import _Function  # noqa: E402,F401  (PyTorch-style custom autograd)
 
 common._export()            # mindspore.common holds the top-level names too

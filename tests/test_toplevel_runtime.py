@@ -236,3 +236,12 @@ def test_new_generator_keeps_its_own_state():
     with pytest.raises(TypeError, match=r"Generator.set_state: state must be a UInt8 Tensor of "
                                         r"shape \(45,\) from get_state"):
         g.set_state(ms.tensor([1, 2]))
+
+
+def test_streams_and_the_profiler_are_top_level_names_as_in_mindspore():
+    import hookgrad.profiler
+    for name in ('Stream', 'Event', 'StreamCtx', 'current_stream', 'default_stream',
+                 'set_cur_stream', 'communication_stream'):
+        assert getattr(ms, name) is getattr(ms.runtime, name), name
+    assert ms.Profiler is hookgrad.profiler.Profiler
+    assert ms.current_stream() == ms.default_stream()

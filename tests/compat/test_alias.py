@@ -131,9 +131,9 @@ def test_hookgrad_run_dash_m(tmp_path):
 
 
 def test_hookgrad_run_reports_what_is_missing(tmp_path):
-    out = _run(tmp_path, 'from mindspore import Profiler\n')
+    out = _run(tmp_path, 'from mindspore import SymbolTree\n')
     assert out.returncode == 1
-    assert 'mindspore.Profiler is not available in hookgrad' in out.stderr
+    assert 'mindspore.SymbolTree is not available in hookgrad' in out.stderr
     out = _run(tmp_path, 'import sys\nsys.exit(3)\n')
     assert out.returncode == 3
 
