@@ -142,3 +142,20 @@ def test_hookgrad_run_needs_a_target():
     out = subprocess.run([sys.executable, '-m', 'hookgrad', 'run'], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 2 and 'give a script' in out.stderr
+
+
+def test_the_docs_examples_of_missing_names_fail_as_shown(tmp_path):
+    """docs/compat.md, "When a name is missing": each example raises the error it shows."""
+    import pathlib
+    import re
+    text = (pathlib.Path(hookgrad.__file__).parents[1] / 'docs' / 'compat.md').read_text()
+    block = text.split('## When a name is missing', 1)[1]
+    block = re.search(r"```text\n(.*?)\n```", block, re.S).group(1).splitlines()
+    pairs = [(block[i][4:], block[i + 1]) for i in range(0, len(block), 2)]
+    script = 'import mindspore as ms\nx = ms.Tensor([1.0])\n'
+    for stmt, _ in pairs:
+        script += (f"try:\n    exec({stmt!r})\nexcept Exception as e:\n"
+                   f"    print(type(e).__mro__[1].__name__ if type(e).__name__.startswith("
+                   f"'NotAvailable') else type(e).__name__, e, sep=': ')\n")
+    out = _run(tmp_path, script)
+    assert out.stdout.splitlines() == [shown for _, shown in pairs], out.stderr
