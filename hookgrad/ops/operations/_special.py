@@ -1,0 +1,168 @@
+"""MindSpore's Primitive classes of integer arithmetic (gcd, lcm, bit shifts), matrix
+decompositions and solves, sequences and blocks (ReverseSequence, Col2Im) and special
+functions (NextAfter, the Bessel functions).
+
+Each is a thin callable over the functional ops of ``hookgrad/ops`` (see ``_primitive.py``):
+the same code, graph and errors. Constructor and call arguments follow MindSpore 2.10's
+Primitives.
+"""
+import numbers
+
+from .. import (bessel as _bessel, decompositions as _decomp, folding as _folding,
+                householder as _householder, integers as _integers, reordering as _reorder)
+from ._primitive import Primitive, _flag, _int
+
+__all__ = ['Gcd', 'Lcm', 'LeftShift', 'RightShift', 'Cholesky', 'CholeskyInverse',
+           'CholeskySolve', 'Qr', 'Lstsq', 'LuSolve', 'Geqrf', 'Orgqr', 'Ormqr',
+           'ReverseSequence', 'Col2Im', 'NextAfter', 'BesselI0']
+
+
+# ----------------------------------------------------------------------------- integers
+class Gcd(Primitive):
+    """``Gcd()(input, other)``: element-wise greatest common divisor."""
+    def construct(self, input, other):
+        return _integers.gcd(input, other)
+
+
+class Lcm(Primitive):
+    """``Lcm()(x1, x2)``: element-wise least common multiple."""
+    def construct(self, x1, x2):
+        return _integers.lcm(x1, x2)
+
+
+class LeftShift(Primitive):
+    """``LeftShift()(x1, x2)``: ``x1 << x2`` element-wise."""
+    def construct(self, x1, x2):
+        return _integers.bitwise_left_shift(x1, x2)
+
+
+class RightShift(Primitive):
+    """``RightShift()(input_x, input_y)``: ``input_x >> input_y`` element-wise."""
+    def construct(self, input_x, input_y):
+        return _integers.bitwise_right_shift(input_x, input_y)
+
+
+# ----------------------------------------------------------------------------- decompositions
+class Cholesky(Primitive):
+    """``Cholesky(upper=False)(input_x)``: the Cholesky factor of symmetric positive definite
+    matrices."""
+    def __init__(self, upper=False):
+        super().__init__(upper=_flag(upper, 'Cholesky', 'upper'))
+
+    def construct(self, input_x):
+        return _decomp.cholesky(input_x, self.upper)
+
+
+class CholeskyInverse(Primitive):
+    """``CholeskyInverse(upper=False)(input_x)``: the inverse of a matrix from its Cholesky
+    factor."""
+    def __init__(self, upper=False):
+        super().__init__(upper=_flag(upper, 'CholeskyInverse', 'upper'))
+
+    def construct(self, input_x):
+        return _decomp.cholesky_inverse(input_x, self.upper)
+
+
+class CholeskySolve(Primitive):
+    """``CholeskySolve(upper=False)(x1, x2)``: solves ``A X = x1`` with ``x2`` the Cholesky
+    factor of A."""
+    def __init__(self, upper=False):
+        super().__init__(upper=_flag(upper, 'CholeskySolve', 'upper'))
+
+    def construct(self, x1, x2):
+        return _decomp.cholesky_solve(x1, x2, self.upper)
+
+
+class Qr(Primitive):
+    """``Qr(full_matrices=False)(x)``: ``(Q, R)``, complete with ``full_matrices``."""
+    def __init__(self, full_matrices=False):
+        super().__init__(full_matrices=_flag(full_matrices, 'Qr', 'full_matrices'))
+
+    def construct(self, x):
+        return _decomp.qr(x, 'complete' if self.full_matrices else 'reduced')
+
+
+class Lstsq(Primitive):
+    """``Lstsq(fast=True, l2_regularizer=0.0)(x, a)``: the least squares (minimum norm)
+    solution of ``x @ out = a``. MindSpore 2.10 implements only ``fast=True`` with no
+    regularization, and refuses the other settings when constructed."""
+    def __init__(self, fast=True, l2_regularizer=0.0):
+        if fast is not True:
+            raise TypeError(f"ops.Lstsq: fast must be True, got {fast!r}")
+        if (isinstance(l2_regularizer, bool) or not isinstance(l2_regularizer, numbers.Real)
+                or l2_regularizer != 0):
+            raise TypeError(f"ops.Lstsq: l2_regularizer must be 0.0, got {l2_regularizer!r}")
+        super().__init__(fast=fast, l2_regularizer=float(l2_regularizer))
+
+    def construct(self, x, a):
+        return _decomp.lstsq(x, a)
+
+
+class LuSolve(Primitive):
+    """``LuSolve()(x, lu_data, lu_pivots)``: solves ``A out = x`` from A's LU factorization."""
+    def construct(self, x, lu_data, lu_pivots):
+        return _decomp.lu_solve(x, lu_data, lu_pivots)
+
+
+class Geqrf(Primitive):
+    """``Geqrf()(input)``: ``(y, tau)``, the QR decomposition in LAPACK's packed form."""
+    def construct(self, input):
+        return _householder.geqrf(input)
+
+
+class Orgqr(Primitive):
+    """``Orgqr()(x, tau)``: Q's first columns from ``Geqrf``'s reflectors."""
+    def construct(self, x, tau):
+        return _householder.orgqr(x, tau)
+
+
+class Ormqr(Primitive):
+    """``Ormqr(left=True, transpose=False)(x, tau, other)``: ``other`` multiplied by Q (or
+    Q^T) of ``Geqrf``'s reflectors."""
+    def __init__(self, left=True, transpose=False):
+        super().__init__(left=_flag(left, 'Ormqr', 'left'),
+                         transpose=_flag(transpose, 'Ormqr', 'transpose'))
+
+    def construct(self, x, tau, other):
+        return _householder.ormqr(x, tau, other, self.left, self.transpose)
+
+
+# ----------------------------------------------------------------------------- sequences, blocks
+class ReverseSequence(Primitive):
+    """``ReverseSequence(seq_dim, batch_dim=0)(x, seq_lengths)``: reverses the first
+    ``seq_lengths[b]`` elements along ``seq_dim`` of each batch slice."""
+    def __init__(self, seq_dim, batch_dim=0):
+        super().__init__(seq_dim=_int(seq_dim, 'ReverseSequence', 'seq_dim'),
+                         batch_dim=_int(batch_dim, 'ReverseSequence', 'batch_dim'))
+
+    def construct(self, x, seq_lengths):
+        return _reorder.reverse_sequence(x, seq_lengths, self.seq_dim, self.batch_dim)
+
+
+class Col2Im(Primitive):
+    """``Col2Im(kernel_size, dilation=1, padding=0, stride=1)(x, output_size)``: sums
+    (N, C, kh * kw, L) blocks into (N, C, H, W) images."""
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__(kernel_size=kernel_size, dilation=dilation, padding=padding,
+                         stride=stride)
+
+    def construct(self, x, output_size):
+        if hasattr(x, 'ndim') and x.ndim != 4:
+            raise ValueError(f"ops.Col2Im: x must be 4-d (N, C, kh * kw, L), got shape "
+                             f"{x.shape}")
+        return _folding._col2im(x, output_size, self.kernel_size, self.dilation, self.padding,
+                                self.stride, 'Col2Im')
+
+
+# ----------------------------------------------------------------------------- special functions
+class NextAfter(Primitive):
+    """``NextAfter()(input, other)``: the next representable number after ``input`` towards
+    ``other``."""
+    def construct(self, input, other):
+        return _bessel.nextafter(input, other)
+
+
+class BesselI0(Primitive):
+    """``BesselI0()(x)``: the modified Bessel function of the first kind of order 0."""
+    def construct(self, x):
+        return _bessel.i0(x)
