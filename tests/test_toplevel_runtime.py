@@ -245,3 +245,32 @@ def test_streams_and_the_profiler_are_top_level_names_as_in_mindspore():
         assert getattr(ms, name) is getattr(ms.runtime, name), name
     assert ms.Profiler is hookgrad.profiler.Profiler
     assert ms.current_stream() == ms.default_stream()
+
+
+def test_swap_tensors_swaps_contents_and_keeps_identities():
+    import importlib
+    import weakref
+    a = ms.Tensor([1.0, 2.0], requires_grad=True)
+    b = ms.Tensor([[3]], ms.int32)
+    ia, ib = id(a), id(b)
+    ms.swap_tensors(a, b)
+    assert (id(a), id(b)) == (ia, ib)
+    assert a.dtype == ms.int32 and a.shape == (1, 1) and a.asnumpy().tolist() == [[3]]
+    assert b.dtype == ms.float32 and b.asnumpy().tolist() == [1.0, 2.0] and b.requires_grad
+    assert not a.requires_grad
+    (b * 2).sum().backward()
+    assert b.grad.asnumpy().tolist() == [2.0, 2.0]
+    assert importlib.import_module('hookgrad.common.tensor').swap_tensors is ms.swap_tensors
+    p = ms.Parameter(ms.Tensor([1.0]), name='w')
+    with pytest.raises(RuntimeError, match="swap_tensors: hookgrad cannot swap a Tensor and a Parameter"):
+        ms.swap_tensors(ms.Tensor([2.0]), p)
+    q = ms.Parameter(ms.Tensor([5.0]), name='v')
+    ms.swap_tensors(p, q)
+    assert (p.name, float(p.asnumpy()[0]), q.name) == ('v', 5.0, 'w')
+    c = ms.Tensor([0.0])
+    ref = weakref.ref(c)
+    with pytest.raises(RuntimeError, match='cannot swap tensors that have weak references'):
+        ms.swap_tensors(c, ms.Tensor([1.0]))
+    assert ref() is c
+    with pytest.raises(TypeError, match='swap_tensors: t2 must be a Tensor, got list'):
+        ms.swap_tensors(c, [1.0])
