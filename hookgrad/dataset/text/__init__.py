@@ -5,12 +5,14 @@ reshape or convert token arrays; ``WhitespaceTokenizer``, ``UnicodeCharTokenizer
 ``RegexTokenizer`` and ``BasicTokenizer`` split strings (with byte offsets on request).
 ``PadEnd`` is ``dataset.transforms.PadEnd``.
 """
-from . import transforms, utils
+from . import string_ops, transforms, utils
+from .string_ops import (AddToken, CaseFold, Ngram, NormalizeUTF8, RegexReplace,
+                         TruncateSequencePair)
 from .transforms import (BasicTokenizer, Lookup, RegexTokenizer, SlidingWindow, ToNumber,
                          Truncate, UnicodeCharTokenizer, WhitespaceTokenizer)
 from .utils import NormalizeForm, Vocab
 
-__all__ = transforms.__all__ + utils.__all__
+__all__ = transforms.__all__ + utils.__all__ + string_ops.__all__
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402
