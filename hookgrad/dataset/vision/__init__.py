@@ -8,8 +8,11 @@ RandomColor, RandomSharpness and RandomLighting), LinearTransformation, RgbToHsv
 ConvertColor, GaussianBlur, padding (Pad, PadToSize), erasing (Erase, CutOut, RandomErasing),
 batch mixing (MixUpBatch, CutMixBatch), conversions (ToTensor, ToPIL, ToType), the automatic
 augmentations (AutoAugment, RandAugment, TrivialAugmentWide) and RandomCropDecodeResize, with
-the ``Inter``, ``Border``, ``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums
-and the ``get_image_num_channels`` and ``get_image_size`` helpers of ``vision.utils``.
+the ``Inter``, ``Border``, ``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums,
+the ``get_image_num_channels`` and ``get_image_size`` helpers of ``vision.utils``, MixUp,
+UniformAugment, RandomSelectSubpolicy, SlicePatches (``SliceMode``) and the bounding-box
+transforms (BoundingBoxAugment, ResizeWithBBox, RandomResizeWithBBox, RandomCropWithBBox and
+the flips).
 """
 from . import transforms, utils
 from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,
@@ -25,9 +28,12 @@ from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHu
                          RandomResizedCrop, RandomRotation, RandomSharpness, RandomSolarize,
                          RandomVerticalFlip, Rescale, Resize, ResizedCrop, RgbToHsv, Rotate,
                          Solarize, TenCrop, ToNumpy, ToPIL, ToTensor, ToType, TrivialAugmentWide,
-                         VerticalFlip)
-from .utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, Inter,
-                    get_image_num_channels, get_image_size)
+                         VerticalFlip, MixUp, UniformAugment, RandomSelectSubpolicy,
+                         SlicePatches, BoundingBoxAugment, RandomCropWithBBox,
+                         RandomHorizontalFlipWithBBox, RandomVerticalFlipWithBBox,
+                         RandomResizeWithBBox, ResizeWithBBox)
+from .utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
+                    Inter, SliceMode, get_image_num_channels, get_image_size)
 
 __all__ = transforms.__all__ + utils.__all__
 

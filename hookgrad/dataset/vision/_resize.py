@@ -148,6 +148,8 @@ def resize(img, height, width, mode):
 
 def _linear_u8(img, wy, wx):
     """uint8 two-tap resize in OpenCV's fixed point, with the rounding of its SIMD row pass."""
+    if wy.shape[1] == 1:        # a one-row image: its row again, with weight 0, as second tap
+        img, wy = np.concatenate([img, img], 0), np.concatenate([wy, np.zeros_like(wy)], 1)
     rows = _along(img.astype(np.float64), wx, 1).astype(np.int64) >> 4    # exact ints
     taps = np.argsort(wy == 0, axis=1, kind='stable')[:, :2]       # the two source rows
     taps = np.sort(taps, axis=1)

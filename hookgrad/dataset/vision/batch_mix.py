@@ -10,11 +10,11 @@ import numpy as np
 
 from ..engine import row_generator
 from ..transforms import _checks
-from ..transforms.transforms import TensorOperation
+from ..transforms.transforms import PyTensorOperation, TensorOperation
 from . import _enhance, _resize
 from .utils import ImageBatchFormat
 
-__all__ = ['MixUpBatch', 'CutMixBatch']
+__all__ = ['MixUpBatch', 'CutMixBatch', 'MixUp']
 
 
 def _alpha(alpha):
@@ -167,3 +167,48 @@ class CutMixBatch(TensorOperation):
         mixed = labels.astype(np.float32)
         lam = label_lam.reshape((-1,) + (1,) * (labels.ndim - 1))
         return out, (lam * mixed + (np.float32(1) - lam) * mixed[partner]).astype(np.float32)
+
+
+class MixUp(PyTensorOperation):
+    """MixUp as MindSpore's Python transform, on a batch of images (N, H, W, C) and one-hot
+    labels (N, classes): per sample a weight ``lam`` ~ Beta(alpha, alpha) is drawn and the
+    image and label become ``lam * own + (1 - lam) * other``, computed in float64.
+
+    With ``is_single`` the other sample is the next one of the batch (the last pairs with the
+    first); otherwise it is the previous call's output (the first call keeps its inputs).
+
+    Args:
+        batch_size: the number of images in a batch, >= 1.
+        alpha: the Beta distribution's parameter, > 0.
+        is_single: mix within the batch (True, default) or with the previous batch.
+    """
+
+    _one_to_one = False
+
+    def __init__(self, batch_size, alpha, is_single=True):
+        _checks.type_check(is_single, (bool,), 'is_single')
+        _checks.type_check(batch_size, (int,), 'batch_size')
+        _checks.type_check(alpha, (int, float), 'alpha')
+        _checks.in_range(batch_size, 1, _checks.SIZE_MAX)
+        if alpha <= 0:
+            raise ValueError("Input alpha must be greater than 0.")
+        self.batch_size, self.alpha, self.is_single = batch_size, alpha, is_single
+        self._previous = None
+
+    def _apply(self, image, label):
+        n = self.batch_size
+        lam = row_generator().beta(self.alpha, self.alpha, n)
+        if self.is_single:
+            shift = list(range(1, n)) + [0]
+            other_image, other_label = image[shift, ...], label[shift, ...]
+        elif self._previous is None:
+            lam = np.ones(n)
+            other_image, other_label = 0, 0
+        else:
+            other_image, other_label = self._previous
+        lam_image, lam_label = lam.reshape((n, 1, 1, 1)), lam.reshape((n, 1))
+        mixed = (lam_image * image + (1 - lam_image) * other_image,
+                 lam_label * label + (1 - lam_label) * other_label)
+        if not self.is_single:
+            self._previous = mixed
+        return mixed

@@ -33,7 +33,10 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'HsvToRgb', 'Affine', 'RandomAffine', 'ConvertColor',
            'MixUpBatch', 'CutMixBatch', 'RandomColor', 'RandomSharpness',
            'Perspective', 'RandomPerspective', 'RandomLighting', 'LinearTransformation',
-           'ResizedCrop', 'RandomResize']
+           'ResizedCrop', 'RandomResize', 'MixUp', 'UniformAugment', 'RandomSelectSubpolicy',
+           'SlicePatches', 'BoundingBoxAugment', 'RandomCropWithBBox',
+           'RandomHorizontalFlipWithBBox', 'RandomVerticalFlipWithBBox', 'RandomResizeWithBBox',
+           'ResizeWithBBox']
 
 
 class Decode(ImageTensorOperation):
@@ -403,7 +406,12 @@ from .regions import (CutOut, Erase, FiveCrop, HsvToRgb, NormalizePad, PadToSize
                       RandomErasing, RgbToHsv, TenCrop)
 from .affine import Affine, RandomAffine  # noqa: E402
 from .convert import ConvertColor  # noqa: E402
-from .batch_mix import CutMixBatch, MixUpBatch  # noqa: E402
+from .batch_mix import CutMixBatch, MixUp, MixUpBatch  # noqa: E402
 from .perspective import Perspective, RandomPerspective  # noqa: E402
 from .linear import LinearTransformation, RandomLighting  # noqa: E402
 from .crop_resize import RandomResize, ResizedCrop  # noqa: E402
+from .policy import RandomSelectSubpolicy, UniformAugment  # noqa: E402
+from .patches import SlicePatches  # noqa: E402
+from .bbox import (BoundingBoxAugment, RandomCropWithBBox,  # noqa: E402
+                   RandomHorizontalFlipWithBBox, RandomResizeWithBBox,
+                   RandomVerticalFlipWithBBox, ResizeWithBBox)

@@ -5,6 +5,7 @@ import numpy as np
 from PIL import Image
 
 __all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy', 'ConvertMode',
+           'SliceMode', 'ImageReadMode',
            'get_image_num_channels', 'get_image_size']
 
 
@@ -68,6 +69,21 @@ class ConvertMode(IntEnum):
     COLOR_GRAY2RGBA = COLOR_GRAY2BGRA
     COLOR_BGRA2GRAY = 10
     COLOR_RGBA2GRAY = 11
+
+
+class SliceMode(IntEnum):
+    """How ``SlicePatches`` treats an image not divisible into equal patches: PAD it at the
+    bottom and right, or DROP the remainder."""
+    PAD = 0
+    DROP = 1
+
+
+class ImageReadMode(IntEnum):
+    """How ``read_image`` decodes: keep the file's channels (UNCHANGED), one grey channel
+    (GRAYSCALE) or three RGB channels (COLOR)."""
+    UNCHANGED = 0
+    GRAYSCALE = 1
+    COLOR = 2
 
 
 def _image_rank_check(image, who):
