@@ -29,6 +29,9 @@ from .reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, r
 from .linalg import matmul, bmm, mm, dense
 from .integers import gcd, lcm, bitwise_left_shift, bitwise_right_shift
 from .bessel import i0, nextafter
+from .bessel_functions import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0,
+                               bessel_j1, bessel_y0, bessel_y1, bessel_k0, bessel_k0e,
+                               bessel_k1, bessel_k1e)
 from .decompositions import cholesky, cholesky_inverse, cholesky_solve, qr, lstsq, lu_solve
 from .quantiles import nanquantile
 from .reordering import reverse_sequence

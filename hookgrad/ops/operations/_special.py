@@ -8,13 +8,15 @@ Primitives.
 """
 import numbers
 
-from .. import (bessel as _bessel, decompositions as _decomp, folding as _folding,
-                householder as _householder, integers as _integers, reordering as _reorder)
+from .. import (bessel as _bessel, bessel_functions as _bessel_fn, decompositions as _decomp,
+                folding as _folding, householder as _householder, integers as _integers,
+                reordering as _reorder)
 from ._primitive import Primitive, _flag, _int
 
 __all__ = ['Gcd', 'Lcm', 'LeftShift', 'RightShift', 'Cholesky', 'CholeskyInverse',
            'CholeskySolve', 'Qr', 'Lstsq', 'LuSolve', 'Geqrf', 'Orgqr', 'Ormqr',
-           'ReverseSequence', 'Col2Im', 'NextAfter', 'BesselI0']
+           'ReverseSequence', 'Col2Im', 'NextAfter', 'BesselI0', 'BesselI0e', 'BesselI1',
+           'BesselI1e', 'BesselJ0', 'BesselJ1', 'BesselY0', 'BesselY1', 'BesselK0', 'BesselK0e', 'BesselK1', 'BesselK1e']
 
 
 # ----------------------------------------------------------------------------- integers
@@ -165,4 +167,27 @@ class NextAfter(Primitive):
 class BesselI0(Primitive):
     """``BesselI0()(x)``: the modified Bessel function of the first kind of order 0."""
     def construct(self, x):
-        return _bessel.i0(x)
+        return _bessel_fn.bessel_i0(x)
+
+
+def _bessel_primitive(class_name, function):
+    """A Primitive ``class_name()(x)`` applying ``function`` element-wise."""
+    def construct(self, x):
+        return function(x)
+
+    return type(class_name, (Primitive,), {
+        '__doc__': f"``{class_name}()(x)``: ``ops.{function.__name__}`` element-wise.",
+        '__module__': __name__, '__qualname__': class_name, 'construct': construct})
+
+
+BesselI0e = _bessel_primitive('BesselI0e', _bessel_fn.bessel_i0e)
+BesselI1 = _bessel_primitive('BesselI1', _bessel_fn.bessel_i1)
+BesselI1e = _bessel_primitive('BesselI1e', _bessel_fn.bessel_i1e)
+BesselJ0 = _bessel_primitive('BesselJ0', _bessel_fn.bessel_j0)
+BesselJ1 = _bessel_primitive('BesselJ1', _bessel_fn.bessel_j1)
+BesselY0 = _bessel_primitive('BesselY0', _bessel_fn.bessel_y0)
+BesselY1 = _bessel_primitive('BesselY1', _bessel_fn.bessel_y1)
+BesselK0 = _bessel_primitive('BesselK0', _bessel_fn.bessel_k0)
+BesselK0e = _bessel_primitive('BesselK0e', _bessel_fn.bessel_k0e)
+BesselK1 = _bessel_primitive('BesselK1', _bessel_fn.bessel_k1)
+BesselK1e = _bessel_primitive('BesselK1e', _bessel_fn.bessel_k1e)
