@@ -12,6 +12,7 @@ import numpy as np
 from ... import _dtype
 from ..transforms import _checks
 from ..transforms.transforms import TensorOperation
+from .string_ops import _nfkc_casefold
 from .utils import NormalizeForm, Vocab
 
 __all__ = ['Lookup', 'SlidingWindow', 'ToNumber', 'Truncate', 'WhitespaceTokenizer',
@@ -208,30 +209,57 @@ class RegexTokenizer(_Tokenizer):
         return text, _regex_spans(text, self._delim, self._keep)
 
 
-_UNUSED = re.compile(r'\[CLS\]|\[SEP\]|\[UNK\]|\[PAD\]|\[MASK\]|\[unused\d+\]')
+_UNUSED = r'\[CLS\]|\[SEP\]|\[UNK\]|\[PAD\]|\[MASK\]|\[unused\d+\]|'
+_UNUSED_WORDS = re.compile(r'\[(?:CLS|SEP|UNK|PAD|MASK)\]')
+_CJK = ('\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f'
+        '\U0002b740-\U0002b81f\U0002b820-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f')
+_CATEGORY_RUNS = []
 
 
-def _is_punctuation(c):
-    o = ord(c)
-    return 33 <= o <= 47 or 58 <= o <= 64 or 91 <= o <= 96 or 123 <= o <= 126 or \
-        unicodedata.category(c).startswith('P')
+def _category_runs():
+    """``[(first code point, general category)]`` of the runs of equal category (once)."""
+    if not _CATEGORY_RUNS:
+        last = None
+        for code, cat in enumerate(map(unicodedata.category, map(chr, range(0x110000)))):
+            if cat != last:
+                _CATEGORY_RUNS.append((code, cat))
+                last = cat
+        _CATEGORY_RUNS.append((0x110000, None))
+    return _CATEGORY_RUNS
 
 
-def _is_cjk(c):
-    o = ord(c)
-    return (0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2A6DF
-            or 0x2A700 <= o <= 0x2B73F or 0x2B740 <= o <= 0x2B81F or 0x2B820 <= o <= 0x2CEAF
-            or 0xF900 <= o <= 0xFAFF or 0x2F800 <= o <= 0x2FA1F)
+def _category_class(prefixes):
+    """A regex character class body of the code points whose general category starts with
+    one of ``prefixes``."""
+    runs = _category_runs()
+    parts = []
+    for (start, cat), (end, _) in zip(runs, runs[1:]):
+        if cat.startswith(prefixes):
+            parts.append(re.escape(chr(start)) + ('-' + re.escape(chr(end - 1))
+                                                  if end - 1 > start else ''))
+    return ''.join(parts)
+
+
+def _nfkc_casefold_keeping_unused_words(text):
+    """``text`` case-folded (NFKC_Casefold) except ``[CLS]``, ``[SEP]``, ``[UNK]``, ``[PAD]``
+    and ``[MASK]``."""
+    out, start = [], 0
+    for m in _UNUSED_WORDS.finditer(text):
+        out += [_nfkc_casefold(text[start:m.start()]), m.group()]
+        start = m.end()
+    out.append(_nfkc_casefold(text[start:]))
+    return ''.join(out)
 
 
 class BasicTokenizer(_Tokenizer):
     """BERT's basic tokenizer: split at white space, punctuation and CJK characters.
 
-    The text is cleaned first (control characters removed, white space made ' '); with
-    ``lower_case`` it is case-folded and its accents stripped (NFD, marks removed), else
-    normalized with ``normalization_form``. Punctuation and CJK characters become tokens of
-    their own, white space too with ``keep_whitespace``; with ``preserve_unused_token``,
-    ``[CLS]``, ``[SEP]``, ``[UNK]``, ``[PAD]``, ``[MASK]`` and ``[unusedN]`` stay whole.
+    With ``lower_case`` the text is case-folded (NFKC_Casefold, ``[CLS]``-like words kept with
+    ``preserve_unused_token``) and its accents stripped (NFD, nonspacing marks removed), else
+    normalized with ``normalization_form``; control and format characters then become ' '.
+    Punctuation (ASCII symbols included) and CJK characters become tokens of their own, runs
+    of white space too with ``keep_whitespace``; with ``preserve_unused_token``, ``[CLS]``,
+    ``[SEP]``, ``[UNK]``, ``[PAD]``, ``[MASK]`` and ``[unusedN]`` stay whole.
     """
 
     def __init__(self, lower_case=False, keep_whitespace=False,
@@ -246,52 +274,32 @@ class BasicTokenizer(_Tokenizer):
         self.lower_case, self.keep_whitespace = lower_case, keep_whitespace
         self.normalization_form = normalization_form
         self.preserve_unused_token = preserve_unused_token
+        self._patterns = None
+
+    def _compile(self):
+        common = r'[!-/:-@\[-`{-~' + _category_class(('P',)) + _CJK + ']'
+        delim = r'\s+|' + common
+        keep = delim if self.keep_whitespace else common
+        if self.preserve_unused_token:
+            delim, keep = _UNUSED + delim, _UNUSED + keep
+        self._patterns = re.compile(delim), re.compile(keep)
+        self._control = re.compile('[' + _category_class(('Cc', 'Cf')) + ']')
+        self._marks = re.compile('[' + _category_class(('Mn',)) + ']')
 
     def _normalize(self, text):
         if self.lower_case:
-            text = unicodedata.normalize('NFD', text.casefold())
-            return ''.join(c for c in text if unicodedata.category(c) != 'Mn')
+            if self.preserve_unused_token:
+                text = _nfkc_casefold_keeping_unused_words(text)
+            else:
+                text = _nfkc_casefold(text)
+            return self._marks.sub('', unicodedata.normalize('NFD', text))
         if self.normalization_form != NormalizeForm.NONE:
             return unicodedata.normalize(self.normalization_form.name, text)
         return text
 
     def _spans(self, text):
-        text = ''.join(' ' if c.isspace() else c for c in text
-                       if c.isspace() or unicodedata.category(c) not in ('Cc', 'Cf'))
-        keep = []
-        if self.preserve_unused_token:
-            keep = [m.span() for m in _UNUSED.finditer(text)]
-        pieces, start = [], 0
-        for a, b in keep + [(len(text), len(text))]:
-            pieces.append((self._normalize(text[start:a]), False))
-            if b > a:
-                pieces.append((text[a:b], True))
-            start = b
-        out_text, spans = '', []
-        for piece, whole in pieces:
-            base = len(out_text)
-            out_text += piece
-            if whole:
-                spans.append((base, base + len(piece)))
-                continue
-            for a, b in self._split(piece):
-                spans.append((base + a, base + b))
-        return out_text, spans
-
-    def _split(self, text):
-        spans, start = [], 0
-        for i, c in enumerate(text):
-            space = c == ' '
-            if space or _is_punctuation(c) or _is_cjk(c):
-                if i > start:
-                    spans.append((start, i))
-                if not space or self.keep_whitespace:
-                    if space and spans and self.keep_whitespace and \
-                            text[spans[-1][0]] == ' ' and spans[-1][1] == i:
-                        spans[-1] = (spans[-1][0], i + 1)
-                    else:
-                        spans.append((i, i + 1))
-                start = i + 1
-        if start < len(text):
-            spans.append((start, len(text)))
-        return spans
+        if self._patterns is None:
+            self._compile()
+        text = self._control.sub(' ', self._normalize(text))
+        delim, keep = self._patterns
+        return text, _regex_spans(text, delim, keep)

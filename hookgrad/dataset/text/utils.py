@@ -8,7 +8,7 @@ import numpy as np
 
 from ..transforms import _checks
 
-__all__ = ['Vocab', 'NormalizeForm']
+__all__ = ['Vocab', 'NormalizeForm', 'to_bytes', 'to_str']
 
 
 class NormalizeForm(enum.IntEnum):
@@ -181,3 +181,17 @@ class Vocab:
 
 def _as_str(token):
     return token.decode('utf-8') if isinstance(token, bytes) else token
+
+
+def to_bytes(array, encoding='utf8'):
+    """A NumPy array of ``str`` as an array of ``bytes`` in ``encoding``."""
+    if not isinstance(array, np.ndarray):
+        raise ValueError('input should be a NumPy array.')
+    return np.char.encode(array, encoding)
+
+
+def to_str(array, encoding='utf8'):
+    """A NumPy array of ``bytes`` as an array of ``str`` decoded from ``encoding``."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError('input should be a NumPy array.')
+    return np.char.decode(array, encoding)
