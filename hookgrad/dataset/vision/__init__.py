@@ -12,7 +12,8 @@ the ``Inter``, ``Border``, ``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``Con
 the ``get_image_num_channels`` and ``get_image_size`` helpers of ``vision.utils``, MixUp,
 UniformAugment, RandomSelectSubpolicy, SlicePatches (``SliceMode``) and the bounding-box
 transforms (BoundingBoxAugment, ResizeWithBBox, RandomResizeWithBBox, RandomCropWithBBox and
-the flips).
+the flips), and the image file functions (read_file, write_file, read_image with
+``ImageReadMode``, write_jpeg, write_png, encode_jpeg, encode_png).
 """
 from . import transforms, utils
 from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,
@@ -33,7 +34,8 @@ from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHu
                          RandomHorizontalFlipWithBBox, RandomVerticalFlipWithBBox,
                          RandomResizeWithBBox, ResizeWithBBox)
 from .utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
-                    Inter, SliceMode, get_image_num_channels, get_image_size)
+                    Inter, SliceMode, encode_jpeg, encode_png, get_image_num_channels,
+                    get_image_size, read_file, read_image, write_file, write_jpeg, write_png)
 
 __all__ = transforms.__all__ + utils.__all__
 

@@ -6,7 +6,8 @@ from PIL import Image
 
 __all__ = ['Inter', 'Border', 'ImageBatchFormat', 'AutoAugmentPolicy', 'ConvertMode',
            'SliceMode', 'ImageReadMode',
-           'get_image_num_channels', 'get_image_size']
+           'get_image_num_channels', 'get_image_size', 'read_file', 'write_file', 'read_image',
+           'write_jpeg', 'write_png', 'encode_jpeg', 'encode_png']
 
 
 class Inter(IntEnum):
@@ -109,3 +110,7 @@ def get_image_size(image):
     if isinstance(image, Image.Image):
         return [image.height, image.width]
     return [int(image.shape[0]), int(image.shape[1])]
+
+
+from .image_io import (encode_jpeg, encode_png, read_file, read_image, write_file,  # noqa: E402
+                       write_jpeg, write_png)
