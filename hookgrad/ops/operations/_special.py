@@ -1,6 +1,6 @@
 """MindSpore's Primitive classes of integer arithmetic (gcd, lcm, bit shifts), matrix
-decompositions and solves, sequences and blocks (ReverseSequence, Col2Im) and special
-functions (NextAfter, the Bessel functions).
+decompositions and solves, sequences and blocks (ReverseSequence, Col2Im), special
+functions (NextAfter, the Bessel functions), ApproximateEqual and AccumulateNV2.
 
 Each is a thin callable over the functional ops of ``hookgrad/ops`` (see ``_primitive.py``):
 the same code, graph and errors. Constructor and call arguments follow MindSpore 2.10's
@@ -8,15 +8,16 @@ Primitives.
 """
 import numbers
 
-from .. import (bessel as _bessel, bessel_functions as _bessel_fn, decompositions as _decomp,
-                folding as _folding, householder as _householder, integers as _integers,
-                reordering as _reorder)
+from .. import (bessel as _bessel, bessel_functions as _bessel_fn, composed as _composed,
+                decompositions as _decomp, folding as _folding, householder as _householder,
+                integers as _integers, reordering as _reorder)
 from ._primitive import Primitive, _flag, _int
 
 __all__ = ['Gcd', 'Lcm', 'LeftShift', 'RightShift', 'Cholesky', 'CholeskyInverse',
            'CholeskySolve', 'Qr', 'Lstsq', 'LuSolve', 'Geqrf', 'Orgqr', 'Ormqr',
            'ReverseSequence', 'Col2Im', 'NextAfter', 'BesselI0', 'BesselI0e', 'BesselI1',
-           'BesselI1e', 'BesselJ0', 'BesselJ1', 'BesselY0', 'BesselY1', 'BesselK0', 'BesselK0e', 'BesselK1', 'BesselK1e']
+           'BesselI1e', 'BesselJ0', 'BesselJ1', 'BesselY0', 'BesselY1', 'BesselK0', 'BesselK0e',
+           'BesselK1', 'BesselK1e', 'ApproximateEqual', 'AccumulateNV2']
 
 
 # ----------------------------------------------------------------------------- integers
@@ -191,3 +192,22 @@ BesselK0 = _bessel_primitive('BesselK0', _bessel_fn.bessel_k0)
 BesselK0e = _bessel_primitive('BesselK0e', _bessel_fn.bessel_k0e)
 BesselK1 = _bessel_primitive('BesselK1', _bessel_fn.bessel_k1)
 BesselK1e = _bessel_primitive('BesselK1e', _bessel_fn.bessel_k1e)
+
+
+# ----------------------------------------------------------------------------- composed
+class ApproximateEqual(Primitive):
+    """``ApproximateEqual(tolerance=1e-5)(x, y)``: element-wise ``|x - y| < tolerance``."""
+    def __init__(self, tolerance=1e-5):
+        if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real):
+            raise TypeError(f"ops.ApproximateEqual: tolerance must be a float, got "
+                            f"{tolerance!r}")
+        super().__init__(tolerance=float(tolerance))
+
+    def construct(self, x, y):
+        return _composed.approximate_equal(x, y, self.tolerance)
+
+
+class AccumulateNV2(Primitive):
+    """``AccumulateNV2()(x)``: the element-wise sum of a list or tuple of tensors."""
+    def construct(self, x):
+        return _composed.accumulate_n(x)

@@ -1,0 +1,158 @@
+"""MindSpore functions written with other families' ops: ``aminmax``, ``batch_dot``,
+``approximate_equal`` and ``accumulate_n``. They record no op of their own, so their gradients
+are those of the ops they apply.
+"""
+import numbers
+
+from .._tensor import Tensor
+from . import arithmetic, comparison, elementwise, linalg, reduction, shaping, unary
+
+_FLOATING = ('float16', 'float32', 'float64')
+
+
+def aminmax(input, *, axis=0, keepdims=False):
+    """``(minimum, maximum)`` of ``input`` along ``axis`` (every element when None).
+
+    The gradient of each goes to the first extreme element of its slice, as MindSpore's.
+
+    Args:
+        input (Tensor): the values.
+        axis (Union[int, None]): the dimension to reduce. Default: 0.
+        keepdims (bool): keep the reduced dimension with size 1. Default: False.
+
+    Raises:
+        TypeError: input is not a Tensor, axis not an int or None, keepdims not a bool.
+        ValueError: axis is out of range.
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"ops.aminmax: input must be a Tensor, got {type(input).__name__}")
+    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, numbers.Integral)):
+        raise TypeError(f"ops.aminmax: axis must be an int or None, got {axis!r}")
+    if not isinstance(keepdims, bool):
+        raise TypeError(f"ops.aminmax: keepdims must be a bool, got {keepdims!r}")
+    if axis is not None and not -max(input.ndim, 1) <= axis < max(input.ndim, 1):
+        raise ValueError(f"ops.aminmax: axis {axis} is out of range for a {input.ndim}-d input")
+    return (reduction.min(input, axis, keepdims)[0], reduction.max(input, axis, keepdims)[0])
+
+
+def _batch_dot_axes(axes, ndim1, ndim2):
+    """MindSpore's reading of ``axes``: a pair of non-negative dimensions, never 0."""
+    if axes is None:
+        return [ndim1 - 1, ndim2 - 1 if ndim2 == 2 else ndim2 - 2]
+    if isinstance(axes, (list, tuple)):
+        if len(axes) != 2 or 0 in axes:
+            raise ValueError(f"ops.batch_dot: axes must be two dimensions other than 0, got "
+                             f"{axes!r}")
+        if any(isinstance(a, bool) or not isinstance(a, numbers.Integral) for a in axes):
+            raise TypeError(f"ops.batch_dot: axes must hold ints, got {axes!r}")
+        pair = [axes[0] + ndim1 if axes[0] < 0 else axes[0],
+                axes[1] + ndim2 if axes[1] < 0 else axes[1]]
+    elif isinstance(axes, numbers.Integral) and not isinstance(axes, bool):
+        if axes == 0:
+            raise ValueError("ops.batch_dot: axes must not be 0 (the batch dimension)")
+        pair = [axes + ndim1, axes + ndim2] if axes < 0 else [axes, axes]
+    else:
+        raise TypeError(f"ops.batch_dot: axes must be an int, a tuple or list of two ints or "
+                        f"None, got {type(axes).__name__}")
+    if not (0 < pair[0] < ndim1 and 0 < pair[1] < ndim2):
+        raise ValueError(f"ops.batch_dot: axes {axes!r} out of range for inputs of "
+                         f"{ndim1} and {ndim2} dimensions")
+    return pair
+
+
+def _batch_matrix(x, axis, contraction_first):
+    """x as (B, free, contraction) or (B, contraction, free), and its free dimensions."""
+    free = [i for i in range(1, x.ndim) if i != axis]
+    free_shape = tuple(x.shape[i] for i in free)
+    size = 1
+    for s in free_shape:
+        size *= s
+    perm = (0, axis, *free) if contraction_first else (0, *free, axis)
+    shape = (x.shape[0], x.shape[axis], size) if contraction_first else \
+        (x.shape[0], size, x.shape[axis])
+    return shaping.reshape(shaping.transpose(x, perm), shape), free_shape
+
+
+def batch_dot(x1, x2, axes=None):
+    """Per batch element (dimension 0), the dot product of ``x1`` and ``x2`` over
+    ``axes = (a1, a2)``: the result has the shape ``(B, *free dims of x1, *free dims of x2)``,
+    ``(B, 1)`` for two 2-d inputs.
+
+    Args:
+        x1, x2 (Tensor): at least 2-d, one floating type, one batch size.
+        axes (Union[int, tuple[int], list[int], None]): the contracted dimension of each (an int
+            for both); None: the last of x1 and the last (2-d x2) or second last of x2.
+
+    Raises:
+        TypeError: an input is not a floating Tensor, the types differ, or axes is malformed.
+        ValueError: inputs under 2-d, batch sizes or contracted sizes differ, axes out of range.
+    """
+    for arg, value in (('x1', x1), ('x2', x2)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"ops.batch_dot: {arg} must be a Tensor, got {type(value).__name__}")
+        if value._data.dtype.name not in _FLOATING:
+            raise TypeError(f"ops.batch_dot: {arg} must be a floating Tensor, got {value.dtype}")
+        if value.ndim < 2:
+            raise ValueError(f"ops.batch_dot: {arg} must be at least 2-d, got shape "
+                             f"{value.shape}")
+    if x1.dtype != x2.dtype:
+        raise TypeError(f"ops.batch_dot: x1 and x2 must have one dtype, got {x1.dtype} and "
+                        f"{x2.dtype}")
+    if x1.shape[0] != x2.shape[0]:
+        raise ValueError(f"ops.batch_dot: batch sizes differ: {x1.shape} and {x2.shape}")
+    ndim1, ndim2 = x1.ndim, x2.ndim
+    a1, a2 = _batch_dot_axes(axes, ndim1, ndim2)
+    if ndim1 == 2:
+        x1, a1 = shaping.expand_dims(x1, 1), a1 + 1
+    if ndim2 == 2:
+        x2 = shaping.expand_dims(x2, 2)
+    if x1.shape[a1] != x2.shape[a2]:
+        raise ValueError(f"ops.batch_dot: contracted sizes differ: dimension {a1} of "
+                         f"{x1.shape} and {a2} of {x2.shape}")
+    m1, free1 = _batch_matrix(x1, a1, False)
+    m2, free2 = _batch_matrix(x2, a2, True)
+    out = shaping.reshape(linalg.bmm(m1, m2), (x1.shape[0], *free1, *free2))
+    if ndim1 == 2:
+        return shaping.squeeze(out, 1)
+    if ndim2 == 2:
+        return shaping.squeeze(out, -1)
+    return out
+
+
+def approximate_equal(x, y, tolerance=1e-5):
+    """Element-wise ``|x - y| < tolerance`` (Bool).
+
+    Args:
+        x, y (Tensor): one floating type, one shape.
+        tolerance (float): the bound. Default: 1e-5.
+
+    Raises:
+        TypeError: an input is not a floating Tensor, the types differ, or tolerance is not a
+            float.
+        ValueError: the shapes differ.
+    """
+    for arg, value in (('x', x), ('y', y)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"ops.approximate_equal: {arg} must be a Tensor, got "
+                            f"{type(value).__name__}")
+        if value._data.dtype.name not in _FLOATING:
+            raise TypeError(f"ops.approximate_equal: {arg} must be a floating Tensor, got "
+                            f"{value.dtype}")
+    if x.dtype != y.dtype:
+        raise TypeError(f"ops.approximate_equal: x and y must have one dtype, got {x.dtype} "
+                        f"and {y.dtype}")
+    if x.shape != y.shape:
+        raise ValueError(f"ops.approximate_equal: x and y must have one shape, got {x.shape} "
+                         f"and {y.shape}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real):
+        raise TypeError(f"ops.approximate_equal: tolerance must be a float, got {tolerance!r}")
+    return comparison.less(unary.abs(arithmetic.sub(x, y)), float(tolerance))
+
+
+def accumulate_n(x):
+    """The element-wise sum of a list or tuple of tensors of one shape and type (``addn``;
+    MindSpore 2.10's CPU build has no kernel for it)."""
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"ops.accumulate_n: x must be a list or tuple of Tensors, got "
+                        f"{type(x).__name__}")
+    return elementwise.addn(x)
