@@ -5,9 +5,10 @@ tests/dataset/fixtures/bbox_mindspore.npz. Run it with a Python that has MindSpo
 
 Inputs are the 'u8' and 'g8' images of mindspore_vision_inputs.py and the boxes BOXES. Per
 deterministic case ``<name>-<input>`` the file keeps MindSpore's image and boxes (``/image``,
-``/boxes``) or its patches (``/0``, ``/1``, ...). Random crops are recorded ``CROP_RUNS`` times
-per case (``<name>-<run>/image``, ``/boxes``): the tests find each crop's place in the padded
-image and check the boxes hookgrad computes for that place.
+``/boxes``) or its patches (``/0``, ``/1``, ...). Random crops (RandomCropWithBBox and
+RandomResizedCropWithBBox, by the case name) are recorded ``CROP_RUNS`` times per case
+(``<name>-<run>/image``, ``/boxes``): the tests find draws that give MindSpore's image and
+check that one of them gives its boxes.
 """
 import os
 
@@ -31,12 +32,16 @@ BOX_CASES = {   # name: (constructor, arguments, inputs)
     'Crop-fit': ('RandomCropWithBBox', ((9, 11), 1), ('u8',)),
     'Augment-invert': ('BoundingBoxAugment', ('Invert', 1.0), ('u8',)),
     'Augment-resize': ('BoundingBoxAugment', ('Resize', 1.0), ('u8',)),
+    'ResizedCrop-whole': ('RandomResizedCropWithBBox', ((5, 12), (1.0, 1.0), (9 / 7, 9 / 7),
+                                                        'NEAREST'), ('u8', 'g8')),
 }
 CROP_CASES = {   # name: RandomCropWithBBox arguments
     'RandomCrop-a': ((3, 4),),
     'RandomCrop-b': ((5, 5), 2),
     'RandomCrop-c': ((9, 12), None, True),
     'RandomCrop-d': ((4, 6), (1, 2, 0, 3)),
+    'RandomResizedCrop-a': ((4, 5), (0.5, 0.5), (1.0, 1.0), 'NEAREST'),
+    'RandomResizedCrop-b': ((6, 8), (0.3, 0.6), (0.75, 1.333), 'NEAREST'),
 }
 CROP_RUNS = 8
 PATCH_CASES = {   # name: SlicePatches arguments
@@ -48,6 +53,11 @@ PATCH_CASES = {   # name: SlicePatches arguments
 }
 
 
+def inter_args(args, inter):
+    """``args`` with an interpolation name (a str) made the ``Inter`` member."""
+    return tuple(getattr(inter, a) if isinstance(a, str) else a for a in args)
+
+
 def main():
     import mindspore.dataset.vision as vision     # here: the tests read the cases without it
     images = inputs()
@@ -55,14 +65,15 @@ def main():
     for case, (name, args, keys) in BOX_CASES.items():
         if name == 'BoundingBoxAugment':
             args = (vision.Invert() if args[0] == 'Invert' else vision.Resize((2, 3)),) + args[1:]
-        if name == 'ResizeWithBBox' and len(args) > 1:
-            args = (args[0], getattr(vision.Inter, args[1]))
+        args = inter_args(args, vision.Inter)
         for key in keys:
             img, boxes = getattr(vision, name)(*args)(images[key].copy(), BOXES.copy())
             arrays[f'{case}-{key}/image'], arrays[f'{case}-{key}/boxes'] = img, boxes
     for case, args in CROP_CASES.items():
+        name = case.split('-')[0] + 'WithBBox'
         for run in range(CROP_RUNS):
-            img, boxes = vision.RandomCropWithBBox(*args)(images['u8'].copy(), BOXES.copy())
+            op = getattr(vision, name)(*inter_args(args, vision.Inter))
+            img, boxes = op(images['u8'].copy(), BOXES.copy())
             arrays[f'{case}-{run}/image'], arrays[f'{case}-{run}/boxes'] = img, boxes
     for case, args in PATCH_CASES.items():
         if len(args) > 2:

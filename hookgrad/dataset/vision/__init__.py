@@ -11,9 +11,9 @@ augmentations (AutoAugment, RandAugment, TrivialAugmentWide) and RandomCropDecod
 the ``Inter``, ``Border``, ``ImageBatchFormat``, ``AutoAugmentPolicy`` and ``ConvertMode`` enums,
 the ``get_image_num_channels`` and ``get_image_size`` helpers of ``vision.utils``, MixUp,
 UniformAugment, RandomSelectSubpolicy, SlicePatches (``SliceMode``) and the bounding-box
-transforms (BoundingBoxAugment, ResizeWithBBox, RandomResizeWithBBox, RandomCropWithBBox and
-the flips), and the image file functions (read_file, write_file, read_image with
-``ImageReadMode``, write_jpeg, write_png, encode_jpeg, encode_png).
+transforms (BoundingBoxAugment, ResizeWithBBox, RandomResizeWithBBox, RandomCropWithBBox,
+RandomResizedCropWithBBox and the flips), and the image file functions (read_file, write_file,
+read_image with ``ImageReadMode``, write_jpeg, write_png, encode_jpeg, encode_png).
 """
 from . import transforms, utils
 from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue,
@@ -32,7 +32,7 @@ from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHu
                          VerticalFlip, MixUp, UniformAugment, RandomSelectSubpolicy,
                          SlicePatches, BoundingBoxAugment, RandomCropWithBBox,
                          RandomHorizontalFlipWithBBox, RandomVerticalFlipWithBBox,
-                         RandomResizeWithBBox, ResizeWithBBox)
+                         RandomResizeWithBBox, ResizeWithBBox, RandomResizedCropWithBBox)
 from .utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
                     Inter, SliceMode, encode_jpeg, encode_png, get_image_num_channels,
                     get_image_size, read_file, read_image, write_file, write_jpeg, write_png)

@@ -128,29 +128,28 @@ class RandomCrop(ImageTensorOperation):
         self.padding_mode = padding_mode
 
     def crop_plan(self, img, who='RandomCrop'):
-        """(padded image, pad top, pad left, crop top, crop left), the crop drawn at random."""
+        """(padded image, crop top, crop left), the crop drawn at random."""
         check_image(img, who)
         pad = lambda x, *sides: pad_image(x, *sides, self.fill_value, self.padding_mode)  # noqa
-        pad_left, pad_top = self.padding[:2] if self.padding is not None else (0, 0)
         if self.padding is not None:
             img = pad(img, *self.padding)
         ch, cw = self.size
         if self.pad_if_needed and img.shape[0] < ch:
             d = ch - img.shape[0]
-            img, pad_top = pad(img, 0, d, 0, d), pad_top + d
+            img = pad(img, 0, d, 0, d)
         if self.pad_if_needed and img.shape[1] < cw:
             d = cw - img.shape[1]
-            img, pad_left = pad(img, d, 0, d, 0), pad_left + d
+            img = pad(img, d, 0, d, 0)
         h, w = img.shape[:2]
         if ch > h or cw > w:
             raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the "
                                f"image dimensions, got crop height: {ch}, crop width: {cw}")
         rng = row_generator()
         top, left = int(rng.integers(h - ch + 1)), int(rng.integers(w - cw + 1))
-        return img, pad_top, pad_left, top, left
+        return img, top, left
 
     def _apply(self, img):
-        img, _, _, top, left = self.crop_plan(img)
+        img, top, left = self.crop_plan(img)
         ch, cw = self.size
         return img[top:top + ch, left:left + cw]
 

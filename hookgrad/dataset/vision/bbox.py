@@ -13,12 +13,13 @@ from ..engine import row_generator
 from ..transforms import _checks
 from ..transforms.transforms import TensorOperation
 from ._base import check_image, output_size, resize_image, resize_size
-from ._geometry import RandomCrop
+from ._geometry import RandomCrop, RandomResizedCrop
 from .crop_resize import _RANDOM_MODES
 from .utils import Border, Inter
 
 __all__ = ['BoundingBoxAugment', 'RandomCropWithBBox', 'RandomHorizontalFlipWithBBox',
-           'RandomVerticalFlipWithBBox', 'RandomResizeWithBBox', 'ResizeWithBBox']
+           'RandomVerticalFlipWithBBox', 'RandomResizeWithBBox', 'ResizeWithBBox',
+           'RandomResizedCropWithBBox']
 
 
 def check_boxes(columns):
@@ -154,7 +155,7 @@ class RandomCropWithBBox(_BoxOperation):
         self.size, self.padding = self._crop.size, self._crop.padding
 
     def _transform(self, img, boxes):
-        img, _, _, top, left = self._crop.crop_plan(img, 'RandomCropWithBBox')
+        img, top, left = self._crop.crop_plan(img, 'RandomCropWithBBox')
         if self.padding is not None:
             boxes[:, 0] += np.float32(self.padding[0])
             boxes[:, 1] += np.float32(self.padding[1])
@@ -163,6 +164,24 @@ class RandomCropWithBBox(_BoxOperation):
             return img, boxes
         return (img[top:top + ch, left:left + cw],
                 crop_boxes(boxes, left, top, left + cw, top + ch))
+
+
+class RandomResizedCropWithBBox(_BoxOperation):
+    """``RandomResizedCrop`` of the image (same arguments and crop draw), with the boxes
+    clipped to the crop (those entirely outside it dropped) and scaled to ``size``."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.),
+                 interpolation=Inter.BILINEAR, max_attempts=10):
+        self._crop = RandomResizedCrop(size, scale, ratio, interpolation, max_attempts)
+        self.size, self.scale, self.ratio = self._crop.size, self._crop.scale, self._crop.ratio
+        self.interpolation, self.max_attempts = interpolation, max_attempts
+
+    def _transform(self, img, boxes):
+        top, left, ch, cw = self._crop.crop_box(*img.shape[:2])
+        out = resize_image(img[top:top + ch, left:left + cw], *self.size, self.interpolation,
+                           'RandomResizedCropWithBBox')
+        boxes = crop_boxes(boxes, left, top, left + cw, top + ch)
+        return out, resize_boxes(boxes, ch, cw, *self.size)
 
 
 class BoundingBoxAugment(_BoxOperation):

@@ -36,7 +36,7 @@ __all__ = ['Decode', 'ToPIL', 'ToNumpy', 'ToTensor', 'ToType', 'HWC2CHW', 'Resca
            'ResizedCrop', 'RandomResize', 'MixUp', 'UniformAugment', 'RandomSelectSubpolicy',
            'SlicePatches', 'BoundingBoxAugment', 'RandomCropWithBBox',
            'RandomHorizontalFlipWithBBox', 'RandomVerticalFlipWithBBox', 'RandomResizeWithBBox',
-           'ResizeWithBBox']
+           'ResizeWithBBox', 'RandomResizedCropWithBBox']
 
 
 class Decode(ImageTensorOperation):
@@ -413,5 +413,5 @@ from .crop_resize import RandomResize, ResizedCrop  # noqa: E402
 from .policy import RandomSelectSubpolicy, UniformAugment  # noqa: E402
 from .patches import SlicePatches  # noqa: E402
 from .bbox import (BoundingBoxAugment, RandomCropWithBBox,  # noqa: E402
-                   RandomHorizontalFlipWithBBox, RandomResizeWithBBox,
-                   RandomVerticalFlipWithBBox, ResizeWithBBox)
+                   RandomHorizontalFlipWithBBox, RandomResizedCropWithBBox,
+                   RandomResizeWithBBox, RandomVerticalFlipWithBBox, ResizeWithBBox)
