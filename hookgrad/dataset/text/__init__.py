@@ -5,7 +5,7 @@ reshape or convert token arrays; ``WhitespaceTokenizer``, ``UnicodeCharTokenizer
 ``RegexTokenizer`` and ``BasicTokenizer`` split strings (with byte offsets on request).
 ``PadEnd`` is ``dataset.transforms.PadEnd``.
 """
-from . import string_ops, tokenizers, transforms, utils
+from . import string_ops, tokenizers, transforms, utils, vectors
 from .string_ops import (AddToken, CaseFold, Ngram, NormalizeUTF8, RegexReplace,
                          TruncateSequencePair)
 from .transforms import (BasicTokenizer, Lookup, RegexTokenizer, SlidingWindow, ToNumber,
@@ -13,9 +13,10 @@ from .transforms import (BasicTokenizer, Lookup, RegexTokenizer, SlidingWindow, 
 from .tokenizers import (BertTokenizer, PythonTokenizer, UnicodeScriptTokenizer,
                          WordpieceTokenizer)
 from .utils import NormalizeForm, Vocab, to_bytes, to_str
+from .vectors import CharNGram, FastText, GloVe, ToVectors, Vectors
 
 __all__ = (transforms.__all__ + utils.__all__ + string_ops.__all__ +
-           tokenizers.__all__)
+           tokenizers.__all__ + vectors.__all__)
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402
