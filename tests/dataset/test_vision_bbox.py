@@ -169,3 +169,22 @@ def test_slice_patches_errors():
         vision.SlicePatches(8, 1)(np.zeros((7, 9), np.uint8))
     with pytest.raises(RuntimeError, match='Rank of input data should be greater than 2'):
         vision.SlicePatches(2, 2)(np.zeros(5, np.uint8))
+
+
+def test_box_transforms_and_slice_patches_in_a_pipeline():
+    import hookgrad.dataset as ds
+    images = np.arange(3 * 7 * 9, dtype=np.uint8).reshape(3, 7, 9)
+    boxes = np.tile(BOXES[:1], (3, 1, 1))
+    data = ds.NumpySlicesDataset({'image': images, 'bbox': boxes}, shuffle=False)
+    data = data.map(operations=[vision.RandomHorizontalFlipWithBBox(1.0)],
+                    input_columns=['image', 'bbox'])
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    for (img, box), original in zip(rows, images):
+        np.testing.assert_array_equal(img, original[:, ::-1])
+        np.testing.assert_array_equal(box[0, :4], [5, 1, 3, 2])
+    data = ds.NumpySlicesDataset({'image': images}, shuffle=False).map(
+        operations=vision.SlicePatches(1, 3), input_columns=['image'],
+        output_columns=['a', 'b', 'c'])
+    assert data.get_col_names() == ['a', 'b', 'c']
+    first = next(data.create_tuple_iterator(output_numpy=True))
+    np.testing.assert_array_equal(np.concatenate(first, axis=1), images[0])
