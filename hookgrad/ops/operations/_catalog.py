@@ -22,6 +22,7 @@ from ._linalg import *  # noqa: F401,F403
 from ._loss import *  # noqa: F401,F403
 from ._normalization import *  # noqa: F401,F403
 from ._optimizer import *  # noqa: F401,F403
+from ._pooling_nd import *  # noqa: F401,F403
 from ._random import *  # noqa: F401,F403
 from ._reduction import *  # noqa: F401,F403
 from ._shape import *  # noqa: F401,F403
