@@ -10,14 +10,17 @@ import numbers
 
 from .. import (bessel as _bessel, bessel_functions as _bessel_fn, composed as _composed,
                 decompositions as _decomp, folding as _folding, householder as _householder,
-                integers as _integers, reordering as _reorder)
+                integers as _integers, reordering as _reorder, windows as _windows)
+from ..._dtype import float16 as _float16, float32 as _float32, float64 as _float64
+from ..._tensor import Tensor
 from ._primitive import Primitive, _flag, _int
 
 __all__ = ['Gcd', 'Lcm', 'LeftShift', 'RightShift', 'Cholesky', 'CholeskyInverse',
            'CholeskySolve', 'Qr', 'Lstsq', 'LuSolve', 'Geqrf', 'Orgqr', 'Ormqr',
            'ReverseSequence', 'Col2Im', 'NextAfter', 'BesselI0', 'BesselI0e', 'BesselI1',
            'BesselI1e', 'BesselJ0', 'BesselJ1', 'BesselY0', 'BesselY1', 'BesselK0', 'BesselK0e',
-           'BesselK1', 'BesselK1e', 'ApproximateEqual', 'AccumulateNV2']
+           'BesselK1', 'BesselK1e', 'ApproximateEqual', 'AccumulateNV2', 'BartlettWindow',
+           'BlackmanWindow', 'HammingWindow']
 
 
 # ----------------------------------------------------------------------------- integers
@@ -211,3 +214,64 @@ class AccumulateNV2(Primitive):
     """``AccumulateNV2()(x)``: the element-wise sum of a list or tuple of tensors."""
     def construct(self, x):
         return _composed.accumulate_n(x)
+
+
+# ----------------------------------------------------------------------------- windows
+class _Window(Primitive):
+    """What the window Primitives share: periodic and dtype checked, the length read from an
+    Int32 or Int64 Tensor of ``rank`` dimensions."""
+    kind = None
+    rank = 0
+
+    def _setup(self, periodic, dtype, **attrs):
+        prim = type(self).__name__
+        if dtype not in (_float16, _float32, _float64):
+            raise TypeError(f"ops.{prim}: dtype must be Float16, Float32 or Float64, got "
+                            f"{dtype}")
+        super().__init__(periodic=_flag(periodic, prim, 'periodic'), dtype=dtype, **attrs)
+
+    def construct(self, window_length):
+        if not isinstance(window_length, Tensor) or window_length.dtype.name not in (
+                'Int32', 'Int64'):
+            raise TypeError(f"ops.{self.name}: window_length must be an Int32 or Int64 Tensor, "
+                            f"got {getattr(window_length, 'dtype', type(window_length).__name__)}")
+        if window_length.ndim != self.rank or window_length.size != 1:
+            raise ValueError(f"ops.{self.name}: window_length must have shape "
+                             f"{(1,) * self.rank}, got {window_length.shape}")
+        length = int(window_length.asnumpy().reshape(()))
+        if length < 0:
+            raise ValueError(f"ops.{self.name}: window_length must be >= 0, got {length}")
+        return _windows.make_window(self.kind, length, self.periodic, self.dtype,
+                                    **{k: getattr(self, k) for k in ('alpha', 'beta')
+                                       if k in self.attrs})
+
+
+class BartlettWindow(_Window):
+    """``BartlettWindow(periodic=True, dtype=float32)(window_length)``: the triangular window
+    of a 0-d integer Tensor's length."""
+    kind = 'bartlett'
+
+    def __init__(self, periodic=True, dtype=_float32):
+        self._setup(periodic, dtype)
+
+
+class BlackmanWindow(_Window):
+    """``BlackmanWindow(periodic=True, dtype=float32)(window_length)``: the Blackman window of
+    a 0-d integer Tensor's length."""
+    kind = 'blackman'
+
+    def __init__(self, periodic=True, dtype=_float32):
+        self._setup(periodic, dtype)
+
+
+class HammingWindow(_Window):
+    """``HammingWindow(periodic=True, alpha=0.54, beta=0.46, dtype=float32)(length)``: the
+    generalized Hamming window of a one-element 1-d integer Tensor's length."""
+    kind = 'hamming'
+    rank = 1
+
+    def __init__(self, periodic=True, alpha=0.54, beta=0.46, dtype=_float32):
+        for arg, value in (('alpha', alpha), ('beta', beta)):
+            if not isinstance(value, float):
+                raise TypeError(f"ops.HammingWindow: {arg} must be a float, got {value!r}")
+        self._setup(periodic, dtype, alpha=alpha, beta=beta)
