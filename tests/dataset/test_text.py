@@ -180,5 +180,6 @@ def test_basic_tokenizer():
 
 def test_text_names_hookgrad_lacks_raise_attribute_error():
     with pytest.raises(AttributeError, match="'mindspore.dataset.text' has no attribute "
-                                             "'JiebaTokenizer'|JiebaTokenizer is not available"):
-        text.JiebaTokenizer
+                                             "'FilterWikipediaXML'|FilterWikipediaXML is not "
+                                             "available"):
+        text.FilterWikipediaXML
