@@ -1,11 +1,14 @@
 """MindSpore functions written with other families' ops: ``aminmax``, ``batch_dot``,
-``approximate_equal`` and ``accumulate_n``. They record no op of their own, so their gradients
-are those of the ops they apply.
+``approximate_equal``, ``accumulate_n`` and ``bernoulli``. They record no op of their own, so
+their gradients are those of the ops they apply.
 """
 import numbers
 
+import numpy as np
+
 from .._tensor import Tensor
-from . import arithmetic, comparison, elementwise, linalg, reduction, shaping, unary
+from ..kernels import backend
+from . import (arithmetic, comparison, elementwise, linalg, reduction, sampling, shaping, unary)
 
 _FLOATING = ('float16', 'float32', 'float64')
 
@@ -156,3 +159,41 @@ def accumulate_n(x):
         raise TypeError(f"ops.accumulate_n: x must be a list or tuple of Tensors, got "
                         f"{type(x).__name__}")
     return elementwise.addn(x)
+
+
+def bernoulli(input, p=0.5, seed=None):
+    """Samples of Bernoulli(p) in the shape and dtype of ``input`` (1 with probability p, else
+    0), from a uniform draw: ``rand_like < p``. The samples carry no gradient.
+
+    Args:
+        input (Tensor): gives the shape and dtype (integer types too).
+        p (Union[float, Tensor]): the probability of 1, in [0, 1]; a floating Tensor
+            broadcast to input's shape.
+        seed (int): None for the global generator (``ms.set_seed``), or an int >= 0: the same
+            samples on every call with that seed.
+
+    Raises:
+        TypeError: input is not a Tensor, p neither a number nor a floating Tensor.
+        ValueError: a float p outside [0, 1], or a negative seed.
+    """
+    return bernoulli_from(input, p, sampling.check_seed(seed, 'bernoulli'), 'bernoulli')
+
+
+def bernoulli_from(input, p, rng, name):
+    """``bernoulli`` drawing from ``rng`` (None: the global generator, an int: a fresh one
+    seeded with it, or a Generator); errors name op ``name``."""
+    where = f'ops.{name}'
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{where}: input must be a Tensor, got {type(input).__name__}")
+    if isinstance(p, Tensor):
+        if p._data.dtype.name not in _FLOATING:
+            raise TypeError(f"{where}: p must be a float or a floating Tensor, got {p.dtype}")
+    elif isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"{where}: p must be a float or a floating Tensor, got {p!r}")
+    elif not 0 <= p <= 1:
+        raise ValueError(f"{where}: p must be in [0, 1], got {p}")
+    wide = input._data.dtype == np.float64
+    draw = sampling.UniformReal.apply(shape=input.shape,
+                                      dtype=np.dtype(np.float64 if wide else np.float32),
+                                      seed=rng, device=backend.device_of(input._data))
+    return arithmetic.cast(comparison.less(draw, p), input.dtype)

@@ -10,7 +10,8 @@ import numbers
 
 from .. import (bessel as _bessel, bessel_functions as _bessel_fn, composed as _composed,
                 decompositions as _decomp, folding as _folding, householder as _householder,
-                integers as _integers, reordering as _reorder, windows as _windows)
+                integers as _integers, reordering as _reorder, sampling as _sampling,
+                spatial as _spatial, windows as _windows)
 from ..._dtype import float16 as _float16, float32 as _float32, float64 as _float64
 from ..._tensor import Tensor
 from ._primitive import Primitive, _flag, _int
@@ -20,7 +21,7 @@ __all__ = ['Gcd', 'Lcm', 'LeftShift', 'RightShift', 'Cholesky', 'CholeskyInverse
            'ReverseSequence', 'Col2Im', 'NextAfter', 'BesselI0', 'BesselI0e', 'BesselI1',
            'BesselI1e', 'BesselJ0', 'BesselJ1', 'BesselY0', 'BesselY1', 'BesselK0', 'BesselK0e',
            'BesselK1', 'BesselK1e', 'ApproximateEqual', 'AccumulateNV2', 'BartlettWindow',
-           'BlackmanWindow', 'HammingWindow']
+           'BlackmanWindow', 'HammingWindow', 'BatchToSpaceND', 'AffineGrid', 'Bernoulli']
 
 
 # ----------------------------------------------------------------------------- integers
@@ -214,6 +215,41 @@ class AccumulateNV2(Primitive):
     """``AccumulateNV2()(x)``: the element-wise sum of a list or tuple of tensors."""
     def construct(self, x):
         return _composed.accumulate_n(x)
+
+
+class Bernoulli(Primitive):
+    """``Bernoulli(seed=-1, offset=0)(x, p)``: Bernoulli(p) samples in x's shape and dtype;
+    seed -1 draws from the global generator, another seeds the Primitive's own generator
+    once, so its calls continue one sequence."""
+    def __init__(self, seed=-1, offset=0):
+        seed = _int(seed, 'Bernoulli', 'seed')
+        if seed < -1:
+            raise ValueError(f"ops.Bernoulli: seed must be -1 or an int >= 0, got {seed}")
+        super().__init__(seed=seed, offset=_int(offset, 'Bernoulli', 'offset'))
+        self._rng = None if seed == -1 else _sampling.pair_generator(seed, 0, 'Bernoulli')
+
+    def construct(self, x, p):
+        return _composed.bernoulli_from(x, p, self._rng, 'Bernoulli')
+
+
+class BatchToSpaceND(Primitive):
+    """``BatchToSpaceND(block_shape, crops)(input_x)``: blocks of the batch moved into the
+    last dimensions, then cropped."""
+    def __init__(self, block_shape, crops):
+        super().__init__(block_shape=block_shape, crops=crops)
+
+    def construct(self, input_x):
+        return _spatial.batch_to_space_nd(input_x, self.block_shape, self.crops)
+
+
+class AffineGrid(Primitive):
+    """``AffineGrid(align_corners=False)(theta, output_size)``: the sampling grid of affine
+    transformations."""
+    def __init__(self, align_corners=False):
+        super().__init__(align_corners=_flag(align_corners, 'AffineGrid', 'align_corners'))
+
+    def construct(self, theta, output_size):
+        return _spatial.affine_grid(theta, output_size, self.align_corners)
 
 
 # ----------------------------------------------------------------------------- windows
