@@ -2,11 +2,17 @@
 
 ``Vocab`` and ``Lookup`` map tokens to ids; ``SlidingWindow``, ``ToNumber`` and ``Truncate``
 reshape or convert token arrays; ``WhitespaceTokenizer``, ``UnicodeCharTokenizer``,
-``RegexTokenizer`` and ``BasicTokenizer`` split strings (with byte offsets on request).
+``RegexTokenizer``, ``BasicTokenizer``, ``UnicodeScriptTokenizer``, ``WordpieceTokenizer``,
+``BertTokenizer``, ``JiebaTokenizer``, ``SentencePieceTokenizer`` and ``PythonTokenizer`` split
+strings (with byte offsets on request); ``CaseFold``, ``NormalizeUTF8``, ``RegexReplace``,
+``AddToken``, ``Ngram`` and ``TruncateSequencePair`` transform them; ``ToVectors`` looks tokens up
+in pre-trained ``Vectors`` (``GloVe``, ``FastText``, ``CharNGram``).
 ``PadEnd`` is ``dataset.transforms.PadEnd``.
 """
-from . import jieba, string_ops, tokenizers, transforms, utils, vectors
+from . import jieba, spiece, string_ops, tokenizers, transforms, utils, vectors
 from .jieba import JiebaMode, JiebaTokenizer
+from .spiece import (SentencePieceModel, SentencePieceTokenizer, SentencePieceVocab,
+                     SPieceTokenizerLoadType, SPieceTokenizerOutType)
 from .string_ops import (AddToken, CaseFold, Ngram, NormalizeUTF8, RegexReplace,
                          TruncateSequencePair)
 from .transforms import (BasicTokenizer, Lookup, RegexTokenizer, SlidingWindow, ToNumber,
@@ -18,7 +24,7 @@ from .vectors import CharNGram, FastText, GloVe, ToVectors, Vectors
 
 __all__ = (transforms.__all__ + utils.__all__ + string_ops.__all__ +
            tokenizers.__all__ + vectors.__all__ +
-           jieba.__all__)
+           jieba.__all__ + spiece.__all__)
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402
