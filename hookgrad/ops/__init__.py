@@ -89,7 +89,8 @@ from .conv import conv2d, conv1d, conv_transpose2d, bias_add
 from .resize import interpolate, upsample
 from .pooling import max_pool2d, avg_pool2d, adaptive_avg_pool2d
 from .pooling_nd import (avg_pool1d, avg_pool3d, max_pool3d, adaptive_avg_pool1d,
-                         adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d)
+                         adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool2d,
+                         adaptive_max_pool3d)
 from .normalization import batch_norm, layer_norm
 from .loss import cross_entropy, nll_loss
 from .pointwise_loss import mse_loss, l1_loss, binary_cross_entropy_with_logits

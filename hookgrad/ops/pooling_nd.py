@@ -1,6 +1,6 @@
 """1-d and 3-d pooling and adaptive max pooling: ``avg_pool1d``, ``avg_pool3d``, ``max_pool3d``,
-``adaptive_avg_pool1d``, ``adaptive_avg_pool3d``, ``adaptive_max_pool1d`` and
-``adaptive_max_pool2d`` (MindSpore 2.10's functional signatures).
+``adaptive_avg_pool1d``, ``adaptive_avg_pool3d``, ``adaptive_max_pool1d``,
+``adaptive_max_pool2d`` and ``adaptive_max_pool3d`` (MindSpore 2.10's functional signatures).
 
 All are built on the 2-d pooling ops of ``pooling.py``: 1-d pooling runs them on (N, C, 1, L).
 3-d windows are boxes, so a 3-d max or sum is the 2-d one over (H, W) followed by a 1-d one
@@ -21,7 +21,8 @@ from .reduction import max as _max
 from .shaping import expand_dims, reshape, squeeze, transpose
 
 __all__ = ['avg_pool1d', 'avg_pool3d', 'max_pool3d', 'adaptive_avg_pool1d',
-           'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool2d']
+           'adaptive_avg_pool3d', 'adaptive_max_pool1d', 'adaptive_max_pool2d',
+           'adaptive_max_pool3d']
 
 
 def _input(x, ranks, where, kinds='f'):
@@ -288,17 +289,61 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     if x._data.dtype.kind not in 'fiu':
         raise TypeError(f"{where}: expected a real number tensor, got dtype {x.dtype}")
     _flag(return_indices, where, 'return_indices')
-    (h, w), lead = x.shape[-2:], x.shape[:-2]
+    (h, w) = x.shape[-2:]
     ho, wo = adaptive_output_size(output_size, (h, w), where)
-    rows, kh = _windows(h, ho)
-    cols, kw = _windows(w, wo)
+    return _adaptive_max(x, (ho, wo), return_indices, np.int64)
+
+
+def _adaptive_max(x, outs, return_indices, index_dtype):
+    """Adaptive max pooling over the last ``len(outs)`` dimensions: every window gathered
+    (short ones padded with their last index) and its first maximum taken."""
+    k = len(outs)
+    sizes, lead = x.shape[-k:], x.shape[:-k]
+    flat = np.zeros((1,) * k, np.int64)
+    widths = []
+    for axis, (size, out) in enumerate(zip(sizes, outs)):
+        index, width = _windows(size, out)             # (out, width)
+        shape = [1] * (2 * k)
+        shape[axis], shape[k + axis] = out, width
+        flat = flat * size + index.reshape(shape)
+        widths.append(width)
+    flat = flat.reshape(tuple(outs) + (int(np.prod(widths)),))
     device = device_of(x._data)
-    flat = (rows[:, None, :, None] * w + cols[None, :, None, :]).reshape(ho, wo, kh * kw)
-    picked = reshape(x, lead + (h * w,))[..., Tensor._wrap(to_device(flat, device))]
-    y, k = _max(picked, -1)
+    picked = reshape(x, lead + (int(np.prod(sizes)),))[..., Tensor._wrap(to_device(flat, device))]
+    y, at = _max(picked, -1)
     if not return_indices:
         return y
-    xp = array_module(k._data)
-    index = xp.take_along_axis(xp.broadcast_to(to_device(flat, device), k.shape + (kh * kw,)),
-                               k._data[..., None], axis=-1)[..., 0]
-    return y, Tensor._wrap(index.astype(np.int64))
+    xp = array_module(at._data)
+    index = xp.take_along_axis(xp.broadcast_to(to_device(flat, device), at.shape + flat.shape[-1:]),
+                               at._data[..., None], axis=-1)[..., 0]
+    return y, Tensor._wrap(index.astype(index_dtype))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """Max pooling of an (N, C, D, H, W) or (C, D, H, W) tensor to a fixed output size (an
+    int or a triple of ints); window i along a dimension of size n covers
+    [floor(i*n/out), ceil((i+1)*n/out)). The gradient goes to each window's first maximum.
+
+    Args:
+        return_indices: also return the Int32 position of each maximum in its (D, H, W)
+            volume (MindSpore's type).
+
+    Raises:
+        ValueError: for a wrong rank or a bad output_size. TypeError: for a Bool input.
+    """
+    where = 'ops.adaptive_max_pool3d'
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{where}: input must be a Tensor, got {type(input).__name__}")
+    if input.ndim not in (4, 5):
+        raise ValueError(f"{where}: input must be 4-d (C, D, H, W) or 5-d (N, C, D, H, W), got "
+                         f"shape {input.shape}")
+    if input._data.dtype.kind not in 'fiu':
+        raise TypeError(f"{where}: expected a real number tensor, got dtype {input.dtype}")
+    _flag(return_indices, where, 'return_indices')
+    items = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,)
+    if len(items) == 1:
+        items = items * 3
+    if len(items) != 3 or not all(_is_int(v) and v >= 1 for v in items):
+        raise ValueError(f"{where}: output_size must be a positive int or a triple of positive "
+                         f"ints, got {output_size!r}")
+    return _adaptive_max(input, tuple(int(v) for v in items), return_indices, np.int32)

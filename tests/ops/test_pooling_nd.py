@@ -57,6 +57,7 @@ def _rng(shape, seed=0):
     (lambda v: ops.adaptive_max_pool1d(v, 3), (2, 2, 6)),
     (lambda v: ops.adaptive_max_pool2d(v, (3, 2)), (2, 1, 5, 7)),
     (lambda v: ops.adaptive_max_pool2d(v, 3), (2, 4, 5)),
+    (lambda v: ops.adaptive_max_pool3d(v, (2, 3, 2)), (1, 2, 3, 5, 4)),
 ])
 def test_gradients_of_first_and_second_order(fn, shape):
     x = _rng(shape)
@@ -78,6 +79,10 @@ def test_unbatched_inputs_and_indices():
     np.testing.assert_array_equal(
         np.take_along_axis(x.asnumpy()[0].reshape(4, -1), i.asnumpy().reshape(4, -1), 1),
         y.asnumpy().reshape(4, -1))
+    y, i = ops.adaptive_max_pool3d(x, (1, 3, 2), True)
+    assert y.shape == (2, 1, 3, 2) and i.dtype == ms.int32
+    np.testing.assert_array_equal(np.take_along_axis(flat, i.asnumpy().reshape(2, -1), 1),
+                                  y.asnumpy().reshape(2, -1))
     np.testing.assert_allclose(ops.adaptive_avg_pool3d(x, 1).asnumpy()[:, 0, 0, 0],
                                x.asnumpy().mean(axis=(1, 2, 3)), rtol=1e-6)
 
@@ -114,6 +119,12 @@ def T(shape, dtype=np.float32):
      r'ops.adaptive_max_pool2d: input must be 3-d \(C, H, W\) or 4-d'),
     (lambda: ops.adaptive_max_pool2d(T((1, 2, 3)), 1, 'yes'), TypeError,
      r'ops.adaptive_max_pool2d: return_indices must be a bool'),
+    (lambda: ops.adaptive_max_pool3d(T((1, 2, 3)), 1), ValueError,
+     r'ops.adaptive_max_pool3d: input must be 4-d'),
+    (lambda: ops.adaptive_max_pool3d(T((1, 2, 3, 4)), (1, None, 2)), ValueError,
+     r'ops.adaptive_max_pool3d: output_size must be a positive int or a triple'),
+    (lambda: ops.AdaptiveMaxPool3D()(T((1, 2, 3, 4)), (1, 1, 1)), TypeError,
+     r'ops.AdaptiveMaxPool3D: output_size must be an Int32 or Int64 Tensor of shape \(3,\)'),
     (lambda: ops.AvgPool3D(2, pad_mode='valid', pad=1), ValueError,
      r"ops.AvgPool3D: pad must be 0 when pad_mode is 'valid'"),
     (lambda: ops.AvgPool3D(2, pad=(1, 2)), ValueError, r'ops.AvgPool3D: pad must be an int'),

@@ -1,5 +1,5 @@
 """MindSpore's Primitive classes of 3-d and adaptive pooling: AvgPool3D, MaxPool3D,
-AdaptiveAvgPool3D and AdaptiveMaxPool2D.
+AdaptiveAvgPool3D, AdaptiveMaxPool2D and AdaptiveMaxPool3D.
 
 Each is a thin callable over the functional ops of ``hookgrad/ops/pooling_nd.py``: the same
 code, graph and errors. Constructor and call arguments follow MindSpore 2.10's Primitives
@@ -7,9 +7,11 @@ code, graph and errors. Constructor and call arguments follow MindSpore 2.10's P
 """
 from .. import pooling_nd as _pool
 from ..conv import _is_int, as_ints, as_pad_mode, same_padding
+from ..._tensor import Tensor
 from ._primitive import Primitive, _flag
 
-__all__ = ['AvgPool3D', 'MaxPool3D', 'AdaptiveAvgPool3D', 'AdaptiveMaxPool2D']
+__all__ = ['AvgPool3D', 'MaxPool3D', 'AdaptiveAvgPool3D', 'AdaptiveMaxPool2D',
+           'AdaptiveMaxPool3D']
 
 
 def _pad_list(pad, prim):
@@ -103,3 +105,16 @@ class AdaptiveMaxPool2D(Primitive):
 
     def construct(self, input_x):
         return _pool.adaptive_max_pool2d(input_x, self.output_size, True)
+
+
+class AdaptiveMaxPool3D(Primitive):
+    """``AdaptiveMaxPool3D()(x, output_size)``: ``(output, argmax)``, max pooling to the
+    (D, H, W) size held by the 1-d integer Tensor ``output_size``, with the Int32 position of
+    each maximum in its volume."""
+    def construct(self, x, output_size):
+        if not isinstance(output_size, Tensor) or output_size.shape != (3,) or \
+                output_size.dtype.name not in ('Int32', 'Int64'):
+            raise TypeError(f"ops.AdaptiveMaxPool3D: output_size must be an Int32 or Int64 "
+                            f"Tensor of shape (3,), got {output_size!r}")
+        sizes = tuple(int(v) for v in output_size.asnumpy())
+        return _pool.adaptive_max_pool3d(x, sizes, True)
