@@ -162,3 +162,17 @@ def test_truncate_sequence_pair_in_a_pipeline():
     rows = [(r['a'].tolist(), r['b'].tolist())
             for r in data.create_dict_iterator(output_numpy=True)]
     assert rows == [([1, 2], [4, 5])]
+
+
+def test_icu_property_classes_in_patterns():
+    s = np.array('Hello, 世界! Ünï 123 привет ٣')
+    want = {'\\p{Han}': 'Hello, __! Ünï 123 привет ٣', '\\p{L}+': '_, _! _ 123 _ ٣',
+            '\\P{L}+': 'Hello_世界_Ünï_привет_', '[\\p{Lu}\\d]': '_ello, 世界! _nï ___ привет _',
+            '\\p{Script=Cyrillic}+': 'Hello, 世界! Ünï 123 _ ٣',
+            '\\p{sc=Latn}+': '_, 世界! _ 123 привет ٣', '\\p{Nd}': 'Hello, 世界! Ünï ___ привет _',
+            '\\p{P}': 'Hello_ 世界_ Ünï 123 привет ٣', '\\p{Letter}+': '_, _! _ 123 _ ٣',
+            '\\p{Latin}+': '_, 世界! _ 123 привет ٣', '\\p{Greek}': 'Hello, 世界! Ünï 123 привет ٣'}
+    for pattern, expected in want.items():
+        _eq(text.RegexReplace(pattern, '_')(s), expected)
+    _eq(text.RegexTokenizer('\\p{P}|\\s+', '\\p{P}')(s),
+        ['Hello', ',', '世界', '!', 'Ünï', '123', 'привет', '٣'])

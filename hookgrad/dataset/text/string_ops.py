@@ -11,6 +11,7 @@ import numpy as np
 
 from ..transforms import _checks
 from ..transforms.transforms import TensorOperation
+from ._icu_regex import icu_to_python
 from .utils import NormalizeForm
 
 __all__ = ['AddToken', 'CaseFold', 'NormalizeUTF8', 'RegexReplace', 'Ngram',
@@ -118,8 +119,8 @@ def _python_replacement(replace):
 class RegexReplace(TensorOperation):
     """Replace the matches of ``pattern`` in every string by ``replace`` (all matches, or
     only the first with ``replace_all=False``). ``replace`` refers to groups as ``$1``, as
-    ICU does. Patterns are Python ``re`` patterns (MindSpore uses ICU's; they agree on the
-    usual syntax, ``\\p{...}`` classes excepted)."""
+    ICU does. Patterns are ICU's as far as Python's ``re`` shares their syntax, with ICU's
+    ``\\p{...}`` classes of general categories and scripts."""
 
     def __init__(self, pattern, replace, replace_all=True):
         _checks.type_check(pattern, (str,), 'pattern')
@@ -127,7 +128,7 @@ class RegexReplace(TensorOperation):
         _checks.type_check(replace_all, (bool,), 'replace_all')
         self.pattern, self.replace, self.replace_all = pattern, replace, replace_all
         try:
-            self._regex = re.compile(pattern)
+            self._regex = re.compile(icu_to_python(pattern))
         except re.error:
             self._regex = None
         self._expand = _python_replacement(replace)

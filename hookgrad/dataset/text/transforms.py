@@ -12,6 +12,7 @@ import numpy as np
 from ... import _dtype
 from ..transforms import _checks
 from ..transforms.transforms import TensorOperation
+from ._icu_regex import category_class, icu_to_python
 from .string_ops import _nfkc_casefold
 from .utils import NormalizeForm, Vocab
 
@@ -194,16 +195,17 @@ def _regex_spans(text, delim, keep):
 
 class RegexTokenizer(_Tokenizer):
     """Split a string at matches of ``delim_pattern``; matches that ``keep_delim_pattern``
-    matches are kept as tokens. Patterns are Python ``re`` patterns (MindSpore uses ICU's;
-    they agree on the usual syntax, ``\\p{...}`` classes excepted)."""
+    matches are kept as tokens. Patterns are ICU's as far as Python's ``re`` shares their
+    syntax, with ICU's ``\\p{...}`` classes of general categories and scripts."""
 
     def __init__(self, delim_pattern, keep_delim_pattern='', with_offsets=False):
         _checks.type_check(delim_pattern, (str,), 'delim_pattern')
         _checks.type_check(keep_delim_pattern, (str,), 'keep_delim_pattern')
         super().__init__(with_offsets)
         self.delim_pattern, self.keep_delim_pattern = delim_pattern, keep_delim_pattern
-        self._delim = re.compile(delim_pattern)
-        self._keep = re.compile(keep_delim_pattern) if keep_delim_pattern else None
+        self._delim = re.compile(icu_to_python(delim_pattern))
+        self._keep = re.compile(icu_to_python(keep_delim_pattern)) if keep_delim_pattern \
+            else None
 
     def _spans(self, text):
         return text, _regex_spans(text, self._delim, self._keep)
@@ -213,33 +215,6 @@ _UNUSED = r'\[CLS\]|\[SEP\]|\[UNK\]|\[PAD\]|\[MASK\]|\[unused\d+\]|'
 _UNUSED_WORDS = re.compile(r'\[(?:CLS|SEP|UNK|PAD|MASK)\]')
 _CJK = ('\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f'
         '\U0002b740-\U0002b81f\U0002b820-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f')
-_CATEGORY_RUNS = []
-
-
-def _category_runs():
-    """``[(first code point, general category)]`` of the runs of equal category (once)."""
-    if not _CATEGORY_RUNS:
-        last = None
-        for code, cat in enumerate(map(unicodedata.category, map(chr, range(0x110000)))):
-            if cat != last:
-                _CATEGORY_RUNS.append((code, cat))
-                last = cat
-        _CATEGORY_RUNS.append((0x110000, None))
-    return _CATEGORY_RUNS
-
-
-def _category_class(prefixes):
-    """A regex character class body of the code points whose general category starts with
-    one of ``prefixes``."""
-    runs = _category_runs()
-    parts = []
-    for (start, cat), (end, _) in zip(runs, runs[1:]):
-        if cat.startswith(prefixes):
-            parts.append(re.escape(chr(start)) + ('-' + re.escape(chr(end - 1))
-                                                  if end - 1 > start else ''))
-    return ''.join(parts)
-
-
 def _nfkc_casefold_keeping_unused_words(text):
     """``text`` case-folded (NFKC_Casefold) except ``[CLS]``, ``[SEP]``, ``[UNK]``, ``[PAD]``
     and ``[MASK]``."""
@@ -277,14 +252,14 @@ class BasicTokenizer(_Tokenizer):
         self._patterns = None
 
     def _compile(self):
-        common = r'[!-/:-@\[-`{-~' + _category_class(('P',)) + _CJK + ']'
+        common = r'[!-/:-@\[-`{-~' + category_class(('P',)) + _CJK + ']'
         delim = r'\s+|' + common
         keep = delim if self.keep_whitespace else common
         if self.preserve_unused_token:
             delim, keep = _UNUSED + delim, _UNUSED + keep
         self._patterns = re.compile(delim), re.compile(keep)
-        self._control = re.compile('[' + _category_class(('Cc', 'Cf')) + ']')
-        self._marks = re.compile('[' + _category_class(('Mn',)) + ']')
+        self._control = re.compile('[' + category_class(('Cc', 'Cf')) + ']')
+        self._marks = re.compile('[' + category_class(('Mn',)) + ']')
 
     def _normalize(self, text):
         if self.lower_case:
