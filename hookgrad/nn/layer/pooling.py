@@ -5,12 +5,12 @@ signatures).
 sum is the 2-d one over (H, W) followed by a 1-d one over D; an average's divisor (the box's
 size, clipped as the flags say) is the product of the per-axis ones, so it factors the same way.
 """
-import numpy as np
 
 from ... import ops
 from ..._tensor import Tensor
 from ...ops.conv import _is_int, as_ints, as_pad_mode, same_padding
 from ...ops.pooling import adaptive_output_size, avg_pool, max_pool
+from ...ops.pooling_nd import avg_pool3d_padded as _avg3d, max_pool3d_padded as _max3d
 from ..cell import Cell
 
 __all__ = ['MaxPool2d', 'AvgPool2d', 'AdaptiveAvgPool2d', 'MaxPool1d', 'AvgPool1d', 'MaxPool3d',
@@ -230,51 +230,6 @@ def _pool_pads(pad_mode, pad, size, kernel, stride, dilation):
         return sum((same_padding(n, k, s, d) for n, k, s, d in
                     zip(size, kernel, stride, dilation)), ())
     return sum(((p, p) for p in pad), ())
-
-
-def _fold_depth(x):
-    n, c, d, h, w = x.shape
-    return ops.reshape(ops.transpose(x, (0, 2, 1, 3, 4)), (n * d, c, h, w))
-
-
-def _depth_first(y, n):
-    """(N * D, C, H, W) -> (N, C, D, H * W), the depth pooled next as a 2-d height."""
-    nd, c, h, w = y.shape
-    return ops.reshape(ops.transpose(ops.reshape(y, (n, nd // n, c, h, w)), (0, 2, 1, 3, 4)),
-                       (n, c, nd // n, h * w))
-
-
-def _max3d(x, kernel, stride, pads, dilation, ceil, indices, where):
-    """Max pooling of (N, C, D, H, W) with explicit padding; with ``indices`` also the Int64
-    position of each maximum in its (D, H, W) volume."""
-    n, _, _, h, w = x.shape
-    r = max_pool(_fold_depth(x), kernel[1:], stride[1:], pads[2:], dilation[1:], ceil,
-                 indices, where)
-    plane, at = (r[0], r[1]) if indices else (r, None)
-    ho, wo = plane.shape[2:]
-    r = max_pool(_depth_first(plane, n), (kernel[0], 1), (stride[0], 1),
-                 pads[:2] + (0, 0), (dilation[0], 1), ceil, indices, where)
-    y = r[0] if indices else r
-    y = ops.reshape(y, y.shape[:3] + (ho, wo))
-    if not indices:
-        return y
-    depth = r[1]._data // (ho * wo)                                  # (N, C, Do, Ho*Wo)
-    hw = _depth_first(at, n)._data                                   # (N, C, D, Ho*Wo)
-    flat = depth * (h * w) + np.take_along_axis(hw, depth, axis=2)
-    return y, Tensor._wrap(flat.reshape(y.shape).astype(np.int64))
-
-
-def _avg3d(x, kernel, stride, pads, ceil, include_pad, divisor, where):
-    """Average pooling of (N, C, D, H, W) with explicit padding."""
-    n = x.shape[0]
-    first = 1 if divisor else None      # with an override: sums, divided once at the end
-    plane = avg_pool(_fold_depth(x), kernel[1:], stride[1:], pads[2:], ceil, include_pad,
-                     first, where)
-    ho, wo = plane.shape[2:]
-    y = avg_pool(_depth_first(plane, n), (kernel[0], 1), (stride[0], 1), pads[:2] + (0, 0),
-                 ceil, include_pad, first, where)
-    y = ops.reshape(y, y.shape[:3] + (ho, wo))
-    return y / float(divisor) if divisor else y
 
 
 class _Pool(Cell):
