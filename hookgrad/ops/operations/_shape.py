@@ -10,16 +10,13 @@ import numbers
 
 import numpy as np
 
-from ..._tensor import Tensor
-from ...kernels.backend import array_module
 from .._base import as_tensor, normalize_axis
 from .. import (broadcasting as _broadcast, inspection as _inspect,
-               nn_pad as _pad, rearrange as _rearrange, scatter_gather as _scatter,
-               shaping as _shape)
+               nn_pad as _pad, rearrange as _rearrange, shaping as _shape)
 from ._primitive import Primitive, _constant, _int
 
 __all__ = ['Shape', 'TensorShape', 'Rank', 'Size', 'DType', 'BroadcastTo', 'Expand', 'ReverseV2',
-           'ReverseSequence', 'Pack', 'Unstack', 'Unpack', 'SplitV', 'Roll', 'Meshgrid', 'Padding',
+           'Pack', 'Unstack', 'Unpack', 'SplitV', 'Roll', 'Meshgrid', 'Padding',
            'InvertPermutation', 'Slice', 'StridedSlice']
 
 
@@ -78,33 +75,6 @@ class ReverseV2(Primitive):
 
     def construct(self, input_x):
         return _shape.flip(input_x, self.axis)
-
-
-class ReverseSequence(Primitive):
-    """``ReverseSequence(seq_dim, batch_dim=0)(x, seq_lengths)``: for each index b along
-    ``batch_dim``, the first ``seq_lengths[b]`` elements along ``seq_dim`` reversed."""
-    def __init__(self, seq_dim, batch_dim=0):
-        super().__init__(seq_dim=_int(seq_dim, 'ReverseSequence', 'seq_dim'),
-                         batch_dim=_int(batch_dim, 'ReverseSequence', 'batch_dim'))
-
-    def construct(self, x, seq_lengths):
-        x = as_tensor(x, 'x')
-        seq = normalize_axis(self.seq_dim, x.ndim, 'ReverseSequence')
-        batch = normalize_axis(self.batch_dim, x.ndim, 'ReverseSequence')
-        lengths = as_tensor(seq_lengths, 'seq_lengths')._data.astype(np.int64)
-        if seq == batch or lengths.shape != (x.shape[batch],) or \
-                np.any((lengths < 0) | (lengths > x.shape[seq])):
-            raise ValueError(f"ops.ReverseSequence: seq_lengths must hold {x.shape[batch]} "
-                             f"lengths in [0, {x.shape[seq]}] and seq_dim differ from "
-                             f"batch_dim, got {lengths.tolist()}")
-        pos = array_module(lengths).arange(x.shape[seq])[None, :]
-        n = lengths[:, None]
-        src = np.where(pos < n, n - 1 - pos, pos)            # (batch, seq)
-        shape = [1] * x.ndim
-        shape[batch], shape[seq] = x.shape[batch], x.shape[seq]
-        index = (src.T if batch > seq else src).reshape(shape)
-        return _scatter.gather_elements(x, seq, Tensor._wrap(np.broadcast_to(
-            index, x.shape).copy()))
 
 
 class Pack(Primitive):
