@@ -521,10 +521,8 @@ FUNCTIONAL.update({
                                                         align_corners=False), None),
     'interpolate#nearest_size': (lambda F, T: F.interpolate(T(IMG), size=(3, 7)), None),
     'interpolate#linear': (lambda F, T: F.interpolate(T(SEQ), size=5, mode='linear'), None),
-    # a scale factor is the sampling step's inverse, not the output size's ratio to the input's
     'interpolate#nearest_scale': (lambda F, T: F.interpolate(T(IMG), scale_factor=1.7), None),
-    'interpolate#nearest_scale_1d': (lambda F, T: F.interpolate(T(SEQ), scale_factor=0.6),
-                                     None),
+    'interpolate#nearest_scale_1d': (lambda F, T: F.interpolate(T(SEQ), scale_factor=0.6), None),
     'interpolate#nearest_recompute': (lambda F, T: F.interpolate(
         T(IMG), scale_factor=(1.7, 0.6), recompute_scale_factor=True), None),
     'pad#replicate': (lambda F, T: F.pad(T(IMG), (1, 2, 2, 1), 'replicate'), None),
