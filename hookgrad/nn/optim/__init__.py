@@ -6,6 +6,7 @@ from .adaptive import Adagrad, RMSProp, Adadelta, AdaMax
 from .proximal import ProximalAdagrad, FTRL
 from .stepwise import ASGD, Rprop
 from .large_batch import Lamb
+from .adafactor import AdaFactor
 from .lr import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR, InverseDecayLR,
                  CosineDecayLR, PolynomialDecayLR, WarmUpLR, piecewise_constant_lr,
                  exponential_decay_lr, natural_exp_decay_lr, inverse_decay_lr, cosine_decay_lr,
@@ -13,6 +14,7 @@ from .lr import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR, In
 
 __all__ = ['Optimizer', 'SGD', 'Momentum', 'Adam', 'AdamWeightDecay', 'LazyAdam', 'Adagrad',
            'RMSProp', 'Adadelta', 'AdaMax', 'ProximalAdagrad', 'FTRL', 'ASGD', 'Rprop', 'Lamb',
+           'AdaFactor',
            'LearningRateSchedule',
            'ExponentialDecayLR', 'NaturalExpDecayLR', 'InverseDecayLR', 'CosineDecayLR',
            'PolynomialDecayLR', 'WarmUpLR', 'piecewise_constant_lr', 'exponential_decay_lr',
