@@ -7,6 +7,7 @@ from .proximal import ProximalAdagrad, FTRL
 from .stepwise import ASGD, Rprop
 from .large_batch import Lamb
 from .adafactor import AdaFactor
+from .lars import LARS
 from .lr import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR, InverseDecayLR,
                  CosineDecayLR, PolynomialDecayLR, WarmUpLR, piecewise_constant_lr,
                  exponential_decay_lr, natural_exp_decay_lr, inverse_decay_lr, cosine_decay_lr,
@@ -14,7 +15,7 @@ from .lr import (LearningRateSchedule, ExponentialDecayLR, NaturalExpDecayLR, In
 
 __all__ = ['Optimizer', 'SGD', 'Momentum', 'Adam', 'AdamWeightDecay', 'LazyAdam', 'Adagrad',
            'RMSProp', 'Adadelta', 'AdaMax', 'ProximalAdagrad', 'FTRL', 'ASGD', 'Rprop', 'Lamb',
-           'AdaFactor',
+           'AdaFactor', 'LARS',
            'LearningRateSchedule',
            'ExponentialDecayLR', 'NaturalExpDecayLR', 'InverseDecayLR', 'CosineDecayLR',
            'PolynomialDecayLR', 'WarmUpLR', 'piecewise_constant_lr', 'exponential_decay_lr',
