@@ -228,6 +228,27 @@ DOCUMENTED.update({
     'q.geqrf()[0].ormqr(q.geqrf()[1], m)': lambda a: _ormqr(a).astype(np.float32),
 })
 
+def _triangular_solve(a, upper=True, transpose=False, unitriangular=False):
+    """(X, m) with X solving op(T) X = q for the triangle T of m (triangular_solve's result)."""
+    t = np.triu(a['m'].astype(np.float64)) if upper else np.tril(a['m'].astype(np.float64))
+    if unitriangular:
+        np.fill_diagonal(t, 1.0)
+    x = np.linalg.solve(t.T if transpose else t, a['q'].astype(np.float64))
+    return x.astype(np.float32), a['m']
+
+
+DOCUMENTED.update({
+    # Tensor.triangular_solve is documented for Ascend only (mint.triangular_solve)
+    'q.triangular_solve(m)': _triangular_solve,
+    'q.triangular_solve(m, False)': lambda a: _triangular_solve(a, False),
+    'q.triangular_solve(m, True, True)': lambda a: _triangular_solve(a, True, True),
+    'q.triangular_solve(m, upper=False, transpose=True, unitriangular=True)':
+        lambda a: _triangular_solve(a, False, True, True),
+    # to_ moves self to the device and returns it; the CPU build fails to make a device context
+    "(x.to_('CPU'), x)": 'x.copy()',
+    "(x.to_('CPU', True), x)": 'x.copy()',
+})
+
 # Recorded calls not compared, and why.
 NOT_COMPARED = {
     'x.bfloat16().float()': "NumPy, which holds hookgrad's tensors, has no bfloat16",

@@ -501,6 +501,28 @@ _VALUES = {
                          "c.reverse_sequence(ms.Tensor(np.array([1, 3, 2], np.int32)), 2, 1)"],
     'fold': ["c.reshape(1, 4, 6).fold(ms.Tensor(np.array([3, 4], np.int32)), 2)"],
     'col2im': ["c.reshape(1, 1, 4, 6).col2im(ms.Tensor(np.array([3, 4], np.int32)), 2, 1, 0, 1)"],
+    'unfold': ["c.reshape(1, 2, 3, 4).unfold(2)", "c.reshape(1, 2, 3, 4).unfold((1, 2), padding=1)",
+               "c.reshape(2, 1, 3, 4).unfold(2, dilation=(1, 2), padding=(1, 0), stride=2)"],
+    'triangular_solve': [
+        "q.triangular_solve(m)", "q.triangular_solve(m, False)",
+        "q.triangular_solve(m, True, True)",
+        "q.triangular_solve(m, upper=False, transpose=True, unitriangular=True)"],
+    # ------------------------------------------------------------ segments, unique with padding
+    'unsorted_segment_max': ["x.unsorted_segment_max(ms.Tensor([1, 0], ms.int32), 3)",
+                             "i.unsorted_segment_max(ms.Tensor([1, 1], ms.int32), 2)"],
+    'unsorted_segment_min': ["x.unsorted_segment_min(ms.Tensor([1, 1], ms.int32), 3)",
+                             "i.unsorted_segment_min(ms.Tensor([0, 1], ms.int32), 2)"],
+    'unsorted_segment_prod': ["x.unsorted_segment_prod(ms.Tensor([1, 1], ms.int32), 3)",
+                              "i.unsorted_segment_prod(ms.Tensor([1, 0], ms.int32), 2)"],
+    'unique_with_pad': ["k32.unique_with_pad(-1)", "k.unique_with_pad(9)",
+                        "dup.unique_with_pad(0.0)"],
+    # ------------------------------------------------------------ memory
+    'data_ptr': ["x.data_ptr() > 0", "x.data_ptr() == x.data_ptr()"],
+    'is_pinned': ["x.is_pinned()"],
+    'is_shared': ["x.is_shared()"],
+    'to_': ["(x.to_('CPU'), x)", "(x.to_('CPU', True), x)"],
+    'to_dlpack': ["ms.Tensor.from_dlpack(x.to_dlpack())"],
+    'from_dlpack': ["ms.Tensor.from_dlpack(i.to_dlpack())"],
 }
 
 CASES = {**_VALUES, **STRUCTURE_CASES}

@@ -23,6 +23,19 @@ def _shape_arg(size, name):
     return _size_arg(size if isinstance(size, (tuple, list)) else (size,), name)
 
 
+class _HostCapsule:
+    """A DLPack capsule of host memory as the exporter object ``np.from_dlpack`` reads."""
+
+    def __init__(self, capsule):
+        self.capsule = capsule
+
+    def __dlpack__(self, **_):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return 1, 0                 # kDLCPU, device 0
+
+
 class InfoMethods:
     """Layout queries, casts and ``new_*`` constructors (MindSpore's Tensor methods)."""
 
@@ -61,6 +74,19 @@ class InfoMethods:
         """Always 0: every hookgrad tensor starts at the beginning of its storage."""
         return 0
 
+    def data_ptr(self):
+        """The address of the first element (an int)."""
+        a = self._data
+        return int(a.ctypes.data) if _backend.is_host(a) else int(a.data.ptr)
+
+    def is_pinned(self):
+        """False: a hookgrad tensor is never in page-locked host memory."""
+        return False
+
+    def is_shared(self):
+        """False: a hookgrad tensor is never in memory shared between processes."""
+        return False
+
     def is_contiguous(self):
         """Whether the values lie in row-major order without gaps."""
         return bool(self._data.flags.c_contiguous)
@@ -83,6 +109,17 @@ class InfoMethods:
             raise TypeError(f"Tensor.data: the new value must be a Tensor, got "
                             f"{type(value).__name__}")
         _function.effect(_replace_data, self, value)
+
+    def to_(self, device=None, non_blocking=False):
+        """Moves this tensor's values to ``device`` ('CPU' or 'GPU') in place and returns it
+        (``non_blocking`` is accepted; the copy is made at once)."""
+        if not isinstance(non_blocking, bool):
+            raise ValueError(f"Tensor.to_: non_blocking must be a bool, got "
+                             f"{type(non_blocking).__name__}")
+        if not isinstance(device, str):
+            raise ValueError(f"Tensor.to_: device must be 'CPU' or 'GPU', got {device!r}")
+        self.data = self.move_to(device)
+        return self
 
     def value(self):
         """A tensor holding a copy of the values, cut from the graph."""
@@ -243,6 +280,25 @@ class InfoMethods:
         if not isinstance(array, np.ndarray):
             raise TypeError(f"Tensor.from_numpy: array must be a numpy.ndarray, got "
                             f"{type(array).__name__}")
+        _dtype.from_numpy(array.dtype)      # raises a TypeError naming an unsupported dtype
+        return Tensor._wrap(array)
+
+    def to_dlpack(self):
+        """A DLPack capsule over this tensor's memory (no copy), for another framework's
+        ``from_dlpack``; it may be consumed once."""
+        return self._data.__dlpack__()
+
+    @staticmethod
+    def from_dlpack(dlpack):
+        """A tensor sharing the memory of ``dlpack``: a DLPack capsule of host memory (as
+        ``to_dlpack`` makes) or an object with ``__dlpack__`` (a NumPy array...)."""
+        from .tensor import Tensor
+        if not hasattr(dlpack, '__dlpack__'):
+            if type(dlpack).__name__ != 'PyCapsule':
+                raise TypeError(f"Tensor.from_dlpack: dlpack must be a DLPack capsule or an "
+                                f"object with __dlpack__, got {type(dlpack).__name__}")
+            dlpack = _HostCapsule(dlpack)
+        array = np.from_dlpack(dlpack)
         _dtype.from_numpy(array.dtype)      # raises a TypeError naming an unsupported dtype
         return Tensor._wrap(array)
 

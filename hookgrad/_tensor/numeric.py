@@ -1,6 +1,6 @@
-"""Tensor's methods for integer math, special functions, decompositions, quantiles, diagonal
-scatter, choose, reverse_sequence and fold: each is a call into ``hookgrad.ops`` with MindSpore
-2.10's method signature."""
+"""Tensor's methods for integer math, special functions, decompositions, triangular solves,
+quantiles, diagonal scatter, choose, reverse_sequence, fold and unfold, segment reductions and
+unique_with_pad: each is a call into ``hookgrad.ops`` with MindSpore 2.10's method signature."""
 
 _ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
@@ -75,3 +75,30 @@ class NumericMethods:
 
     def ormqr(self, input2, input3, left=True, transpose=False):
         return _ops.ormqr(self, input2, input3, left, transpose)
+
+    def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
+        return _ops.unfold(self, kernel_size, dilation, padding, stride)
+
+    def unsorted_segment_max(self, segment_ids, num_segments):
+        return _ops.unsorted_segment_max(self, segment_ids, num_segments)
+
+    def unsorted_segment_min(self, segment_ids, num_segments):
+        return _ops.unsorted_segment_min(self, segment_ids, num_segments)
+
+    def unsorted_segment_prod(self, segment_ids, num_segments):
+        return _ops.unsorted_segment_prod(self, segment_ids, num_segments)
+
+    def unique_with_pad(self, pad_num):
+        return _ops.unique_with_pad(self, pad_num)
+
+    def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+        """``(X, A)``: the solution of ``A X = self`` (``A^T X = self`` with ``transpose``) for
+        the triangle of ``A`` that ``upper`` names, its diagonal taken as ones with
+        ``unitriangular``; batched over leading axes."""
+        a = _ops.triu(A) if upper else _ops.tril(A)
+        if unitriangular:
+            eye = _ops.eye(A.shape[-1], A.shape[-1], A.dtype)
+            a = _ops.add(_ops.mul(a, _ops.sub(1, eye)), eye)
+        if transpose:
+            a = _ops.swapaxes(a, -1, -2)
+        return _ops.matmul(a.inverse(), self), A

@@ -39,7 +39,7 @@ from .windows import (bartlett_window, blackman_window, hamming_window, hann_win
 from .decompositions import cholesky, cholesky_inverse, cholesky_solve, qr, lstsq, lu_solve
 from .quantiles import nanquantile
 from .reordering import reverse_sequence
-from .folding import fold, col2im
+from .folding import fold, col2im, unfold
 from .ctc import ctc_loss
 from .householder import geqrf, orgqr, ormqr
 from .shaping import (shape, reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile,
@@ -75,7 +75,8 @@ from .scatter_gather import (gather_elements, gather_d, scatter, tensor_scatter_
                              gather_nd, scatter_nd, tensor_scatter_update, tensor_scatter_add,
                              tensor_scatter_sub, tensor_scatter_mul, tensor_scatter_div,
                              tensor_scatter_max, tensor_scatter_min)
-from .selection import (masked_select, nonzero, argwhere, unique, unique_consecutive, index_add,
+from .selection import (masked_select, nonzero, argwhere, unique, unique_with_pad,
+                        unique_consecutive, index_add,
                         index_fill, inplace_update, inplace_add, inplace_sub, scatter_add,
                         scatter_update, scatter_max, scatter_min, scatter_mul, scatter_div,
                         scatter_nd_add, scatter_nd_sub, scatter_nd_update, scatter_nd_max,

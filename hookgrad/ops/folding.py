@@ -1,4 +1,4 @@
-"""fold and col2im: sliding blocks summed back into an image (the adjoint of im2col).
+"""fold, unfold and col2im: sliding blocks summed into an image and read back out of it.
 
 ``Fold`` adds each block's values into a zero image at the block's place; ``Unfold`` reads the
 blocks of an image. Each is the other's adjoint, so each backward applies the other and
@@ -187,3 +187,43 @@ def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
         raise ValueError(f"ops.col2im: input_x must be 4-d (N, C, kh * kw, L), got shape "
                          f"{input_x.shape}")
     return _col2im(input_x, output_size, kernel_size, dilation, padding_value, stride, 'col2im')
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """The sliding blocks of an image as columns: (N, C, H, W) to (N, C * kh * kw, L), the
+    kernel position inside the channel and the L blocks row-major (the adjoint of ``fold``).
+
+    Args:
+        input (Tensor): (N, C, H, W) of Float16, Float32 or Float64.
+        kernel_size, dilation, padding, stride (Union[int, tuple[int], list[int]]): one value
+            for both axes or a pair (height, width). Default dilation 1, padding 0, stride 1.
+
+    Raises:
+        TypeError: input is not a floating Tensor, or a size not an int or a pair of ints.
+        ValueError: input not 4-d, sizes out of range, or no block fits the padded image.
+
+    >>> import hookgrad as ms
+    >>> x = ms.ops.arange(9.0).reshape(1, 1, 3, 3)
+    >>> ms.ops.unfold(x, 2).asnumpy()[0].tolist()
+    [[0.0, 1.0, 3.0, 4.0], [1.0, 2.0, 4.0, 5.0], [3.0, 4.0, 6.0, 7.0], [4.0, 5.0, 7.0, 8.0]]
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"ops.unfold: input must be a Tensor, got {type(input).__name__}")
+    if input._data.dtype not in _FLOATS:
+        raise TypeError(f"ops.unfold: input must be a Float16, Float32 or Float64 tensor, got "
+                        f"{input.dtype}")
+    if input.ndim != 4:
+        raise ValueError(f"ops.unfold: input must be 4-d (N, C, H, W), got shape {input.shape}")
+    kernel = _pair(kernel_size, 'unfold', 'kernel_size', 1)
+    dilation = _pair(dilation, 'unfold', 'dilation', 1)
+    padding = _pair(padding, 'unfold', 'padding', 0)
+    stride = _pair(stride, 'unfold', 'stride', 1)
+    size = tuple(input.shape[2:])
+    blocks = tuple(_blocks(*args) for args in zip(size, kernel, dilation, padding, stride))
+    if min(blocks) < 1:
+        raise ValueError(f"ops.unfold: no block of size {kernel} (dilation {dilation}) fits "
+                         f"the image of shape {input.shape} padded by {padding}")
+    geometry = (kernel, dilation, padding, stride, blocks, size)
+    y = Unfold.apply(input, geometry=geometry)
+    n, c = input.shape[:2]
+    return y.reshape(n, c * kernel[0] * kernel[1], blocks[0] * blocks[1])

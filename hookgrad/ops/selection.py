@@ -144,6 +144,27 @@ def unique(input):
     return Unique.apply(x, index_dtype=dt)
 
 
+def unique_with_pad(x, pad_num):
+    """``(output, inverse)`` as ``unique`` gives for the 1-d ``x``, ``output`` padded with
+    ``pad_num`` to x's length, so its shape does not depend on the values.
+
+    >>> import hookgrad as ms
+    >>> out, idx = ms.ops.unique_with_pad(ms.Tensor([3, 1, 3, 2]), 0)
+    >>> out.tolist(), idx.tolist()
+    ([3, 1, 2, 0], [0, 1, 0, 2])
+    """
+    x = as_tensor(x)
+    if x.ndim != 1:
+        raise ValueError(f"ops.unique_with_pad: x must be 1-d, got shape {x.shape}")
+    output, inverse = unique(x)
+    missing = x.shape[0] - output.shape[0]
+    if missing:
+        from .creation import full
+        from .shaping import concat
+        output = concat((output, full((missing,), pad_num, dtype=output.dtype)))
+    return output, inverse
+
+
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``) to one.
 

@@ -1,4 +1,4 @@
-"""fold and col2im: MindSpore 2.10's values, gradients and errors; gradients of every order
+"""fold, unfold and col2im: MindSpore 2.10's values, gradients and errors; gradients of every order
 against finite differences (Fold and Unfold are each other's backward)."""
 import numpy as np
 import pytest
@@ -27,6 +27,23 @@ def _fold_ref(cols, size, kernel, dilation=(1, 1), padding=(0, 0), stride=(1, 1)
     return out[:, :, padding[0]:padding[0] + h, padding[1]:padding[1] + w]
 
 
+def _unfold_ref(x, kernel, dilation=(1, 1), padding=(0, 0), stride=(1, 1)):
+    """unfold by its definition: each block's values, kernel position inside the channel."""
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    padded = np.pad(x, ((0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2))
+    bh = (h + 2 * padding[0] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    bw = (w + 2 * padding[1] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, c, kh, kw, bh, bw), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            for p in range(bh):
+                for q in range(bw):
+                    out[:, :, i, j, p, q] = padded[:, :, p * stride[0] + i * dilation[0],
+                                                   q * stride[1] + j * dilation[1]]
+    return out.reshape(n, c * kh * kw, bh * bw)
+
+
 def size(h, w):
     return ms.Tensor(np.array([h, w], np.int32))
 
@@ -42,6 +59,12 @@ CASES = [
     Case(('Fold', 'Unfold'), lambda x: ops.col2im(x, size(5, 5), 2, 2, 0, 1),
          ref=lambda a: _fold_ref(a, (5, 5), (2, 2), (2, 2)), shapes=[((1, 2, 4, 9),)],
          rtol=1e-12, name='col2im_dilated'),
+    Case(('Unfold', 'Fold'), lambda x: ops.unfold(x, 2),
+         ref=lambda a: _unfold_ref(a, (2, 2)), shapes=[((2, 1, 3, 4),), ((1, 2, 3, 3),)],
+         rtol=1e-12, name='unfold'),
+    Case(('Unfold', 'Fold'), lambda x: ops.unfold(x, (2, 3), (1, 2), (1, 0), 2),
+         ref=lambda a: _unfold_ref(a, (2, 3), (1, 2), (1, 0), (2, 2)), shapes=[((1, 2, 4, 6),)],
+         rtol=1e-12, name='unfold_dilated_padded'),
 ]
 
 globals().update(row_tests(CASES))
@@ -100,6 +123,15 @@ ERRORS = [
     (lambda: ops.fold(X3, size(3, 4), 0), ValueError, r"ops\.fold: kernel_size must be >= 1"),
     (lambda: ops.fold(X3, size(3, 4), 2, stride=(1, 1, 1)), TypeError,
      r"ops\.fold: stride must be an int or a pair of ints, got \(1, 1, 1\)"),
+    (lambda: ops.unfold(X3, 2), ValueError,
+     r"ops\.unfold: input must be 4-d \(N, C, H, W\), got shape \(2, 4, 6\)"),
+    (lambda: ops.unfold(ms.Tensor(np.ones((1, 1, 3, 3), np.int32)), 2), TypeError,
+     r"ops\.unfold: input must be a Float16, Float32 or Float64 tensor, got Int32"),
+    (lambda: ops.unfold(ms.Tensor(np.ones((1, 1, 3, 3), np.float32)), 4), ValueError,
+     r"ops\.unfold: no block of size \(4, 4\) \(dilation \(1, 1\)\) fits the image of shape "
+     r"\(1, 1, 3, 3\) padded by \(0, 0\)"),
+    (lambda: ops.unfold(X3.reshape(2, 2, 2, 6), 2, stride=0), ValueError,
+     r"ops\.unfold: stride must be >= 1"),
     (lambda: ops.col2im(X3, size(3, 4), 2, 1, 0, 1), ValueError,
      r"ops\.col2im: input_x must be 4-d \(N, C, kh \* kw, L\), got shape \(2, 4, 6\)"),
     (lambda: ops.col2im(ms.Tensor(np.ones((2, 1, 4, 6), np.float32)), size(3, 5), 3, 1, 1, 2),
