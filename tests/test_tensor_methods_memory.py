@@ -93,3 +93,53 @@ def test_to_moves_in_place_and_returns_self():
 def test_to_rejects_bad_arguments(args, match):
     with pytest.raises(ValueError, match=match):
         ms.Tensor(np.ones(2, np.float32)).to_(*args)
+
+
+def _square():
+    return ms.Tensor(np.arange(9, dtype=np.float32).reshape(3, 3))
+
+
+def test_set_shares_the_source_memory_both_ways():
+    x, m = ms.Tensor(np.ones((2, 3), np.float32)), _square()
+    assert x.set_(m) is x and x.shape == (3, 3) and x.data_ptr() == m.data_ptr()
+    m[0, 0] = 100.0
+    x[1, 1] = -5.0
+    assert x.asnumpy()[0, 0] == 100.0 and m.asnumpy()[1, 1] == -5.0
+
+
+def test_set_with_offset_size_and_stride_views_the_source():
+    x, m = ms.Tensor(np.ones(2, np.float32)), _square()
+    assert x.set_(m, 1, (2, 2), (3, 1)).tolist() == [[1.0, 2.0], [4.0, 5.0]]
+    assert x.stride() == [3, 1]
+    assert x.set_(m, 0, [2], [4]).tolist() == [0.0, 4.0]
+
+
+def test_set_without_source_empties_the_tensor():
+    x = ms.Tensor(np.ones(2, np.float32)).set_()
+    assert x.shape == (0,) and x.dtype == ms.float32
+
+
+def test_set_makes_a_recorded_result_a_constant():
+    w = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name='w')
+    y = w * 2
+    y.set_(_square())
+    assert y.requires_grad is False and y.tolist()[2] == [6.0, 7.0, 8.0]
+
+
+@pytest.mark.parametrize('args,exc,match', [
+    ((ms.Tensor(np.ones(3, np.int32)),), RuntimeError,
+     r"Tensor\.set_: cannot make a Float32 tensor a view of a Int32 tensor"),
+    ((_square(), 1), TypeError,
+     r"Tensor\.set_: give source, storage_offset, size and stride together"),
+    ((None, 1), TypeError, r"Tensor\.set_: storage_offset, size and stride need a source"),
+    ((np.ones(3, np.float32),), TypeError, r"Tensor\.set_: source must be a Tensor, got ndarray"),
+    ((_square(), 1, (3, 3), (3, 1)), ValueError,
+     r"Tensor\.set_: the view reaches element 9, past the 9 elements of source"),
+    ((_square(), 0, (2,), (1, 1)), ValueError,
+     r"Tensor\.set_: size \(2,\) and stride \(1, 1\) must be non-negative and of one length"),
+    ((_square().T, 0, (2,), (1,)), ValueError,
+     r"Tensor\.set_: source must be contiguous to be viewed with a stride"),
+])
+def test_set_rejects_bad_arguments(args, exc, match):
+    with pytest.raises(exc, match=match):
+        ms.Tensor(np.ones(2, np.float32)).set_(*args)

@@ -64,7 +64,7 @@ def arrays():
 
 # The methods whose values are random: only the shapes and dtypes are recorded.
 RANDOM = {'bernoulli', 'bernoulli_', 'cauchy', 'exponential_', 'log_normal', 'multinomial',
-          'normal_', 'random_', 'uniform', 'uniform_'}
+          'normal_', 'random_', 'random_categorical', 'uniform', 'uniform_'}
 
 _VALUES = {
     # ------------------------------------------------------------ attributes
@@ -514,12 +514,17 @@ _VALUES = {
                              "i.unsorted_segment_min(ms.Tensor([0, 1], ms.int32), 2)"],
     'unsorted_segment_prod': ["x.unsorted_segment_prod(ms.Tensor([1, 1], ms.int32), 3)",
                               "i.unsorted_segment_prod(ms.Tensor([1, 0], ms.int32), 2)"],
+    'random_categorical': ["x.random_categorical(4)", "x.random_categorical(3, 5)",
+                           "x.random_categorical(2, dtype=ms.int32)",
+                           "f16.random_categorical(2, 0, ms.int16)"],
     'unique_with_pad': ["k32.unique_with_pad(-1)", "k.unique_with_pad(9)",
                         "dup.unique_with_pad(0.0)"],
     # ------------------------------------------------------------ memory
     'data_ptr': ["x.data_ptr() > 0", "x.data_ptr() == x.data_ptr()"],
     'is_pinned': ["x.is_pinned()"],
     'is_shared': ["x.is_shared()"],
+    'set_': ["(x.set_(m), x)", "(x.set_(), x)", "(x.set_(m, 1, (2, 2), (3, 1)), x)",
+             "(x.set_(source=m), x)", "(x.set_(m, 0, [2], [4]), x)"],
     'to_': ["(x.to_('CPU'), x)", "(x.to_('CPU', True), x)"],
     'to_dlpack': ["ms.Tensor.from_dlpack(x.to_dlpack())"],
     'from_dlpack': ["ms.Tensor.from_dlpack(i.to_dlpack())"],

@@ -5,11 +5,13 @@ shape and dtype, and returns ``self``. As with ``x[i] = v`` (``ops.setitem``): o
 graph (a non-leaf, or a constant combined with a value that requires grad, with grad mode on)
 ``self`` is rebound to the recorded result, so gradients flow through the update; otherwise
 (leaves, Parameters included, or grad mode off) the values are written in place, unrecorded.
+``set_`` is the exception: it makes ``self`` a view of another tensor's memory, any shape.
 """
 import numpy as np
 
 from .. import _dtype
 from ..autograd import function as _function
+from ..kernels import backend as _backend
 from .info import _replace_data
 from .shaping import _constant, _embed_along, _scattered
 
@@ -248,6 +250,59 @@ class InplaceMethods:
 
     def multinomial(self, num_samples, replacement=True, seed=None):
         return _ops.multinomial(self, num_samples, replacement, seed)
+
+    # ----------------------------------------------------------------- storage
+    def set_(self, source=None, storage_offset=0, size=None, stride=None):
+        """Make this tensor a view of ``source``'s memory and return it: all of it with
+        ``source`` alone, else ``size`` elements ``stride`` apart (in elements) from
+        ``storage_offset`` on; empty without ``source``. Writes to either tensor show in the
+        other. It is not recorded: gradients do not flow through it, and a tensor computed by
+        recorded ops becomes a constant."""
+        if source is None:
+            if storage_offset != 0 or size is not None or stride is not None:
+                raise TypeError("Tensor.set_: storage_offset, size and stride need a source")
+            view = _backend.array_module(self._data).empty((0,), self._data.dtype)
+        elif not hasattr(source, '_data'):
+            raise TypeError(f"Tensor.set_: source must be a Tensor, got "
+                            f"{type(source).__name__}")
+        elif source._data.dtype != self._data.dtype:
+            raise RuntimeError(f"Tensor.set_: cannot make a {self.dtype} tensor a view of a "
+                               f"{source.dtype} tensor")
+        elif size is None and stride is None and storage_offset == 0:
+            view = source._data
+        elif size is None or stride is None:
+            raise TypeError("Tensor.set_: give source, storage_offset, size and stride together")
+        else:
+            view = _strided_view(source._data, storage_offset, size, stride)
+        _function.effect(_share_data, self, view)
+        return self
+
+
+def _strided_view(a, offset, size, stride):
+    """The view of contiguous array ``a``'s memory that ``set_`` describes, checked to lie in
+    it."""
+    size, stride = tuple(int(d) for d in size), tuple(int(d) for d in stride)
+    if len(size) != len(stride) or min(size + stride + (offset,), default=0) < 0:
+        raise ValueError(f"Tensor.set_: size {size} and stride {stride} must be non-negative "
+                         f"and of one length, storage_offset {offset} non-negative")
+    if not a.flags.c_contiguous:
+        raise ValueError("Tensor.set_: source must be contiguous to be viewed with a stride")
+    last = offset + sum((n - 1) * k for n, k in zip(size, stride)) if min(size, default=1) else -1
+    if last >= a.size:
+        raise ValueError(f"Tensor.set_: the view reaches element {last}, past the {a.size} "
+                         f"elements of source")
+    flat = a.reshape(-1)
+    xp = _backend.array_module(a)
+    return xp.lib.stride_tricks.as_strided(flat[offset:], size,
+                                           tuple(k * a.itemsize for k in stride))
+
+
+def _share_data(x, array):
+    """x holds ``array``; a result of recorded ops becomes a constant, its graph no longer
+    describing its values."""
+    if x._node is not None:
+        x._node, x._index, x.requires_grad = None, 0, False
+    x._data = array
 
 
 def _scaled(other, alpha):

@@ -1,6 +1,8 @@
 """Tensor's methods for integer math, special functions, decompositions, triangular solves,
 quantiles, diagonal scatter, choose, reverse_sequence, fold and unfold, segment reductions and
-unique_with_pad: each is a call into ``hookgrad.ops`` with MindSpore 2.10's method signature."""
+unique_with_pad and random_categorical: each is a call into ``hookgrad.ops`` with MindSpore 2.10's method signature."""
+
+from .. import _dtype
 
 _ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
@@ -102,3 +104,6 @@ class NumericMethods:
         if transpose:
             a = _ops.swapaxes(a, -1, -2)
         return _ops.matmul(a.inverse(), self), A
+
+    def random_categorical(self, num_sample, seed=0, dtype=_dtype.int64):
+        return _ops.random_categorical(self, num_sample, seed, dtype)

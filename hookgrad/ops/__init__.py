@@ -59,7 +59,7 @@ from .hook import HookBackward
 from .device import move_to
 from .random import dropout, dropout2d
 from .sampling import (rand, randn, randint, rand_like, randn_like, randint_like, uniform, normal,
-                       multinomial, choice_with_mask)
+                       multinomial, random_categorical, choice_with_mask)
 from .matrix import tril, triu, diagonal, diag, diag_embed, trace, diagonal_scatter
 from .products import (einsum, outer, ger, dot, inner, tensor_dot, kron, addmm, addmv, addbmm,
                        baddbmm, addr)

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from .. import _random
-from .._dtype import bool_ as _bool, from_numpy, to_numpy
+from .._dtype import bool_ as _bool, from_numpy, int64 as _int64, to_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
 from ..kernels import backend
@@ -373,6 +373,43 @@ def multinomial(input, num_samples, replacement=True, seed=None):
     """
     return multinomial_draw(input, num_samples, replacement, check_seed(seed, 'multinomial'),
                             'multinomial')
+
+
+_CATEGORY_DTYPES = {np.dtype(np.int16), _I32, _I64}
+
+
+def random_categorical(logits, num_sample, seed=0, dtype=_int64):
+    """Category indices drawn ``num_sample`` times from each row of the unnormalized log
+    probabilities ``logits`` (batch, classes): (batch, num_sample) of ``dtype`` (Int16, Int32
+    or Int64, the default). ``seed`` 0 draws from the global generator; another int gives the
+    same draws on every call."""
+    x = as_tensor(logits)
+    if x._data.dtype.kind != 'f':
+        raise TypeError(f"ops.random_categorical: logits must be a Float16, Float32 or Float64 "
+                        f"tensor, got {x.dtype}")
+    if x.ndim != 2:
+        raise ValueError(f"ops.random_categorical: logits must be 2-d (batch, classes), got "
+                         f"shape {x.shape}")
+    for what, value in (('num_sample', num_sample), ('seed', seed)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"ops.random_categorical: {what} must be an int, got {value!r}")
+    if num_sample < 1:
+        raise ValueError(f"ops.random_categorical: num_sample must be positive, got {num_sample}")
+    try:
+        out_dtype = to_numpy(dtype)
+    except (TypeError, KeyError):
+        out_dtype = None
+    if out_dtype not in _CATEGORY_DTYPES:
+        raise TypeError(f"ops.random_categorical: dtype must be Int16, Int32 or Int64, got "
+                        f"{dtype}")
+    from .activation import softmax
+    from .arithmetic import cast
+    from .creation import stop_gradient
+    probabilities = softmax(stop_gradient(x), -1)
+    draws = multinomial_draw(probabilities, num_sample, True,
+                             check_seed(None if seed == 0 else seed, 'random_categorical'),
+                             'random_categorical')
+    return cast(draws, from_numpy(out_dtype))
 
 
 def multinomial_draw(input, num_samples, replacement, seed, name):
