@@ -1,6 +1,7 @@
 """Tensor's methods for integer math, special functions, decompositions, triangular solves,
-quantiles, diagonal scatter, choose, reverse_sequence, fold and unfold, segment reductions and
-unique_with_pad and random_categorical: each is a call into ``hookgrad.ops`` with MindSpore 2.10's method signature."""
+quantiles, diagonal scatter, choose, reverse_sequence, fold and unfold, segment reductions,
+unique_with_pad and random_categorical: each is a call into ``hookgrad.ops`` with MindSpore
+2.10's method signature."""
 
 from .. import _dtype
 
