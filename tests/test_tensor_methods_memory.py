@@ -13,6 +13,15 @@ def test_data_ptr_is_the_address_of_the_first_element():
     assert x[1].data_ptr() == a.ctypes.data + 3 * a.itemsize
 
 
+def test_data_ptr_on_the_gpu_counts_in_elements_of_the_device_array():
+    from tests.device.common import GPU, on
+    with on(GPU):
+        x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+        assert x.device == 'GPU:0'
+        assert x[1].data_ptr() - x.data_ptr() == 3 * 4
+        assert x.data_ptr() == int(x._data.data.ptr)
+
+
 def test_never_pinned_nor_shared():
     x = ms.Tensor(np.ones(3, np.float32))
     assert x.is_pinned() is False and x.is_shared() is False

@@ -264,6 +264,8 @@ class ndarray:          # noqa: N801  (CuPy's name)
     flags = property(lambda self: _Flags(self._a.flags))
     base = property(lambda self: self._base)
     device = property(lambda self: _Device(0))
+    # CuPy's MemoryPointer, of which code reads the address (``a.data.ptr``)
+    data = property(lambda self: _MemoryPointer(self._a.ctypes.data))
 
     def __getattr__(self, name):
         if name in _ATTRIBUTES and hasattr(self._a, name):
@@ -313,6 +315,15 @@ for _name, _ufunc in (('eq', np.equal), ('ne', np.not_equal), ('lt', np.less),
 for _name, _ufunc in (('neg', np.negative), ('pos', np.positive), ('abs', np.absolute),
                       ('invert', np.invert)):
     setattr(ndarray, f'__{_name}__', (lambda n: lambda self: _UFUNCS[n](self))(_ufunc.__name__))
+
+
+class _MemoryPointer:
+    """The address of a device array's first element, as CuPy's ``MemoryPointer.ptr``."""
+
+    __slots__ = ('ptr',)
+
+    def __init__(self, ptr):
+        self.ptr = ptr
 
 
 class _Device:
