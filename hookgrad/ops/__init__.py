@@ -126,6 +126,9 @@ TENSOR_MATH = {
 
 from .grad_ops import *  # noqa: E402,F401,F403  (get_grad, custom_vjp, ...)
 from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ...)
+from .feature_maps import *  # noqa: E402,F401,F403  (pixel_shuffle, max_unpool2d, ...)
+from .layer_forms import *  # noqa: E402,F401,F403  (rms_norm, swiglu, embedding, ...)
+from .operations._functional_forms import *  # noqa: E402,F401,F403  (iou, lrn, ...)
 
 # MindSpore's modules C, F and P: the names above under MindSpore's paths. C and F hold
 # functions of every family, so this package fills them (they import none of it).

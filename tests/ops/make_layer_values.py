@@ -1,0 +1,83 @@
+"""Records MindSpore 2.10's CPU outputs of the layer functions of ``ops`` (feature_maps.py,
+layer_forms.py, operations/_functional_forms.py) for fixed inputs, into
+layer_mindspore_values.npz beside this file.
+
+Run with a MindSpore environment, from outside the checkout:
+``cd /tmp && python /path/to/tests/ops/make_layer_values.py``.
+"""
+import os
+
+import numpy as np
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'layer_mindspore_values.npz')
+
+
+def inputs():
+    """The fixed inputs, by name (float32)."""
+    rng = np.random.default_rng(20)
+    x = rng.standard_normal((2, 8, 4, 6)).astype(np.float32)
+    nan = rng.standard_normal((3, 5)).astype(np.float32)
+    nan[0, 1] = nan[1, :4] = nan[2, :] = np.nan
+    return {
+        'x': x,
+        'x1': rng.standard_normal((2, 3, 9)).astype(np.float32),
+        'pos': np.abs(x) + 0.1,
+        'small': rng.standard_normal((1, 2, 3, 3)).astype(np.float32),
+        'anchors': np.array([[0, 0, 4, 4], [1, 2, 6, 5], [2, 1, 3, 8]], np.float32),
+        'gts': np.array([[1, 1, 5, 3], [0, 2, 4, 7]], np.float32),
+        'deltas': rng.standard_normal((3, 4)).astype(np.float32) * 0.3,
+        'weight': rng.standard_normal(8).astype(np.float32),
+        'bias': rng.standard_normal(8).astype(np.float32),
+        'nan': nan,
+        'lengths': np.array([[1, 3], [0, 4]], np.int32),
+        'ints': np.array([0, 1, 7, -1, 255, -128, 1000], np.int16),
+        'src_select': rng.standard_normal((2, 8, 6)).astype(np.float32),
+        'src_slice': rng.standard_normal((2, 8, 2, 6)).astype(np.float32),
+    }
+
+
+def record(ms, ops, a):
+    t = {k: ms.Tensor(v) for k, v in a.items()}
+    out = {}
+    out['pixel_shuffle'] = ops.pixel_shuffle(t['x'], 2)
+    out['pixel_unshuffle'] = ops.pixel_unshuffle(t['x'], 2)
+    out['channel_shuffle'] = ops.channel_shuffle(t['x'], 4)
+    out['lp_pool1d'] = ops.lp_pool1d(t['pos'][0], 2, 3, 2)
+    out['lp_pool1d_ceil'] = ops.lp_pool1d(t['x1'], 3, 2, ceil_mode=True)
+    out['lp_pool2d'] = ops.lp_pool2d(t['pos'], 1.5, (2, 3))
+    pooled, idx = ops.max_pool2d(t['x'], 2, 2, return_indices=True)
+    out['unpool2d_idx'], out['unpool2d'] = idx, ops.max_unpool2d(pooled, idx, 2)
+    pooled1, idx1 = ops.max_pool2d(t['small'], 2, 1, return_indices=True)
+    out['unpool2d_size'] = ops.max_unpool2d(pooled1, idx1, 2, 1, output_size=(1, 2, 3, 3))
+    out['group_norm'] = ops.group_norm(t['x'], 4, t['weight'], t['bias'])
+    out['lrn'] = ops.lrn(t['x'], 2, 1.5, 0.3, 0.75)
+    out['iou'] = ops.iou(t['anchors'], t['gts'])
+    out['iof'] = ops.iou(t['anchors'], t['gts'], 'iof')
+    out['bb_encode'] = ops.bounding_box_encode(t['anchors'], t['anchors'][::-1] + 1,
+                                               (0.1, 0.0, 0.2, 0.0), (1.0, 2.0, 1.0, 0.5))
+    out['bb_decode'] = ops.bounding_box_decode(t['anchors'], t['deltas'], (6, 7))
+    out['check_valid'] = ops.check_valid(t['anchors'], ms.Tensor(np.array([6, 7, 1], np.float32)))
+    out['soft_shrink'] = ops.soft_shrink(t['x'], 0.7)
+    out['sequence_mask'] = ops.sequence_mask(t['lengths'], 5)
+    out['sequence_mask_max'] = ops.sequence_mask(t['lengths'])
+    out['select_scatter'] = ops.select_scatter(t['x'], t['src_select'], 2, 1)
+    out['slice_scatter'] = ops.slice_scatter(t['x'], t['src_slice'], 2, 0, 4, 2)
+    out['nanmedian'], out['nanmedian_idx'] = ops.nanmedian(t['nan'])
+    out['nanmedian0'], out['nanmedian0_idx'] = ops.nanmedian(t['nan'], 0, True)
+    out['population_count'] = ops.population_count(t['ints'])
+    out['invert'] = ops.invert(t['ints'])
+    return {k: v.asnumpy() for k, v in out.items()}
+
+
+def main():
+    import mindspore as ms
+    from mindspore import ops
+    ms.set_context(device_target='CPU')
+    a = inputs()
+    values = record(ms, ops, a)
+    np.savez_compressed(OUT, **{f"in_{k}": v for k, v in a.items()}, **values)
+    print(f"wrote {len(values)} outputs to {OUT}")
+
+
+if __name__ == '__main__':
+    main()
