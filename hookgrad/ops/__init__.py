@@ -42,6 +42,14 @@ from .reordering import reverse_sequence
 from .folding import fold, col2im, unfold
 from .ctc import ctc_loss
 from .householder import geqrf, orgqr, ormqr
+from .matrix_functions import (det, matrix_determinant, slogdet, log_matrix_determinant, logdet,
+                               inverse, matrix_power, matrix_solve, matrix_exp, svd, pinv, eig,
+                               eigvals)
+from .matrix_structure import (matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag,
+                               diagflat, adjoint, block_diag, vander, lu_unpack)
+from .vectors import mv, vecdot, cross, dist, pdist, cov, trapz, renorm, ldexp
+from .grids import cartesian_prod, combinations, tril_indices, triu_indices, logspace
+from .special import lgamma, digamma, mvlgamma, erfinv, polygamma, zeta, igamma, igammac
 from .shaping import (shape, reshape, transpose, permute, squeeze, expand_dims, unsqueeze, tile,
                       concat, cat, stack, split, chunk, flatten, flip)
 from .indexing import (getitem, setitem, gather, index_select, where, select, masked_fill,
