@@ -277,6 +277,18 @@ class ReduceMethods:
         """The inverse of ``erf`` on (-1, 1); +-inf at +-1, NaN beyond."""
         return _erfinv(_float(self))
 
+    def igamma(self, other):
+        """The regularized lower incomplete gamma function ``P(self, other)``."""
+        return _ops.igamma(self, other)
+
+    def igammac(self, other):
+        """The regularized upper incomplete gamma function ``Q(self, other)``."""
+        return _ops.igammac(self, other)
+
+    def svd(self, full_matrices=False, compute_uv=True):
+        """``(s, u, v)`` of each matrix (``s`` alone without ``compute_uv``)."""
+        return _ops.svd(self, full_matrices, compute_uv)
+
 
 def _float(x):
     return x if x._data.dtype.kind == 'f' else _ops.cast(x, _dtype.float32)

@@ -19,6 +19,7 @@ from ._elementwise import *  # noqa: F401,F403
 from ._image import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
+from ._matrix import *  # noqa: F401,F403
 from ._loss import *  # noqa: F401,F403
 from ._normalization import *  # noqa: F401,F403
 from ._optimizer import *  # noqa: F401,F403
