@@ -137,6 +137,8 @@ from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ..
 from .feature_maps import *  # noqa: E402,F401,F403  (pixel_shuffle, max_unpool2d, ...)
 from .layer_forms import *  # noqa: E402,F401,F403  (rms_norm, swiglu, embedding, ...)
 from .operations._functional_forms import *  # noqa: E402,F401,F403  (iou, lrn, ...)
+from .distributions import *  # noqa: E402,F401,F403  (gamma, poisson, randperm, ...)
+from .inplace_forms import *  # noqa: E402,F401,F403  (zero_, clamp_, uniform_, ...)
 
 # MindSpore's modules C, F and P: the names above under MindSpore's paths. C and F hold
 # functions of every family, so this package fills them (they import none of it).
