@@ -96,13 +96,15 @@ def blas_info():
     """What hookgrad chose for OpenBLAS and the C allocator in this process: the core type
     (``openblas_coretype``, ``reason``), the thread choice (``threads_*``,
     ``others_busy_cores``; hookgrad/kernels/threads.py) and malloc's thresholds (``malloc``,
-    ``malloc_reason``; hookgrad/kernels/malloc.py).
+    ``malloc_reason``; hookgrad/kernels/malloc.py) and the matrix-product library (``gemm``,
+    ``gemm_reason`` with the GFLOP/s measured, ``gemm_cache``; hookgrad/kernels/gemm.py).
 
     >>> import hookgrad as ms
-    >>> sorted(ms.blas_info())[:4]
-    ['malloc', 'malloc_reason', 'openblas_coretype', 'others_busy_cores']
+    >>> sorted(ms.blas_info())[:5]
+    ['gemm', 'gemm_cache', 'gemm_reason', 'malloc', 'malloc_reason']
     """
+    from . import gemm as _gemm
     from . import malloc as _malloc
     from . import threads as _threads
     return dict(CHOICE, thread_timeout=os.environ.get('OPENBLAS_THREAD_TIMEOUT'),
-                **_threads.info(), **_malloc.CHOICE)
+                **_threads.info(), **_malloc.CHOICE, **_gemm.info())

@@ -121,6 +121,17 @@ def threads_for(flops, rows=None, cols=None):
     return _large
 
 
+def controlled():
+    """Whether hookgrad sets the thread count of products (False: each library's own)."""
+    return _set is not None
+
+
+def current():
+    """The thread count products run on now (the last one set), or 0 where it is not
+    controlled: the other matrix-product libraries (``gemm.py``) take the same count."""
+    return _current if _set is not None else 0
+
+
 def set_threads(n):
     """Set OpenBLAS's count to ``n`` (0: change nothing); return the count before, to restore.
 
@@ -175,23 +186,24 @@ def half_matmul(a, b, out=None):
     and the result rounded once (NumPy's float16 loop sums in float32 too, about 100x slower;
     a GPU's library has half-precision products of its own)."""
     if a.dtype is _HALF and b.dtype is _HALF and type(a) is np.ndarray:
-        y = np.matmul(a.astype(np.float32), b.astype(np.float32))
+        y = _gemm.matmul(a.astype(np.float32), b.astype(np.float32))
         if out is None:
             return y.astype(_HALF)
         np.copyto(out, y, casting='same_kind')
         return out
-    return np.matmul(a, b, out=out)
+    return _gemm.matmul(a, b, out=out)
 
 
 def matmul(a, b, out=None):
-    """``np.matmul(a, b, out=out)`` on the thread count chosen for its size (2-d or more);
-    float16 operands as ``half_matmul`` multiplies them."""
+    """``np.matmul(a, b, out=out)`` on the thread count chosen for its size (2-d or more), by
+    the matrix-product library chosen for this machine (``gemm.py``); float16 operands as
+    ``half_matmul`` multiplies them."""
     flops, m, n = product_flops(a, b)
     before = set_threads(threads_for(flops, m, n))
     try:
         if a.dtype is _HALF:
             return half_matmul(a, b, out)
-        return np.matmul(a, b, out=out)
+        return _gemm.matmul(a, b, out=out)
     finally:
         set_threads(before)
 
@@ -220,13 +232,19 @@ def split(fn, n, size):
     this thread, when the pass touches at least ``SPLIT_MIN`` elements (``size``); else as
     ``fn(0, n)``. The ranges must write disjoint memory. An exception in any range is raised
     here after all have finished."""
+    run_ranges(fn, n, min(n, workers()) if size >= SPLIT_MIN else 1)
+
+
+def run_ranges(fn, n, k):
+    """Run ``fn(lo, hi)`` over ``[0, n)`` in ``k`` contiguous ranges at once (inline where
+    ``k`` is 1 or this is already a range's thread); errors as ``split`` raises them."""
     global _executor
-    k = min(n, workers()) if size >= SPLIT_MIN else 1
+    k = min(n, k)
     if k <= 1 or threading.current_thread().name.startswith(_SPLIT_PREFIX):
         fn(0, n)
         return
     if _executor is None:
-        _executor = concurrent.futures.ThreadPoolExecutor(_cores - 1, _SPLIT_PREFIX)
+        _executor = concurrent.futures.ThreadPoolExecutor(max(1, _cores - 1), _SPLIT_PREFIX)
     bounds = [n * i // k for i in range(k + 1)]
     futures = [_executor.submit(fn, bounds[i], bounds[i + 1]) for i in range(1, k)]
     error = None
@@ -262,6 +280,23 @@ def split_products(fn, n, size, flops):
         set_threads(before)
 
 
+def numpy_blas(libs):
+    """NumPy's own BLAS among threadpoolctl's controllers ``libs``: the only one, else the one
+    inside NumPy's package (its wheel's ``numpy.libs``), else the only OpenBLAS; or None.
+
+    Other libraries may be loaded beside it (MKL from ``gemm.py``, or another package's);
+    they set their counts themselves."""
+    if len(libs) == 1:
+        return libs[0]
+    home = os.path.dirname(os.path.abspath(np.__file__))
+    own = [lib for lib in libs if os.path.abspath(lib.filepath).startswith((home + os.sep,
+                                                                          home + '.libs'))]
+    if len(own) == 1:
+        return own[0]
+    openblas = [lib for lib in libs if lib.internal_api == 'openblas']
+    return openblas[0] if len(openblas) == 1 else None
+
+
 def _install():
     """Find the BLAS library and its count; decide the mode from ``HOOKGRAD_BLAS_THREADS``."""
     global _set, _current, _started, _cores, _cap, _mode, _reason, _large
@@ -280,10 +315,11 @@ def _install():
     except Exception as exc:        # no threadpoolctl or an unreadable library: leave OpenBLAS be
         _mode, _reason = 'fixed', f"threadpoolctl could not find the BLAS library ({exc})"
         return
-    if len(libs) != 1:
-        _mode, _reason = 'fixed', f"{len(libs)} BLAS libraries are loaded; the choice is off"
+    lib = numpy_blas(libs)
+    if lib is None:
+        _mode, _reason = 'fixed', (f"{len(libs)} BLAS libraries are loaded and none is "
+                                   f"NumPy's; the choice is off")
         return
-    lib = libs[0]
     fn = None
     if lib.internal_api == 'openblas' and getattr(lib, 'threading_layer', '') == 'pthreads':
         fn = lib._get_symbol('openblas_set_num_threads')     # the same call, without its checks
@@ -307,3 +343,6 @@ def info():
     return {'threads_mode': _mode, 'threads_max': _cores if _set is not None else None,
             'threads_started': _started or None, 'threads_reason': _reason,
             'others_busy_cores': round(_others, 2) if _set is not None else None}
+
+
+from . import gemm as _gemm  # noqa: E402  (last: gemm imports this module)
