@@ -76,6 +76,12 @@ def set_context(**kwargs):
                 raise ValueError(f"set_context: device_target must be one of {_TARGETS}, "
                                  f"got {value!r}")
             _target_device(value, kwargs.get('device_id', _context.get('device_id')))
+        elif key == 'deterministic':
+            if value not in ('ON', 'OFF'):
+                raise ValueError(f"For 'context.set_context', the argument 'deterministic' must "
+                                 f"be one of ['ON', 'OFF'], but got {value}.")
+            from .kernels import conv_plan
+            conv_plan.set_deterministic(value == 'ON')
         elif key == 'save_graphs':
             value = {True: 2, False: 0}.get(value, value) if isinstance(value, bool) else value
             if not isinstance(value, int) or not 0 <= value <= 3:

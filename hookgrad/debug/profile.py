@@ -10,11 +10,18 @@ import os
 import threading
 
 from ..autograd.observer import OpObserver
+from ..kernels import conv_plan as _conv_plan
 from .tables import TextTable
 
 __all__ = ['profile', 'ProfileTable']
 
 _PHASES = ('forward', 'backward')
+# The passes whose kernel each convolution op's forward (and Convolution2D's backward) ran:
+# see hookgrad/kernels/conv_plan.py.
+_KERNEL_PASSES = {('Convolution2D', 'forward'): ('forward',),
+                  ('Convolution2D', 'backward'): ('input', 'filter'),
+                  ('Conv2DBackpropInput', 'forward'): ('input',),
+                  ('Conv2DBackpropFilter', 'forward'): ('filter',)}
 
 
 class profile(OpObserver):
@@ -23,7 +30,9 @@ class profile(OpObserver):
     Use it in a ``with`` block around the steps to measure (or ``enable()`` / ``disable()``).
     ``by_op()`` and ``by_cell()`` give tables (print them, or read their ``rows``);
     ``export_chrome_trace(path)`` writes every timed call as a Chrome trace (open it in
-    ``chrome://tracing`` or https://ui.perfetto.dev).
+    ``chrome://tracing`` or https://ui.perfetto.dev). ``by_kernel()`` shows which kernel each
+    convolution ran, per cell and pass (Winograd, im2col, ...: chosen per layer shape by
+    hookgrad/kernels/conv_plan.py); the trace carries it too.
 
     Times are those of the ops themselves, measured around each op's forward and each backward
     rule: Python code between ops (and the profiler's own bookkeeping) is not counted. Per cell,
@@ -52,25 +61,38 @@ class profile(OpObserver):
             raise ValueError(f"profile: trace_limit must be a non-negative int, got "
                              f"{trace_limit!r}")
         self.trace_limit = trace_limit
-        self.events = []        # (phase, op name, cell path, start, seconds, nested)
+        self.events = []        # (phase, op name, cell path, start, seconds, nested, kernel)
+        self._kernels = {}      # (cell path, op name, kernel) -> [calls, seconds] per phase
         self._ops = {}          # op name -> [calls, seconds] per phase
         self._cells = {}        # cell path -> [calls, seconds] per phase (innermost cell only)
         self._origin = None     # perf_counter at the first event
         self._tid = None        # the observed thread
 
+    def enable(self):
+        _conv_plan.take()           # kernels recorded before profiling are not this run's
+        return super().enable()
+
     def on_forward(self, call):
-        self._add(call.phase if call.rule is None else None, call)
+        self._add(call.phase if call.rule is None else None, call, 'forward')
 
     def on_backward(self, call):
-        self._add('backward', call)
+        self._add('backward', call, 'backward')
 
-    def _add(self, phase, call):
+    def _add(self, phase, call, hook):
         """Count a call under ``phase`` (None: inside a backward rule, kept for the trace only)."""
         path = call.cell_path
         seconds = call.seconds
+        kernel = None
+        passes = _KERNEL_PASSES.get((call.name, hook))
+        if passes is not None:
+            ran = _conv_plan.take(passes)
+            kernel = ', '.join(f'{p}={ran[p]}' for p in passes if p in ran) or None
         if phase is not None:
             k = 0 if phase == 'forward' else 1
-            for table, key in ((self._ops, call.name), (self._cells, path)):
+            tables = ((self._ops, call.name), (self._cells, path))
+            if kernel is not None:
+                tables += ((self._kernels, (path, call.name, kernel)),)
+            for table, key in tables:
                 entry = table.get(key)
                 if entry is None:
                     entry = table[key] = [[0, 0.0], [0, 0.0]]
@@ -79,7 +101,8 @@ class profile(OpObserver):
         if len(self.events) < self.trace_limit:
             if self._origin is None:
                 self._origin, self._tid = call.start, threading.get_ident()
-            self.events.append((call.phase, call.name, path, call.start, seconds, phase is None))
+            self.events.append((call.phase, call.name, path, call.start, seconds, phase is None,
+                                kernel))
 
     # ----------------------------------------------------------------- results
     @property
@@ -108,6 +131,16 @@ class profile(OpObserver):
         rows = [ProfileRow(path, entry) for path, entry in sorted(totals.items(), key=_tree_key)]
         return ProfileTable('Cell', rows, self.total_seconds)
 
+    def by_kernel(self):
+        """A ``ProfileTable`` with one row per convolution cell, op and kernel, as
+        ``'<cell>: Convolution2D forward=winograd'`` (a backward row names the input and weight
+        gradients' kernels), in tree order."""
+        rows = [ProfileRow(f"{'(no cell)' if path is None else path}: {op} {kernel}", entry)
+                for (path, op, kernel), entry in sorted(
+                    self._kernels.items(), key=lambda item: (_tree_key((item[0][0] or '', 0)),
+                                                             item[0][1:]))]
+        return ProfileTable('Cell: op kernels', rows, self.total_seconds)
+
     def export_chrome_trace(self, path):
         """Write the kept calls as a Chrome trace (JSON): one complete event per op forward or
         backward rule, named by the op, with its phase as category and its cell as argument."""
@@ -116,8 +149,9 @@ class profile(OpObserver):
         tid = self._tid
         events = [{'name': name, 'cat': phase, 'ph': 'X', 'pid': pid, 'tid': tid,
                    'ts': (start - origin) * 1e6, 'dur': seconds * 1e6,
-                   'args': {'cell': cell, 'inside_backward_rule': nested}}
-                  for phase, name, cell, start, seconds, nested in self.events]
+                   'args': {'cell': cell, 'inside_backward_rule': nested,
+                            **({'kernel': kernel} if kernel else {})}}
+                  for phase, name, cell, start, seconds, nested, kernel in self.events]
         with open(path, 'w') as f:
             json.dump({'traceEvents': events, 'displayTimeUnit': 'ms'}, f)
 

@@ -29,10 +29,13 @@ accuracy (see ``winograd``). Narrow layers (few channels, as in LeNet) and layer
 is stored batch-last run im2col on (C, H, W, N) arrays instead (``conv_batchlast``), where the
 copies read runs of Wo*N values rather than kw*C.
 """
+import sys
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import conv_batchlast as _bl
+from . import conv_plan as _conv_plan
 from . import winograd
 from .threads import SPLIT_MIN as _SPLIT_MIN
 from .threads import cores as _cores
@@ -44,6 +47,7 @@ from .conv_layout import channels_last as _channels_last
 from .conv_layout import copy_channels_last as _copy_channels_last
 from .conv_layout import nhwc as _nhwc
 from .conv_layout import zero_border as _zero_border
+from .conv_plan import Plan
 
 # Which kernels run: 'auto' (Winograd and pointwise where measured faster), 'direct'
 # (im2col + GEMM everywhere) or 'fast' (Winograd and pointwise wherever they apply, any size
@@ -65,6 +69,9 @@ KEEP_COLS_BYTES = 8 << 20
 # that each piece is still in cache when its GEMM reads it (measured: 0.5-2 MiB pieces take a
 # 64-channel 32x32 layer from 15 to 7 ms, by benchmarks/conv.py).
 PIECE_BYTES = 2 << 20
+
+
+_self = sys.modules[__name__]     # the kernels conv_plan.py times
 
 
 def out_length(size, kernel, stride, dilation):
@@ -244,10 +251,43 @@ def kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype, gra
     return 'batch_last' if narrow else 'direct'
 
 
+def rules_plan(w_shape, stride, padding, dilation, groups, out_hw, dtype, batch_last_input=False):
+    """The ``Plan`` the fixed rules give a layer (``kernel_choice`` for each pass): the input
+    gradient of a stride-1 layer convolves the flipped kernel ('direct') unless the output has
+    at least twice the input's channels (then 'col2im', whose matrix is the smaller)."""
+    forward = kernel_choice(w_shape, stride, padding, dilation, groups, out_hw, dtype,
+                            batch_last_input=batch_last_input)
+    return _plan(forward, w_shape, stride, padding, dilation, groups, out_hw, dtype, None, False)
+
+
+def _plan(how, w_shape, stride, padding, dilation, groups, out_hw, dtype, x_shape,
+          batch_last_input):
+    """``how`` as a ``Plan``: itself; for None, the layer's kept plan or the rules'; for a
+    forward kernel's name, the rules' plan of a layer whose forward ran that kernel."""
+    if isinstance(how, Plan):
+        return how
+    if how is None:
+        plan = None
+        if _conv_plan.measuring() and ALGORITHM == 'auto':
+            plan = _conv_plan.layer_plan(_conv_plan.key(x_shape, w_shape, stride, padding,
+                                                        dilation, groups, dtype))
+        return plan or rules_plan(w_shape, stride, padding, dilation, groups, out_hw, dtype,
+                                  batch_last_input)
+    if how in ('batch_last', 'pointwise'):
+        return Plan(how, how, how)
+    args = (w_shape, stride, padding, dilation, groups, out_hw, dtype)
+    inp = kernel_choice(*args, input_grad=True) if how == 'winograd' else how
+    if inp != 'winograd':
+        inp = 'direct' if stride == (1, 1) and w_shape[0] // groups < 2 * w_shape[1] else 'col2im'
+    filt = kernel_choice(*args, grad=True)
+    return Plan(how, inp, 'direct' if filt == 'batch_last' else filt)
+
+
 def grad_operand(gy, how, groups):
-    """gy in the form the gradient kernels of ``how`` take: (O, Ho*Wo*N) for 'batch_last',
-    grouped (G, N*Ho*Wo, Og) otherwise."""
-    return _bl.gy_matrix(gy) if how == 'batch_last' else _to_groups(gy, groups)
+    """gy in the form the gradient kernels of ``how`` (a ``Plan`` or a forward kernel's name)
+    take: (O, Ho*Wo*N) for 'batch_last', grouped (G, N*Ho*Wo, Og) otherwise."""
+    forward = how.forward if isinstance(how, Plan) else how
+    return _bl.gy_matrix(gy) if forward == 'batch_last' else _to_groups(gy, groups)
 
 
 def _strided_rows(xh, stride, ho, wo):
@@ -268,43 +308,58 @@ def _tiled(x, padding, ho, wo):
     return _channels_last(x, pt, pb + th * TILE - ho, pl, pr + tw * TILE - wo)
 
 
-def conv_forward(x, w, stride, padding, dilation, groups):
-    """(y, how, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw),
-    the kernel that ran (``kernel_choice``), the padded input (channels-last, or batch-last
-    for 'batch_last'; None where Winograd read x as it lies), the weight in the kernel's
-    form (im2col's rows, or Winograd's transformed kernels, which the input gradient reads
-    at reordered positions) and the im2col matrix when at most KEEP_COLS_BYTES (for a 1x1
-    strided layer its strided rows; None otherwise; all reused by backward)."""
+def conv_forward(x, w, stride, padding, dilation, groups, plan=None, grads=(True, True)):
+    """(y, plan, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw),
+    the layer's ``Plan`` (``plan``, else the one conv_plan.py keeps or measures, else the
+    rules'; ``grads``: whether backward will compute the input's and the weight's gradients,
+    for the plan's measure), the padded input (channels-last, or batch-last for 'batch_last'; None where
+    Winograd read x as it lies), the weight in the forward kernel's form (im2col's rows, or
+    Winograd's transformed kernels, which the input gradient reads at reordered positions)
+    and the im2col matrix when at most KEEP_COLS_BYTES (for a 1x1 strided layer its strided
+    rows; None otherwise; all reused by backward)."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding
     ho = out_length(h + pt + pb, kh, stride[0], dilation[0])
     wo = out_length(wd + pl + pr, kw, stride[1], dilation[1])
-    how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype,
-                        batch_last_input=_bl.stored_batch_last(x))
+    if plan is None:
+        rules = rules_plan(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype,
+                           _bl.stored_batch_last(x))
+        plan = _conv_plan.plan_for(_self, x, w, stride, padding, dilation, groups, (ho, wo),
+                                   rules, grads)
+    how = plan.forward
+    _conv_plan.ran.forward = how
+    y, xh, rows, cols = _forward(x, w, how, stride, padding, dilation, groups, ho, wo)
+    return y, plan, xh, rows, cols
+
+
+def _forward(x, w, how, stride, padding, dilation, groups, ho, wo):
+    """(y, xh, rows, cols) of ``conv_forward`` with forward kernel ``how``."""
+    n, c, h, wd = x.shape
+    o, _, kh, kw = w.shape
     if how == 'pointwise':
         xh = _nhwc(x)
         rows = _strided_rows(xh, stride, ho, wo)        # a copy at stride > 1: kept if small
         y = _matmul(rows, w.reshape(o, c).T)
         kept = rows if stride != (1, 1) and rows.nbytes <= KEEP_COLS_BYTES else None
-        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), how, xh, None, kept
+        return y.reshape(n, ho, wo, o).transpose(0, 3, 1, 2), xh, None, kept
     if how == 'winograd':
         xh = _tiled(x, padding, ho, wo)
         u = winograd.kernel_transform(w, TILE)
         y = winograd.convolve(xh, u, ho, wo, TILE).transpose(0, 3, 1, 2)
-        return y, how, None if isinstance(xh, winograd.Padded) else xh, u, None
+        return y, None if isinstance(xh, winograd.Padded) else xh, u, None
     if how == 'batch_last':
         y, xb, cols = _bl.forward(x, w, stride, padding, dilation, (ho, wo), KEEP_COLS_BYTES)
-        return y, how, xb, None, cols
+        return y, xb, None, cols
     xh = _channels_last(x, *padding)
     rows = _weight_rows(w, groups)
     if _whole_cols_too_large(x, kh, kw, ho, wo):
         y = _im2col_product(xh, rows.transpose(0, 2, 1), kh, kw, ho, wo, stride, dilation,
                             groups)
-        return _from_groups(y, n, ho, wo), how, xh, rows, None
+        return _from_groups(y, n, ho, wo), xh, rows, None
     cols = _im2col(xh, kh, kw, ho, wo, stride, dilation, groups)
     y = _matmul(cols, rows.transpose(0, 2, 1))
-    return _from_groups(y, n, ho, wo), how, xh, rows, cols
+    return _from_groups(y, n, ho, wo), xh, rows, cols
 
 
 def _filter_from_rows(gw, w_shape):
@@ -316,21 +371,18 @@ def _filter_from_rows(gw, w_shape):
 def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None, xh=None,
                 gyg=None, cols=None):
     """The gradient of conv2d with respect to its weight, for output gradient gy and input x
-    (``how``, ``xh``, ``gyg`` and ``cols``: the forward's kernel, x padded in its layout, gy
-    as ``grad_operand`` and x's im2col matrix, when at hand)."""
+    (``how``, ``xh``, ``gyg`` and ``cols``: the forward's ``Plan`` or kernel, x padded in its
+    layout, gy as ``grad_operand`` and x's im2col matrix, when at hand)."""
     kh, kw = kernel_size
     n, o, ho, wo = gy.shape
     w_shape = (o, x.shape[1] // groups, kh, kw)
-    if how is None:
-        how = kernel_choice(w_shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
-                            batch_last_input=_bl.stored_batch_last(x))
+    plan = _plan(how, w_shape, stride, padding, dilation, groups, (ho, wo), gy.dtype, x.shape,
+                 _bl.stored_batch_last(x))
+    how = _conv_plan.ran.filter = plan.filter
     if how == 'batch_last':
         if gyg is None:
             gyg = _bl.gy_matrix(gy)
         return _bl.filter_grad(gyg, x, w_shape, stride, padding, dilation, (ho, wo), xh, cols)
-    how = kernel_choice(w_shape, stride, padding, dilation, groups, (ho, wo), gy.dtype, True)
-    if how == 'batch_last':         # xh is channels-last: its weight gradient stays so
-        how = 'direct'
     if gyg is None:
         gyg = _to_groups(gy, groups)
     if how == 'pointwise':
@@ -355,26 +407,22 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
 def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, gyg=None,
                rows=None):
     """The gradient of conv2d with respect to its input (N, C, *input_size), for gy and w
-    (``how``, ``gyg`` and ``rows``: the forward's kernel, gy as ``grad_operand`` and w in that
-    kernel's form, when already at hand)."""
+    (``how``, ``gyg`` and ``rows``: the forward's ``Plan`` or kernel, gy as ``grad_operand``
+    and w in the forward kernel's form, when already at hand)."""
     n, o, ho, wo = gy.shape
     _, cg, kh, kw = w.shape
     h, wd = input_size
     pt, pb, pl, pr = padding
     og = o // groups
-    if how is None:
-        how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
-                            batch_last_input=_bl.stored_batch_last(gy))
+    plan = _plan(how, w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
+                 (n, cg * groups, h, wd), _bl.stored_batch_last(gy))
+    how = _conv_plan.ran.input = plan.input
     if how == 'batch_last':
         if gyg is None:
             gyg = _bl.gy_matrix(gy)
         return _bl.input_grad(gyg, w, n, input_size, stride, padding, dilation, (ho, wo))
-    if how == 'winograd':           # the input gradient has its own threshold
-        how = kernel_choice(w.shape, stride, padding, dilation, groups, (ho, wo), gy.dtype,
-                            input_grad=True)
-        how = 'direct' if how == 'batch_last' else how      # gyg is channels-last
-        if how != 'winograd':
-            rows = None                                     # Winograd's kernels, not rows
+    if (how == 'winograd') != (plan.forward == 'winograd'):
+        rows = None                 # the forward's weight form is not this kernel's
     if how == 'pointwise':
         if gyg is None:
             gyg = _to_groups(gy, groups)
@@ -384,7 +432,7 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         gx = np.zeros((n, h, wd, cg), g.dtype)
         gx[:, ::stride[0], ::stride[1]][:, :ho, :wo] = g.reshape(n, ho, wo, cg)
         return gx.transpose(0, 3, 1, 2)
-    if stride == (1, 1) and (how == 'winograd' or og < 2 * cg):
+    if how in ('winograd', 'direct') and stride == (1, 1):
         # a stride-1 convolution of gy, zero-padded, with the flipped kernel: gy's row r
         # lands at row r + eh - pt of the padded gradient (rows outside it are dropped);
         # Winograd also wants zero rows and columns up to whole tiles

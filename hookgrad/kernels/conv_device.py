@@ -15,9 +15,11 @@ The products run in the convolutions' math mode: TF32 unless turned off
 device's library chooses its own products.
 """
 from .backend import array_module
+from .conv_plan import ran as _ran
 from .gpu_runtime import conv_products
 
 DEVICE = 'device'       # the ``how`` of a convolution that ran here
+KERNEL = 'device_im2col'    # the kernel each pass ran, as ``hookgrad.debug.profile`` shows it
 
 
 def out_length(size, kernel, stride, dilation):
@@ -57,10 +59,11 @@ def _cols(x, kernel, stride, padding, dilation, groups, out_hw):
     return xp.ascontiguousarray(view).reshape(n, groups, cg * kh * kw, ho * wo)
 
 
-def conv_forward(x, w, stride, padding, dilation, groups):
+def conv_forward(x, w, stride, padding, dilation, groups, grads=(True, True)):
     """(y, how, xh, rows, cols) as ``conv.conv_forward`` gives them: the convolution of x
     (N, C, H, W) with w (O, C/G, kh, kw), ``DEVICE``, and None for the kept operands (backward
-    rebuilds the im2col matrix rather than holding kh*kw times the input)."""
+    rebuilds the im2col matrix rather than holding kh*kw times the input). ``grads`` (which
+    gradients backward computes) changes nothing here: there is one kernel per pass."""
     n, _, h, wd = x.shape
     o, cg, kh, kw = w.shape
     pt, pb, pl, pr = padding
@@ -69,6 +72,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
     cols = _cols(x, (kh, kw), stride, padding, dilation, groups, (ho, wo))
     rows = w.reshape(groups, o // groups, cg * kh * kw)
     y = _product(array_module(x), rows, cols)              # (N, G, Og, Ho*Wo)
+    _ran.forward = KERNEL
     return y.reshape(n, o, ho, wo), DEVICE, None, None, None
 
 
@@ -91,6 +95,7 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     gyg = xp.ascontiguousarray(gy.reshape(n, groups, og, ho * wo).transpose(1, 2, 0, 3))
     colsg = xp.ascontiguousarray(cols.transpose(1, 0, 3, 2))          # (G, N, Ho*Wo, K)
     gw = _product(xp, gyg.reshape(groups, og, n * ho * wo), colsg.reshape(groups, n * ho * wo, k))
+    _ran.filter = KERNEL
     return gw.reshape(o, cg, kh, kw)
 
 
@@ -114,4 +119,5 @@ def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, g
         for j in range(kw):
             buf[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh,
                 j * dw:j * dw + (wo - 1) * sw + 1:sw] += gc[:, :, i, j]
+    _ran.input = KERNEL
     return buf[:, :, pt:pt + h, pl:pl + wd]

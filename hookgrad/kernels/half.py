@@ -27,9 +27,9 @@ def _wide(a):
 # ----------------------------------------------------------------- convolution
 # The functions of kernels/conv.py for float16 inputs (ops/conv.py picks this module for them).
 # What forward keeps for backward (the padded input, im2col rows and columns) stays float32.
-def conv_forward(x, w, stride, padding, dilation, groups):
+def conv_forward(x, w, stride, padding, dilation, groups, grads=(True, True)):
     y, how, xh, rows, cols = _conv.conv_forward(_wide(x), _wide(w), stride, padding, dilation,
-                                                groups)
+                                                groups, grads=grads)
     return y.astype(HALF), how, xh, rows, cols
 
 

@@ -14,6 +14,7 @@ and ``Conv2DBackpropFilter`` (w's gradient from gy, x) are bilinear; each one's 
 written with the other two, so gradients of gradients are exact.
 """
 import numbers
+import threading
 
 from ..autograd.function import Op
 from ..kernels import conv as _cpu, conv_device as _device, half as _half
@@ -28,6 +29,9 @@ from .shaping import reshape
 __all__ = ['conv2d', 'conv1d', 'conv_transpose2d', 'bias_add']
 
 PAD_MODES = ('same', 'valid', 'pad')
+# Which of the next convolution's gradients backward will compute (its input's, its weight's),
+# set by ``_convolve`` for the CPU kernels' plan (kernels/conv_plan.py); both when unknown.
+_expected = threading.local()
 
 
 def same_padding(size, kernel, stride, dilation):
@@ -65,7 +69,10 @@ class Convolution2D(Op):
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
         kernels = _kernels(x)
-        y, how, xh, rows, cols = kernels.conv_forward(x, w, stride, padding, dilation, groups)
+        grads = getattr(_expected, 'grads', (True, True)) if ctx.recording else (False, False)
+        _expected.grads = (True, True)
+        y, how, xh, rows, cols = kernels.conv_forward(x, w, stride, padding, dilation, groups,
+                                                      grads=grads)
         if b is not None:
             y += b.reshape(-1, 1, 1)
         if ctx.recording:
@@ -256,6 +263,8 @@ def _convolve(x, w, b, stride, pad_mode, pads, dilation, groups, where):
                          f"{(dilation[0] * (kh - 1) + 1, dilation[1] * (kw - 1) + 1)}, more "
                          f"than the padded input {(hp, wp)}")
     p = _params(stride, pads, dilation, int(groups))
+    _expected.grads = (x._node is not None or x.requires_grad,
+                       w._node is not None or w.requires_grad)
     if b is None:
         return Convolution2D.apply(x, w, **p)
     return Convolution2D.apply(x, w, b, **p)

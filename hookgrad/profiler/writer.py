@@ -31,12 +31,14 @@ def write_analysis(recording, folder, pretty, metadata, steps=1):
              {'ph': 'M', 'name': 'thread_name', 'pid': pid, 'tid': 0,
               'args': {'name': 'Thread 0'}}]
     by_type, by_name = {}, {}
-    for phase, name, cell, start, seconds, nested in events:
+    for phase, name, cell, start, seconds, nested, algorithm in events:
         kernel = _kernel(phase, name, nested)
+        args = {'type': 'HostCpuOps', 'cell': cell or '', 'inside_backward_rule': nested}
+        if algorithm:
+            args['algorithm'] = algorithm
         trace.append({'ph': 'X', 'name': kernel, 'pid': pid, 'tid': 0,
                       'ts': f"{(start - origin) * 1e6:.3f}", 'dur': f"{seconds * 1e6:.3f}",
-                      'cat': phase, 'args': {'type': 'HostCpuOps', 'cell': cell or '',
-                                             'inside_backward_rule': nested}})
+                      'cat': phase, 'args': args})
         if nested:
             continue        # counted in the rule that ran it
         for table, key in ((by_type, kernel), (by_name, (kernel, cell or 'Default'))):

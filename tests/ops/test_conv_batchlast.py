@@ -146,4 +146,4 @@ def test_a_single_sample_does_not_count_as_stored_batch_last():
     assert not conv_batchlast.stored_batch_last(x)
     assert conv_batchlast.stored_batch_last(np.zeros((8, 4, 3, 2)).transpose(3, 0, 1, 2))
     assert conv_kernels.conv_forward(x, np.zeros((64, 64, 3, 3), np.float32), (2, 2), (1,) * 4,
-                                     (1, 1), 1)[1] == 'direct'
+                                     (1, 1), 1)[1].forward == 'direct'
