@@ -154,9 +154,10 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align='RIGHT_
         rows = cols = max(min_rows, min_cols)
     rows = min_rows if rows == -1 else rows
     cols = min_cols if cols == -1 else cols
-    if rows < min_rows or cols < min_cols:
-        raise ValueError(f"For '{name}', num_rows and num_cols must be at least {min_rows} "
-                         f"and {min_cols}, but got {rows} and {cols}.")
+    if rows < min_rows or cols < min_cols or (rows != min_rows and cols != min_cols):
+        raise ValueError(f"For MatrixDiagV3, the number of rows or columns is not consistent "
+                         f"with the specified k and x: ({rows}, {cols}) for ({min_rows}, "
+                         f"{min_cols}) needed.")
     slots = _matrix_positions(rows, cols, low, high, max_len, _align(align, name))
     batch = packed.shape[:-2]
     size = packed.shape[-2] * max_len

@@ -9,7 +9,8 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from .arithmetic import add, mul, sub
+from .._dtype import float32
+from .arithmetic import add, cast, mul, sub
 from .indexing import gather
 from .linalg import matmul
 from .norms import vector_norm
@@ -81,8 +82,11 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
 
 def trapz(y, x=None, *, dx=1.0, dim=-1):
     """The trapezoidal-rule integral of ``y`` along ``dim``, at sample points ``x`` (1-D, or
-    of y's shape) or spaced ``dx`` apart."""
+    of y's shape) or spaced ``dx`` apart. Integers give Float32; a float input keeps its dtype
+    (MindSpore 2.10's CPU returns Float32 for Float64, losing the precision asked for)."""
     y = _tensor(y, 'trapz', 'y')
+    if y._data.dtype.kind != 'f':
+        y = cast(y, float32)
     if y.ndim == 0:
         raise ValueError("For 'trapz', 'y' must have rank >= 1.")
     n = y.shape[dim]
