@@ -36,6 +36,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from . import conv_batchlast as _bl
 from . import conv_plan as _conv_plan
+from .gemm import matmul as _gemm
 from . import winograd
 from .threads import SPLIT_MIN as _SPLIT_MIN
 from .threads import cores as _cores
@@ -162,7 +163,7 @@ def _im2col_product(xh, rows_t, kh, kw, ho, wo, stride, dilation, groups):
     def work(_, piece):
         i0, i1, r0, r1 = piece
         out = y[:, i0:i1, r0:r1].reshape(g, -1, og)       # a view: whole rows of the output
-        np.matmul(_piece_cols(view, piece), rows_t, out=out)
+        _gemm(_piece_cols(view, piece), rows_t, out=out)
     _by_pieces(work, _pieces(n, ho, wo, view[0, 0, 0, 0].nbytes * g, rows_t.nbytes),
                2 * y.size * rows_t.shape[1])
     return y.reshape(g, n * ho * wo, og)
@@ -189,7 +190,7 @@ def _im2col_filter_grad(gyg, xh, kh, kw, ho, wo, stride, dilation, groups):
     def work(index, run):
         for i0, i1, r0, r1 in run:
             gyt = gy5[:, i0:i1, r0:r1].reshape(g, -1, og).transpose(0, 2, 1)
-            part = np.matmul(gyt, _piece_cols(view, (i0, i1, r0, r1)))
+            part = _gemm(gyt, _piece_cols(view, (i0, i1, r0, r1)))
             if sums[index] is None:
                 sums[index] = part
             else:
@@ -493,7 +494,7 @@ def _col2im(gyg, rows, padded, out_hw, kernel, stride, dilation):
 
     def work(_, piece):
         i0, i1 = piece
-        gc = np.matmul(gy5[:, i0:i1].reshape(g, -1, og), rows)
+        gc = _gemm(gy5[:, i0:i1].reshape(g, -1, og), rows)
         gc = gc.reshape(g, i1 - i0, ho, wo, kh, kw, cg)
         b = buf[i0:i1]
         b.fill(0)

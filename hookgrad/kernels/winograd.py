@@ -30,6 +30,7 @@ from .threads import matmul as _matmul
 from .threads import split as _split
 from .threads import split_products as _split_products
 from . import winograd_fused
+from .gemm import matmul as _gemm
 from .conv_layout import POOL, zero_border
 
 __all__ = ['FLIP_ORDER', 'Padded', 'TRANSFORMS', 'convolve', 'filter_grad',
@@ -264,7 +265,7 @@ def _products(v, u, order=None, transposed=True):
 
     def positions(lo, hi):
         for p in range(lo, hi):
-            np.matmul(v[p], u[q[p]].T if transposed else u[q[p]], out=out[p])
+            _gemm(v[p], u[q[p]].T if transposed else u[q[p]], out=out[p])
     _split_products(positions, a2, v.size + out.size, 2 * rows * cols * v.shape[2])
     return out
 
@@ -406,7 +407,7 @@ def _convolve_pieces(xh, u, order, th, tw, images):
             for j in range(4):
                 v = piece.column(j)
                 for i in range(4):
-                    np.matmul(v[i], kernels[4 * i + j], out=pr[i])
+                    _gemm(v[i], kernels[4 * i + j], out=pr[i])
                 if fused is not None:
                     fused.fold_column(pr.reshape(4, -1), half, j)
                     continue
@@ -465,9 +466,9 @@ def _filter_grad_pieces(gy, xh, th, tw, images):
                     v, z2 = piece.column(j), zr.reshape(4, t, o)
                     for i in range(4):
                         if i0 == starts[bounds[index]]:
-                            np.matmul(z2[i].T, v[i], out=acc[4 * i + j])
+                            _gemm(z2[i].T, v[i], out=acc[4 * i + j])
                         else:
-                            np.matmul(z2[i].T, v[i], out=part)
+                            _gemm(z2[i].T, v[i], out=part)
                             acc[4 * i + j] += part
     _split_products(run, cores, gy.size + xh.size, 2 * images * th * tw * o * c * 16)
     total = sums[0]
