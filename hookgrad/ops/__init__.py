@@ -139,6 +139,9 @@ from .layer_forms import *  # noqa: E402,F401,F403  (rms_norm, swiglu, embedding
 from .operations._functional_forms import *  # noqa: E402,F401,F403  (iou, lrn, ...)
 from .distributions import *  # noqa: E402,F401,F403  (gamma, poisson, randperm, ...)
 from .inplace_forms import *  # noqa: E402,F401,F403  (zero_, clamp_, uniform_, ...)
+from .grid_sampling import grid_sample  # noqa: E402
+from .conv3d import conv3d, conv3d_transpose  # noqa: E402
+from .crop_resize import crop_and_resize  # noqa: E402
 
 # MindSpore's modules C, F and P: the names above under MindSpore's paths. C and F hold
 # functions of every family, so this package fills them (they import none of it).

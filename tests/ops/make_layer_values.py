@@ -33,6 +33,14 @@ def inputs():
         'ints': np.array([0, 1, 7, -1, 255, -128, 1000], np.int16),
         'src_select': rng.standard_normal((2, 8, 6)).astype(np.float32),
         'src_slice': rng.standard_normal((2, 8, 2, 6)).astype(np.float32),
+        'grid': rng.uniform(-1.2, 1.2, (2, 3, 5, 2)).astype(np.float32),
+        'vol': rng.standard_normal((2, 4, 5, 6, 7)).astype(np.float32),
+        'w3': rng.standard_normal((6, 2, 2, 3, 2)).astype(np.float32),
+        'w3t': rng.standard_normal((4, 3, 3, 2, 2)).astype(np.float32),
+        'b3': rng.standard_normal(6).astype(np.float32),
+        'image': rng.standard_normal((2, 6, 7, 3)).astype(np.float32),
+        'crop_boxes': np.array([[0.1, 0.2, 0.8, 0.9], [0.9, 0.0, 0.2, 0.5],
+                                [-0.2, 0.3, 0.6, 1.3], [0.5, 0.5, 0.5, 0.5]], np.float32),
     }
 
 
@@ -66,6 +74,20 @@ def record(ms, ops, a):
     out['nanmedian0'], out['nanmedian0_idx'] = ops.nanmedian(t['nan'], 0, True)
     out['population_count'] = ops.population_count(t['ints'])
     out['invert'] = ops.invert(t['ints'])
+    out['grid_sample'] = ops.grid_sample(t['x'][:, :3], t['grid'])
+    out['grid_sample_nearest'] = ops.grid_sample(t['x'][:, :3], t['grid'], 'nearest', 'border',
+                                                 True)
+    out['conv3d'] = ops.conv3d(t['vol'], t['w3'], t['b3'], (1, 2, 1), groups=2)
+    out['conv3d_same'] = ops.conv3d(t['vol'], t['w3'], None, 2, 'same', 0, (1, 1, 2), 2)
+    out['conv3d_pad'] = ops.conv3d(t['vol'], t['w3'], None, 1, 'pad', (1, 0, 2), 1, 2)
+    out['conv3d_t'] = ops.conv3d_transpose(t['vol'], t['w3t'])
+    out['conv3d_t_pad'] = ops.conv3d_transpose(t['vol'], t['w3t'], 'pad', (1, 0, 1, 1, 0, 1),
+                                               (2, 1, 2), 1, 1, (1, 0, 1))
+    out['conv3d_t_same'] = ops.conv3d_transpose(t['vol'], t['w3t'], 'same', 0, 2, (1, 2, 1))
+    idx = ms.Tensor(np.array([0, 1, 1, 0], np.int32))
+    out['crop_bilinear'] = ops.crop_and_resize(t['image'], t['crop_boxes'], idx, (4, 5))
+    out['crop_nearest'] = ops.crop_and_resize(t['image'], t['crop_boxes'], idx, (3, 1),
+                                              'nearest', -1.0)
     return {k: v.asnumpy() for k, v in out.items()}
 
 

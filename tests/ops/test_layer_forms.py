@@ -9,7 +9,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad import ops
-from hookgrad.testing.cases import Case
+from hookgrad.testing.cases import Case, normal
 from tests.ops.rows import error_test, row_tests
 
 VALUES = np.load(os.path.join(os.path.dirname(__file__), 'layer_mindspore_values.npz'))
@@ -93,6 +93,19 @@ CASES = [
          shapes=(((2, 3), (2,)), ((2, 3, 4), (2, 4)))),
     Case('Untake', lambda x, s: ops.slice_scatter(x, s, 0, 0, 4, 2), name='slice_scatter',
          shapes=(((4, 3), (2, 3)), ((5, 2), (2, 2)))),
+    Case('Convolution2D', lambda x, w, b: ops.conv3d(x, w, b, (2, 1, 1), 'pad', 1),
+         name='conv3d', shapes=(((1, 2, 4, 3, 3), (3, 2, 2, 2, 1), (3,)),), double=False),
+    Case('Conv2DBackpropInput', lambda x, w: ops.conv3d_transpose(x, w, 'pad', 1, (2, 1, 1)),
+         name='conv3d_transpose', shapes=(((1, 2, 3, 2, 3), (2, 2, 2, 2, 2)),), double=False),
+    Case('GatherElements', lambda x, g: ops.grid_sample(x, g), name='grid_sample',
+         shapes=(((1, 2, 3, 4), (1, 2, 3, 2)),), double=False,
+         domains=(normal, lambda rng, s: rng.uniform(-0.9, 0.9, s))),
+    # the crops are Float32 (MindSpore's), so a wider step; bilinear sampling is piecewise
+    # linear in the image and quadratic in the boxes, which central differences take exactly
+    Case('GatherElements', lambda x, b: ops.crop_and_resize(
+        x, b, ms.Tensor(np.array([0, 1], np.int32)), (3, 2)), name='crop_and_resize',
+         shapes=(((2, 4, 5, 2), (2, 4)),), double=False, eps=1e-3, grad_atol=1e-4,
+         grad_rtol=1e-3, domains=(normal, lambda rng, s: rng.uniform(0.05, 0.95, s))),
     Case('GumbelNoise', lambda x: ops.gumbel_softmax(x), name='gumbel_softmax', grad=False),
     Case('PopulationCount', lambda x: ops.population_count(x),
          ref=lambda x: np.array([bin(v).count('1') for v in x.ravel()], np.uint8).reshape(x.shape),
@@ -202,6 +215,35 @@ def test_multilabel_margin_loss_of_the_documented_example():
     assert abs(ops.multilabel_margin_loss(x, t).asnumpy() - 0.85) < 1e-6
 
 
+def test_grid_sample_matches_mindspore_and_is_minted_once():
+    check(ops.grid_sample(IN['x'][:, :3], IN['grid']), 'grid_sample')
+    check(ops.grid_sample(IN['x'][:, :3], IN['grid'], 'nearest', 'border', True),
+          'grid_sample_nearest')
+    assert ms.mint.nn.functional.grid_sample is ops.grid_sample
+
+
+def test_conv3d_matches_mindspore():
+    check(ops.conv3d(IN['vol'], IN['w3'], IN['b3'], (1, 2, 1), groups=2), 'conv3d', 1e-4)
+    check(ops.conv3d(IN['vol'], IN['w3'], None, 2, 'same', 0, (1, 1, 2), 2), 'conv3d_same',
+          1e-4)
+    check(ops.conv3d(IN['vol'], IN['w3'], None, 1, 'pad', (1, 0, 2), 1, 2), 'conv3d_pad', 1e-4)
+
+
+def test_conv3d_transpose_matches_mindspore():
+    check(ops.conv3d_transpose(IN['vol'], IN['w3t']), 'conv3d_t', 1e-4)
+    check(ops.conv3d_transpose(IN['vol'], IN['w3t'], 'pad', (1, 0, 1, 1, 0, 1), (2, 1, 2), 1,
+                               1, (1, 0, 1)), 'conv3d_t_pad', 1e-4)
+    check(ops.conv3d_transpose(IN['vol'], IN['w3t'], 'same', 0, 2, (1, 2, 1)), 'conv3d_t_same',
+          1e-4)
+
+
+def test_crop_and_resize_matches_mindspore():
+    idx = ms.Tensor(np.array([0, 1, 1, 0], np.int32))
+    check(ops.crop_and_resize(IN['image'], IN['crop_boxes'], idx, (4, 5)), 'crop_bilinear')
+    check(ops.crop_and_resize(IN['image'], IN['crop_boxes'], idx, (3, 1), 'nearest', -1.0),
+          'crop_nearest')
+
+
 def test_gumbel_softmax_rows_sum_to_one_and_follow_the_seed():
     logits = ms.Tensor(np.array([[-0.1, 0.3, 3.6], [0.4, 0.5, -3.2]], np.float32))
     ms.set_seed(3)
@@ -298,6 +340,32 @@ ERRORS = [
      ValueError, "ops.multilabel_margin_loss: input must be"),
     (lambda: ops.population_count(ms.Tensor([1.0])), TypeError,
      "ops.population_count: input_x must be an integer tensor"),
+    (lambda: ops.conv3d(ms.Tensor(np.ones((1, 2, 3, 3, 3))), ms.Tensor(np.ones((1, 2, 2, 2, 2))),
+                        pad_mode='pad', padding=(1, 1)), TypeError,
+     "ops.conv3d: padding must be an int or a tuple of 3 ints"),
+    (lambda: ops.conv3d(ms.Tensor(np.ones((1, 2, 3, 3, 3))), ms.Tensor(np.ones((1, 2, 2, 2, 2))),
+                        padding=1), ValueError, "ops.conv3d: padding must be 0 when pad_mode"),
+    (lambda: ops.conv3d(ms.Tensor(np.ones((1, 3, 3, 3, 3))), ms.Tensor(np.ones((1, 2, 2, 2, 2)))),
+     ValueError, "ops.conv3d: input .* and weight .* do not fit groups=1"),
+    (lambda: ops.conv3d(ms.Tensor(np.ones((1, 2, 1, 3, 3))), ms.Tensor(np.ones((1, 2, 2, 2, 2)))),
+     ValueError, "ops.conv3d: the dilated kernel"),
+    (lambda: ops.conv3d_transpose(ms.Tensor(np.ones((1, 2, 3, 3, 3))),
+                                  ms.Tensor(np.ones((2, 1, 2, 2, 2))), output_padding=1),
+     ValueError, "ops.conv3d_transpose: output_padding needs pad_mode 'pad'"),
+    (lambda: ops.conv3d_transpose(ms.Tensor(np.ones((1, 2, 3, 3))),
+                                  ms.Tensor(np.ones((2, 1, 2, 2, 2)))), ValueError,
+     "ops.conv3d_transpose: inputs must be 5-d"),
+    (lambda: ops.crop_and_resize(ms.Tensor(np.ones((1, 2, 2, 1))), ms.Tensor(np.ones((1, 4))),
+                                 ms.Tensor(np.array([1], np.int32)), (2, 2)), ValueError,
+     r"ops.crop_and_resize: box_indices must be in \[0, 1\)"),
+    (lambda: ops.crop_and_resize(ms.Tensor(np.ones((1, 2, 2, 1))), ms.Tensor(np.ones((1, 4))),
+                                 ms.Tensor(np.array([0], np.int32)), (2, 2), 'bicubic'),
+     ValueError, "ops.crop_and_resize: method must be 'bilinear' or 'nearest'"),
+    (lambda: ops.crop_and_resize(ms.Tensor(np.ones((1, 2, 2, 1))), ms.Tensor(np.ones((1, 4))),
+                                 ms.Tensor(np.array([0], np.int32)), 2), TypeError,
+     "ops.crop_and_resize: crop_size must be a tuple of two ints"),
+    (lambda: ops.grid_sample(ms.Tensor(np.ones((1, 1, 2, 2))), ms.Tensor(np.ones((1, 2, 2, 3)))),
+     ValueError, r"ops.grid_sample: expects input \(N, C, H, W\) and grid"),
     (lambda: ops.select_scatter([1], ms.Tensor([1]), 0, 0), TypeError,
      "ops.select_scatter: input must be a Tensor"),
 ]

@@ -1,8 +1,9 @@
 """Convolution forms hookgrad has no single op for, composed of its ops (so gradients come
-from theirs): 3-d convolution (one 2-d convolution per depth tap of the kernel, the depth
-folded into the batch), ``unfold`` (sliding blocks as strided slices), its adjoint ``fold``
+from theirs): 3-d convolution (``ops.conv3d``'s kernel: one 2-d convolution per depth tap, the
+depth folded into the batch), ``unfold`` (sliding blocks as strided slices), its adjoint ``fold``
 (the blocks spread back by padding and summed) and ``conv_tbc``."""
 from ... import ops
+from ...ops.conv3d import convolve_3d
 
 __all__ = ['conv3d', 'unfold', 'fold', 'conv_tbc']
 
@@ -42,27 +43,11 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             raise ValueError("mint.nn.functional.conv3d: padding='same' needs stride 1")
         totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
         pairs = [(t // 2, t - t // 2) for t in totals]
-        input = ops.pad(input, tuple(p for pair in reversed(pairs) for p in pair))
-        padding = 0
+        return convolve_3d(input, weight, bias, sum(pairs, ()), stride, dilation, groups,
+                           'mint.nn.functional.conv3d')
     pd, ph, pw = _ints(padding, 3, 'conv3d', 'padding')
-    if pd:
-        input = ops.pad(input, (0, 0, 0, 0, pd, pd))
-    n, c, depth = input.shape[:3]
-    out_depth = _span(depth, kernel[0], stride[0], dilation[0])
-    if out_depth < 1:
-        raise ValueError(f"mint.nn.functional.conv3d: the dilated kernel {kernel} is larger "
-                         f"than the padded input {tuple(input.shape[2:])}")
-    y = None
-    for tap in range(kernel[0]):
-        x = _strided(input, 2, tap * dilation[0], out_depth, stride[0])     # (N, C, Do, H, W)
-        x = ops.reshape(ops.swapaxes(x, 1, 2), (n * out_depth, c) + tuple(input.shape[3:]))
-        part = ops.conv2d(x, weight[:, :, tap], None, stride[1:], 'pad', (ph, ph, pw, pw),
-                          dilation[1:], groups)
-        y = part if y is None else ops.add(y, part)
-    y = ops.swapaxes(ops.reshape(y, (n, out_depth) + tuple(y.shape[1:])), 1, 2)
-    if bias is not None:
-        y = ops.add(y, ops.reshape(bias, (1, -1, 1, 1, 1)))
-    return y
+    return convolve_3d(input, weight, bias, (pd, pd, ph, ph, pw, pw), stride, dilation, groups,
+                       'mint.nn.functional.conv3d')
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):

@@ -13,7 +13,7 @@ from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
 from .convolution import conv3d, fold, unfold
-from .sampling import grid_sample
+from ...ops.grid_sampling import grid_sample
 
 __all__ = ['adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
            'adaptive_max_pool1d', 'adaptive_max_pool2d', 'avg_pool1d', 'avg_pool2d',

@@ -3,8 +3,9 @@ Conv3dTranspose (MindSpore 2.x signatures, parameter shapes and defaults).
 
 A transposed convolution is the input gradient of the convolution it inverts: the layer runs
 ``Conv2DBackpropInput`` for the output size MindSpore computes, so its values and gradients
-are those of the convolution op. The 3-d layers fold the depth axis into the batch and sum one
-2-d convolution per depth tap of the kernel.
+are those of the convolution op. The 3-d layers run ``ops.conv3d``'s kernels
+(ops/conv3d.py), which fold the depth axis into the batch and sum one 2-d convolution per
+depth tap of the kernel.
 """
 import math
 
@@ -12,8 +13,8 @@ from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
 from ...common.initializer import HeUniform, Uniform
-from ...ops.conv import (Conv2DBackpropInput, Convolution2D, _is_int, as_ints, out_length,
-                         same_padding)
+from ...ops.conv import Conv2DBackpropInput, _is_int, as_ints, same_padding
+from ...ops.conv3d import _deconv_length, convolve_3d, transpose_convolve_3d
 from ..cell import Cell
 from ..parameter import Parameter
 from .basic import _init_value
@@ -35,16 +36,6 @@ def _pads(padding, n, pad_mode, where):
         raise ValueError(f"{where}: padding must be 0 when pad_mode is {pad_mode!r}, got "
                          f"{padding!r} (use pad_mode='pad')")
     return items * (2 * n) if len(items) == 1 else tuple(int(v) for v in items)
-
-
-def _deconv_length(pad_mode, size, kernel, stride, dilation, pad):
-    """MindSpore's output length of a transposed convolution (before output_padding)."""
-    span = dilation * (kernel - 1) + 1
-    if pad_mode == 'same':
-        return size * stride
-    if pad_mode == 'valid':
-        return size * stride + max(span - stride, 0)
-    return size * stride - pad + span - stride
 
 
 def _bias_add(y, b):
@@ -241,18 +232,6 @@ class Conv1dTranspose(_ConvNd):
         return ops.squeeze(_bias_add(y, self.bias), 2)
 
 
-def _fold_depth(x):
-    """(N, C, D, H, W) -> (N * D, C, H, W)."""
-    n, c, d, h, w = x.shape
-    return ops.reshape(ops.transpose(x, (0, 2, 1, 3, 4)), (n * d, c, h, w))
-
-
-def _unfold_depth(y, n):
-    """(N * D, C, H, W) -> (N, C, D, H, W)."""
-    nd, c, h, w = y.shape
-    return ops.transpose(ops.reshape(y, (n, nd // n, c, h, w)), (0, 2, 1, 3, 4))
-
-
 class Conv3d(_ConvNd):
     """3-d convolution over (N, C_in, D, H, W) inputs with a weight (out_channels,
     in_channels / group, kd, kh, kw) and an optional bias.
@@ -295,22 +274,8 @@ class Conv3d(_ConvNd):
         if self.pad_mode == 'same':
             pads = sum((same_padding(n, k, s, d) for n, k, s, d in
                         zip(x.shape[2:], self.kernel_size, self.stride, self.dilation)), ())
-        if pads[0] or pads[1]:
-            x = ops.pad(x, (0, 0, 0, 0) + pads[:2])
-        (kd, kh, kw), (sd, sh, sw), (dd, dh, dw) = self.kernel_size, self.stride, self.dilation
-        depth = out_length(x.shape[2], kd, sd, dd)
-        spans = [out_length(n + pads[2 * i + 2] + pads[2 * i + 3], k, 1, d)
-                 for i, (n, k, d) in enumerate(zip(x.shape[3:], (kh, kw), (dh, dw)))]
-        if depth < 1 or min(spans) < 1:
-            raise ValueError(f"nn.Conv3d '{self.path()}': the dilated kernel "
-                             f"{self.kernel_size} is larger than the padded input")
-        y = None
-        for i in range(kd):
-            taps = _fold_depth(x[:, :, i * dd:i * dd + (depth - 1) * sd + 1:sd])
-            yi = Convolution2D.apply(taps, self.weight[:, :, i], stride=(sh, sw),
-                                     padding=pads[2:], dilation=(dh, dw), groups=self.group)
-            y = yi if y is None else y + yi
-        return _bias_add(_unfold_depth(y, x.shape[0]), self.bias)
+        return convolve_3d(x, self.weight, self.bias, pads, self.stride, self.dilation,
+                           self.group, f"nn.Conv3d '{self.path()}'")
 
 
 class Conv3dTranspose(Conv3d):
@@ -347,7 +312,7 @@ class Conv3dTranspose(Conv3d):
 
     def construct(self, x):
         self._check_input(x)
-        n, size = x.shape[0], x.shape[2:]
+        size = x.shape[2:]
         out = tuple(_deconv_length(self.pad_mode, m, k, s, d, self._pad[2 * i]
                                    + self._pad[2 * i + 1]) + op
                     for i, (m, k, s, d, op) in enumerate(zip(size, self.kernel_size, self.stride,
@@ -357,19 +322,5 @@ class Conv3dTranspose(Conv3d):
         if self.pad_mode == 'same':
             pads = sum((same_padding(m, k, s, d) for m, k, s, d in
                         zip(out, self.kernel_size, self.stride, self.dilation)), ())
-        (kd, _, _), (sd, sh, sw), (dd, dh, dw) = self.kernel_size, self.stride, self.dilation
-        full = out[0] + pads[0] + pads[1]          # the padded depth of the inverted conv
-        folded = _fold_depth(x)
-        y = None
-        for i in range(kd):
-            yi = _unfold_depth(Conv2DBackpropInput.apply(
-                folded, self.weight[:, :, i], input_size=out[1:], stride=(sh, sw),
-                padding=pads[2:], dilation=(dh, dw), groups=self.group), n)
-            if sd > 1:                  # input depth j lands at j * sd + i * dd
-                gaps = ops.zeros(yi.shape[:2] + (size[0], sd - 1) + yi.shape[3:], yi.dtype)
-                yi = ops.reshape(ops.concat((ops.expand_dims(yi, 3), gaps), 3),
-                                 yi.shape[:2] + (size[0] * sd,) + yi.shape[3:])
-            yi = yi[:, :, :full - i * dd]
-            yi = ops.pad(yi, (0, 0, 0, 0, i * dd, full - i * dd - yi.shape[2]))
-            y = yi if y is None else y + yi
-        return _bias_add(y[:, :, pads[0]:pads[0] + out[0]], self.bias)
+        return transpose_convolve_3d(x, self.weight, self.bias, out, pads, self.stride,
+                                     self.dilation, self.group)
