@@ -97,14 +97,19 @@ def blas_info():
     (``openblas_coretype``, ``reason``), the thread choice (``threads_*``,
     ``others_busy_cores``; hookgrad/kernels/threads.py) and malloc's thresholds (``malloc``,
     ``malloc_reason``; hookgrad/kernels/malloc.py) and the matrix-product library (``gemm``,
-    ``gemm_reason`` with the GFLOP/s measured, ``gemm_cache``; hookgrad/kernels/gemm.py).
+    ``gemm_reason`` with the GFLOP/s measured, ``gemm_cache``; hookgrad/kernels/gemm.py) and
+    how convolution kernels are chosen (``conv_plan``: 'measure' or 'rules', ``conv_plan_cache``;
+    hookgrad/kernels/conv_plan.py).
 
     >>> import hookgrad as ms
     >>> sorted(ms.blas_info())[:5]
-    ['gemm', 'gemm_cache', 'gemm_reason', 'malloc', 'malloc_reason']
+    ['conv_plan', 'conv_plan_cache', 'gemm', 'gemm_cache', 'gemm_reason']
     """
+    from . import conv_plan as _conv_plan
     from . import gemm as _gemm
     from . import malloc as _malloc
     from . import threads as _threads
     return dict(CHOICE, thread_timeout=os.environ.get('OPENBLAS_THREAD_TIMEOUT'),
-                **_threads.info(), **_malloc.CHOICE, **_gemm.info())
+                **_threads.info(), **_malloc.CHOICE, **_gemm.info(),
+                conv_plan='measure' if _conv_plan.measuring() else 'rules',
+                conv_plan_cache=_conv_plan.CACHE.path)

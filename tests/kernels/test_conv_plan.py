@@ -296,3 +296,14 @@ def test_fingerprint_follows_the_sources(tmp_path):
     assert machine_fingerprint([str(src)]) == before
     src.write_text('a = 2\n')
     assert machine_fingerprint([str(src)]) != before
+
+
+def test_blas_info_reports_how_convolutions_are_planned():
+    info = ms.blas_info()
+    assert info['conv_plan'] == ('measure' if conv_plan.measuring() else 'rules')
+    assert info['conv_plan_cache'] == conv_plan.CACHE.path
+    ms.set_context(deterministic='ON')
+    try:
+        assert ms.blas_info()['conv_plan'] == 'rules'
+    finally:
+        ms.set_context(deterministic='OFF')
