@@ -27,7 +27,6 @@ from .._tensor import Tensor
 from ..autograd.function import Op, apply2
 from ..autograd.math import array_math
 from ..kernels.backend import array_module
-from ._base import operands
 
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 
@@ -40,8 +39,9 @@ _BERNOULLI = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791
 
 
 def _zeta_array(x, q):
-    """The Hurwitz zeta function sum_k (q + k)^-x on float64 arrays (broadcast)."""
-    xp = array_module(x)
+    """The Hurwitz zeta function sum_k (q + k)^-x on float64 arrays (broadcast; q an array,
+    x an array or a number)."""
+    xp = array_module(q)
     x, q = xp.broadcast_arrays(xp.asarray(x, np.float64), xp.asarray(q, np.float64))
     with np.errstate(all='ignore'):
         k = xp.arange(_ZETA_SHIFT, dtype=np.float64)
@@ -208,7 +208,6 @@ def _float_tensor(x, name, arg='input'):
 
 
 def _float_pair(a, b, name, names):
-    a, b = operands(a, b)
     for t, arg in zip((a, b), names):
         _float_tensor(t, name, arg)
     if a.dtype != b.dtype:

@@ -81,7 +81,7 @@ MATRIX = [
          domains=(well_conditioned,), rtol=1e-10, name='inverse'),
     Case('MatMul', lambda x: ops.matrix_power(x, 3), ref=lambda a: a @ a @ a,
          shapes=SQUARE, rtol=1e-10, name='matrix_power'),
-    Case(('MatMul', 'MatrixInverse'), lambda x: ops.matrix_power(x, -2),
+    Case(('MatMul', 'GatherElements'), lambda x: ops.matrix_power(x, -2),
          ref=lambda a: np.linalg.inv(a @ a), shapes=SQUARE, domains=(well_conditioned,),
          rtol=1e-9, name='matrix_power_negative'),
     Case(('MatMul', 'MatrixInverse'), ops.matrix_solve, ref=np.linalg.solve,
@@ -117,20 +117,20 @@ MATRIX = [
 ]
 
 STRUCTURE = [
-    Case('Select', lambda x: ops.matrix_band_part(x, 1, 2), ref=lambda a: _band_ref(a, 1, 2),
+    Case('Where', lambda x: ops.matrix_band_part(x, 1, 2), ref=lambda a: _band_ref(a, 1, 2),
          shapes=[((4, 5),), ((2, 3, 3),)], rtol=0, atol=0, name='matrix_band_part'),
-    Case('Select', lambda x: ops.matrix_band_part(x, -1, 0),
+    Case('Where', lambda x: ops.matrix_band_part(x, -1, 0),
          ref=lambda a: _band_ref(a, -1, 0), shapes=[((4, 5),)], rtol=0, atol=0,
          name='matrix_band_part_lower'),
-    Case('Gather', lambda x: ops.matrix_diag_part(x, (-1, 1), 0.0),
+    Case('Take', lambda x: ops.matrix_diag_part(x, (-1, 1), 0.0),
          ref=lambda a: np.stack([np.concatenate([np.diagonal(a, 1, -2, -1)[..., :3]]),
                                  np.diagonal(a, 0, -2, -1)[..., :3],
                                  np.concatenate([np.diagonal(a, -1, -2, -1),
                                                  np.zeros(a.shape[:-2] + (1,))], -1)], -2),
          shapes=[((3, 4),), ((2, 3, 4),)], rtol=0, atol=0, name='matrix_diag_part'),
-    Case('Gather', lambda x: ops.matrix_diag(x, 0), ref=lambda a: a[..., None] * np.eye(3),
+    Case('Take', lambda x: ops.matrix_diag(x, 0), ref=lambda a: a[..., None] * np.eye(3),
          shapes=[((3,),), ((2, 3),)], rtol=0, atol=0, name='matrix_diag'),
-    Case('Gather', lambda x, d: ops.matrix_set_diag(x, d),
+    Case('Take', lambda x, d: ops.matrix_set_diag(x, d),
          ref=lambda a, d: a * (1 - np.eye(*a.shape[-2:])) + np.eye(*a.shape[-2:]) *
          np.concatenate([d, np.zeros(a.shape[:-2] + (a.shape[-1] - d.shape[-1],))], -1)[
              ..., None, :],
