@@ -47,7 +47,7 @@ Plan = collections.namedtuple('Plan', 'forward input filter')
 Plan.__doc__ = "The kernel of each pass of one convolution layer (see the module docstring)."
 
 _MODES = ('measure', 'rules')
-MIN_FLOPS = 50_000_000      # 2*N*Ho*Wo*O*C*kh*kw of the forward below which the rules choose
+MIN_FLOPS = 5_000_000       # 2*N*Ho*Wo*O*C*kh*kw of the forward below which the rules choose
 MARGIN = 0.05               # a measured plan must beat the rules' by this fraction
 ROUNDS = 3                  # timed runs of each pass; the fastest counts
 
