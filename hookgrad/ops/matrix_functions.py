@@ -86,7 +86,7 @@ def logdet(input):
     return _float_matrices(input, 'MatrixDeterminant').logdet()
 
 
-# ------------------------------------------------------------------------------ inverse, power, solve
+# ------------------------------------------------------------------------------ inverse, solve
 def inverse(input):
     """The inverse of each square matrix of ``input`` (..., n, n)."""
     return apply1(MatrixInverse, _float_matrices(input, 'MatrixInverse'))
