@@ -73,10 +73,11 @@ def _broadcast(shape, tensors, name):
                          f"{[t.shape for t in tensors]} cannot be broadcast together") from None
 
 
-def _draw(kind, tensors, size, dtype, seed, name):
+def _draw(kind, tensors, size, dtype, rng, name):
+    """``rng``: None (the global generator), an int seed or a generator (a Primitive's)."""
     check_size(name, size, np.dtype(dtype).itemsize)
     return DistributionSample.apply(*tensors, kind=kind, size=size, dtype=np.dtype(dtype),
-                                    seed=check_seed(seed, name))
+                                    seed=rng)
 
 
 # ------------------------------------------------------------------------------ public functions
@@ -100,23 +101,38 @@ def randperm(n, seed=0, offset=0, dtype=_int64):
         raise ValueError(f"ops.randperm: dtype must be an integer or floating type, got {dtype}")
     rng = pair_generator(seed, offset, 'randperm')
     keys = UniformReal.apply(shape=(int(n),), dtype=np.dtype(np.float64), seed=rng)
-    return cast(argsort(keys), dt)
+    return permutation_of(keys, dt)
+
+
+def permutation_of(keys, dtype):
+    """The permutation that sorts the uniform ``keys``: a uniformly random one."""
+    return cast(argsort(keys), dtype)
 
 
 def gamma(shape, alpha, beta, seed=None):
     """Gamma draws of concentration ``alpha`` and rate (inverse scale) ``beta``; the output
     shape is the broadcast of ``shape``, alpha's and beta's; alpha's dtype."""
-    a, b = _params((alpha, beta), ('alpha', 'beta'), 'gamma')
-    size = _broadcast(_shape(shape, 'gamma'), (a, b), 'gamma')
-    return _draw('gamma', (a, b), size, a._data.dtype, seed, 'gamma')
+    return gamma_draw(shape, alpha, beta, check_seed(seed, 'gamma'), 'gamma')
+
+
+def gamma_draw(shape, alpha, beta, rng, name):
+    """``gamma`` drawing from ``rng``; errors name op ``name``."""
+    a, b = _params((alpha, beta), ('alpha', 'beta'), name)
+    size = _broadcast(_shape(shape, name), (a, b), name)
+    return _draw('gamma', (a, b), size, a._data.dtype, rng, name)
 
 
 def poisson(shape, mean, seed=None):
     """Float32 Poisson draws of rate ``mean``, of the broadcast shape of ``shape`` and
     mean's."""
-    (m,) = _params((mean,), ('mean',), 'poisson')
-    size = _broadcast(_shape(shape, 'poisson'), (m,), 'poisson')
-    return _draw('poisson', (m,), size, _F32, seed, 'poisson')
+    return poisson_draw(shape, mean, check_seed(seed, 'poisson'), 'poisson')
+
+
+def poisson_draw(shape, mean, rng, name):
+    """``poisson`` drawing from ``rng``; errors name op ``name``."""
+    (m,) = _params((mean,), ('mean',), name)
+    size = _broadcast(_shape(shape, name), (m,), name)
+    return _draw('poisson', (m,), size, _F32, rng, name)
 
 
 def laplace(shape, mean, lambda_param, seed=None):
@@ -124,7 +140,7 @@ def laplace(shape, mean, lambda_param, seed=None):
     2 lambda^2), of the broadcast shape of ``shape`` and the parameters'."""
     m, s = _params((mean, lambda_param), ('mean', 'lambda_param'), 'laplace')
     size = _broadcast(_shape(shape, 'laplace'), (m, s), 'laplace')
-    return _draw('laplace', (m, s), size, _F32, seed, 'laplace')
+    return _draw('laplace', (m, s), size, _F32, check_seed(seed, 'laplace'), 'laplace')
 
 
 def standard_normal(shape, seed=None):
@@ -136,30 +152,51 @@ def standard_normal(shape, seed=None):
 
 def standard_laplace(shape, seed=None):
     """Float32 draws from the Laplace distribution of mean 0 and scale 1, of ``shape``."""
-    size = _shape(shape, 'standard_laplace')
+    return standard_laplace_draw(shape, check_seed(seed, 'standard_laplace'), 'standard_laplace')
+
+
+def standard_laplace_draw(shape, rng, name):
+    """``standard_laplace`` drawing from ``rng``; errors name op ``name``."""
+    size = _shape(shape, name)
     zero, one = as_tensor(np.float64(0.0)), as_tensor(np.float64(1.0))
-    return _draw('laplace', (zero, one), size, _F32, seed, 'standard_laplace')
+    return _draw('laplace', (zero, one), size, _F32, rng, name)
 
 
 def random_gamma(shape, alpha, seed=None):
     """Gamma draws of concentration ``alpha`` and rate 1, of shape ``shape + alpha.shape``
     (``shape`` a 1-d integer Tensor or a tuple), in alpha's dtype."""
-    (a,) = _params((alpha,), ('alpha',), 'random_gamma')
-    size = _shape(shape, 'random_gamma') + a.shape
+    return random_gamma_draw(shape, alpha, check_seed(seed, 'random_gamma'), 'random_gamma')
+
+
+def random_gamma_draw(shape, alpha, rng, name):
+    """``random_gamma`` drawing from ``rng``; errors name op ``name``."""
+    (a,) = _params((alpha,), ('alpha',), name)
+    size = _shape(shape, name) + a.shape
     one = as_tensor(np.float64(1.0))
-    return _draw('gamma', (a, one), size, a._data.dtype, seed, 'random_gamma')
+    return _draw('gamma', (a, one), size, a._data.dtype, rng, name)
 
 
 def random_poisson(shape, rate, seed=None, dtype=_float32):
     """Poisson draws of ``rate``, of shape ``shape + rate.shape``, in ``dtype`` (Float32 by
     default; Float16/32/64, Int32 or Int64)."""
-    (r,) = _params((rate,), ('rate',), 'random_poisson')
+    return random_poisson_draw(shape, rate, check_seed(seed, 'random_poisson'),
+                               poisson_dtype(dtype, 'random_poisson'), 'random_poisson')
+
+
+def poisson_dtype(dtype, name):
+    """The NumPy dtype of Poisson counts: Float16/32/64, Int32 or Int64."""
     dt = to_numpy(dtype)
     if dt not in (np.float16, np.float32, np.float64, np.int32, np.int64):
-        raise TypeError(f"ops.random_poisson: dtype must be Float16, Float32, Float64, Int32 or "
-                        f"Int64, got {dtype}")
-    size = _shape(shape, 'random_poisson') + r.shape
-    return _draw('poisson', (r,), size, dt, seed, 'random_poisson')
+        raise TypeError(f"ops.{name}: dtype must be Float16, Float32, Float64, Int32 or Int64, "
+                        f"got {dtype}")
+    return dt
+
+
+def random_poisson_draw(shape, rate, rng, dtype, name):
+    """``random_poisson`` drawing from ``rng`` in the NumPy ``dtype``."""
+    (r,) = _params((rate,), ('rate',), name)
+    size = _shape(shape, name) + r.shape
+    return _draw('poisson', (r,), size, dtype, rng, name)
 
 
 def _int_value(value, name, arg):
@@ -235,7 +272,9 @@ class CandidateSample(Op):
         return outs if ctx.xp is np else tuple(ctx.xp.asarray(o) for o in outs)
 
 
-def _candidates(true_classes, num_true, num_sampled, unique, range_max, seed, kind, name):
+def candidate_draw(true_classes, num_true, num_sampled, unique, range_max, seed, kind, name,
+                   rng=None):
+    """A candidate sampler's outputs; ``rng`` (a Primitive's generator) overrides ``seed``."""
     t = as_tensor(true_classes, 'true_classes')
     if t.ndim != 2 or t._data.dtype.kind not in 'iu':
         raise ValueError(f"ops.{name}: true_classes must be a 2-d integer tensor, got "
@@ -255,7 +294,8 @@ def _candidates(true_classes, num_true, num_sampled, unique, range_max, seed, ki
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"ops.{name}: seed must be an int >= 0, got {seed!r}")
     return CandidateSample.apply(t, kind=kind, num_sampled=int(num_sampled), unique=unique,
-                                 range_max=int(range_max), seed=int(seed) or None)
+                                 range_max=int(range_max),
+                                 seed=rng if rng is not None else int(seed) or None)
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
@@ -272,13 +312,13 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
     if remove_accidental_hits:
         raise NotImplementedError("ops.uniform_candidate_sampler: remove_accidental_hits is not "
                                   "available in hookgrad")
-    return _candidates(true_classes, num_true, num_sampled, unique, range_max, seed, 'uniform',
-                       'uniform_candidate_sampler')
+    return candidate_draw(true_classes, num_true, num_sampled, unique, range_max, seed,
+                          'uniform', 'uniform_candidate_sampler')
 
 
 def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True,
                                   range_max=5, seed=0):
     """As ``uniform_candidate_sampler`` with the log-uniform (Zipfian) distribution
     P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)."""
-    return _candidates(true_classes, num_true, num_sampled, unique, range_max, seed,
-                       'log_uniform', 'log_uniform_candidate_sampler')
+    return candidate_draw(true_classes, num_true, num_sampled, unique, range_max, seed,
+                          'log_uniform', 'log_uniform_candidate_sampler')

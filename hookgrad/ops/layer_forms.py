@@ -240,12 +240,7 @@ def multilabel_margin_loss(input, target, reduction='mean'):
     if single:
         x, t = expand_dims(x, 0), expand_dims(t, 0)
     c = x.shape[1]
-    labels = t.asnumpy().astype(np.int64)
-    valid = np.cumprod(labels != -1, axis=1).astype(bool)         # labels before the first -1
-    picked = np.where(valid, labels, 0)
-    is_target = np.zeros(labels.shape, bool)
-    rows = np.broadcast_to(np.arange(labels.shape[0])[:, None], picked.shape)
-    is_target[rows[valid], picked[valid]] = True
+    valid, picked, is_target = _label_sets(t.asnumpy())
     weight = valid[:, :, None] & ~is_target[:, None, :]               # (N, target j, class i)
     xj = gather_elements(x, 1, Tensor(picked))                        # (N, C): x at each label
     hinge = relu(add(sub(expand_dims(x, 1), expand_dims(xj, 2)), 1.0))
@@ -255,6 +250,27 @@ def multilabel_margin_loss(input, target, reduction='mean'):
     if reduction == 'sum':
         return _sum(loss)
     return reshape(loss, ()) if single else loss
+
+
+def _label_sets(labels):
+    """(valid, picked, is_target) of (N, C) label lists: which entries come before the first
+    -1, the labels with the rest set to 0, and which classes each row lists."""
+    labels = labels.astype(np.int64)
+    valid = np.cumprod(labels != -1, axis=1).astype(bool)
+    picked = np.where(valid, labels, 0)
+    is_target = np.zeros(labels.shape, bool)
+    rows = np.broadcast_to(np.arange(labels.shape[0])[:, None], picked.shape)
+    is_target[rows[valid], picked[valid]] = True
+    return valid, picked, is_target
+
+
+def label_mask(target):
+    """1 at each class a row of ``target`` (C) or (N, C) lists before its first -1, else 0, in
+    the target's dtype (MindSpore's ``is_target``)."""
+    t = _tensor(target, 'multilabel_margin_loss', 'target')
+    labels = t.asnumpy().reshape((-1, t.shape[-1]) if t.ndim else (1, 1))
+    mask = _label_sets(labels)[2].astype(t._data.dtype).reshape(t.shape)
+    return Tensor(mask)
 
 
 # ------------------------------------------------------------------------------ bits

@@ -15,7 +15,9 @@ from ._collective import *  # noqa: F401,F403
 from ._control import *  # noqa: F401,F403
 from ._creation import *  # noqa: F401,F403
 from ._detection import *  # noqa: F401,F403
+from ._distributions import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
+from ._feature_maps import *  # noqa: F401,F403
 from ._image import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
