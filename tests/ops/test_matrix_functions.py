@@ -250,3 +250,17 @@ test_errors = error_test([
     (lambda: ops.tril_indices(-1, 3), ValueError, "'row' and 'col' must be non-negative"),
     (lambda: ops.combinations(_F), ValueError, "'input' must be 1-D"),
 ])
+
+
+def test_primitives_follow_mindspores_outputs():
+    a = ms.Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]))
+    s, u, v = ops.Svd(compute_uv=False)(a)
+    assert u.shape == v.shape == (1,) and s.shape == (2,)
+    w, vectors = ops.Eig()(a)
+    assert vectors.shape == () and sorted(w.asnumpy().round(6)) == [1.381966, 3.618034]
+    w, vectors = ops.Eig(True)(a)
+    np.testing.assert_allclose(a.asnumpy() @ vectors.asnumpy(), vectors.asnumpy() * w.asnumpy(),
+                               atol=1e-12)
+    np.testing.assert_allclose(ops.MatrixInverse(True)(a).asnumpy(), np.linalg.inv(a.asnumpy().T))
+    sign, logabs = ops.LogMatrixDeterminant()(a)
+    assert sign.item() == 1 and logabs.item() == pytest.approx(np.log(5))

@@ -8,6 +8,7 @@ Primitives.
 """
 from .. import (matrix_functions as _mf, matrix_structure as _ms, special as _sp,
                 vectors as _vec)
+from ..creation import zeros as _zeros
 from ..rearrange import swapaxes as _swapaxes
 from ._primitive import Primitive, _flag, _float, _int
 
@@ -67,23 +68,30 @@ class MatrixSolve(Primitive):
 
 
 class Svd(Primitive):
-    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)`` of each matrix."""
+    """``Svd(full_matrices=False, compute_uv=True)(a)``: ``(s, u, v)`` of each matrix (u and v
+    a zero of shape (1,) each without ``compute_uv``)."""
     def __init__(self, full_matrices=False, compute_uv=True):
         super().__init__(full_matrices=_flag(full_matrices, 'Svd', 'full_matrices'),
                          compute_uv=_flag(compute_uv, 'Svd', 'compute_uv'))
 
     def construct(self, a):
-        s, u, v = _mf.svd(a, self.full_matrices, True)
-        return s, u, v
+        if not self.compute_uv:     # MindSpore's placeholders for u and v: one zero each
+            s = _mf.svd(a, self.full_matrices, False)
+            return s, _zeros((1,), s.dtype), _zeros((1,), s.dtype)
+        return _mf.svd(a, self.full_matrices, True)
 
 
 class Eig(Primitive):
-    """``Eig(compute_v=False)(x)``: ``(eigenvalues, eigenvectors)`` of each square matrix, real
-    only (hookgrad has no complex dtype: TypeError where an eigenvalue is complex)."""
+    """``Eig(compute_v=False)(x)``: ``(eigenvalues, eigenvectors)`` of each square matrix (the
+    eigenvectors a 0-d zero without ``compute_v``), real only (hookgrad has no complex dtype:
+    TypeError where an eigenvalue is complex)."""
     def __init__(self, compute_v=False):
         super().__init__(compute_v=_flag(compute_v, 'Eig', 'compute_v'))
 
     def construct(self, x):
+        if not self.compute_v:      # MindSpore's placeholder for the eigenvectors: a zero
+            w = _mf.eigvals(x)
+            return w, _zeros((), w.dtype)
         return _mf.eig(x)
 
 
