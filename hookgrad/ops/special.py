@@ -15,7 +15,8 @@ with a fixed number of terms and rounded to the input's type:
   its derivative is ``polygamma(n + 1, x)``, so gradients of every order exist.
 - ``igamma(a, x) = P(a, x)``, ``igammac(a, x) = Q(a, x) = 1 - P``: the power series below
   ``x = a + 1`` and Legendre's continued fraction (modified Lentz) above, each with a fixed
-  number of terms that reach double precision for ``a`` up to about 100.
+  number of terms (``_SERIES_TERMS``, ``_FRACTION_TERMS``) that reach double precision for
+  ``a`` up to several hundred.
   ``dP/dx = x^(a-1) e^-x / Gamma(a)``; no gradient flows to ``a``.
 """
 import math
@@ -93,9 +94,10 @@ def _igamma_array(a, x, upper):
         xx = xp.where(valid & (x > 0), x, 1.0)
         log_front = aa * xp.log(xx) - xx - _lgamma_positive(aa)
         # series: P = x^a e^-x / Gamma(a + 1) * sum_k x^k / ((a + 1) ... (a + k))
-        k = xp.arange(1, _SERIES_TERMS, dtype=np.float64)
-        ratios = xx[..., None] / (aa[..., None] + k)
-        total = 1 + xp.sum(xp.cumprod(ratios, axis=-1), axis=-1)
+        term, total = xp.ones_like(xx), xp.ones_like(xx)
+        for k in range(1, _SERIES_TERMS):
+            term = term * xx / (aa + k)
+            total = total + term
         lower = xp.exp(log_front) * total / aa
         # continued fraction for Q (modified Lentz)
         b = xx + 1 - aa
