@@ -195,6 +195,7 @@ class _CallRecord:
         self.cell = cell
         self.hooks = hooks
         self.grad_output = None
+        self.positions = ()     # the inputs' boundary sets them, when it is made
 
 
 _FIRST = (0,)
@@ -272,26 +273,28 @@ class CellBoundary(Op):
     @staticmethod
     def backward(ctx, *gys):
         record = ctx.record
+        grad_output = None
         if ctx.side is _OUTPUTS:
             positions = record.out_positions
-            grads = record.grad_output = _spread(gys, positions, record.n_outputs)
+            grads = _spread(gys, positions, record.n_outputs)
             store, kind, label = record.hooks.backward_pre, 'backward pre hook', 'grad_output'
         else:
+            # the output side's gradients, for the backward hooks: let go of them here, so that
+            # a hooked cell's grad_output lives until its inputs' gradients, not the graph's end
+            grad_output, record.grad_output = record.grad_output, None
             positions = record.positions
             grads = _spread(gys, positions, record.n_inputs)
             store, kind, label = record.hooks.backward, 'backward hook', 'grad_input'
-        if not store:
-            return gys
         cell = record.cell
         replaced = False
-        for entry in store.snapshot():
-            args = (cell, grads) if ctx.side is _OUTPUTS else (cell, grads, record.grad_output)
+        for entry in store.snapshot() if store else ():
+            args = (cell, grads) if ctx.side is _OUTPUTS else (cell, grads, grad_output)
             r = calling.call(entry.fn, args, kind, cell)
             if r is not None:
                 grads = calling.gradients(r, grads, kind, entry.fn, cell, label, raw=False)
                 replaced = True
-        if ctx.side is _OUTPUTS:
-            record.grad_output = grads
+        if ctx.side is _OUTPUTS and record.hooks.backward and record.positions:
+            record.grad_output = grads      # kept for the backward hooks on the input side
         return _gather(grads, positions, gys) if replaced else gys
 
 
