@@ -9,7 +9,6 @@ from ...ops import (adaptive_avg_pool2d, broadcast_to, clamp, cosine_embedding_l
                     cross_entropy, hardshrink, hardsigmoid, hardswish, l1_loss, layer_norm,
                     mse_loss, prelu, sigmoid, soft_margin_loss, softplus, softshrink, tanh)
 from ...ops import resize as _resize
-from ...ops.normalization import normalize_last
 from ...compat.names import reporter as _reporter
 from ..shaping import flatten
 from .convolution import conv3d, fold, unfold
@@ -248,14 +247,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
         raise ValueError(f"For 'GroupNorm', the 'num_channels' must be divided by "
                          f"'num_groups', but got 'num_channels': {c}, 'num_groups': "
                          f"{num_groups}.")
-    y = ops.reshape(normalize_last(ops.reshape(input, (n, num_groups, -1)), 1, None, None, eps),
-                    input.shape)
-    shape = (1, c) + (1,) * (input.ndim - 2)
-    if weight is not None:
-        y = ops.mul(y, ops.reshape(weight, shape))
-    if bias is not None:
-        y = ops.add(y, ops.reshape(bias, shape))
-    return y
+    return ops.group_norm(input, num_groups, weight, bias, eps)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12):
@@ -332,10 +324,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None or scale_grad_by_freq:
         raise NotImplementedError("mint.nn.functional.embedding: max_norm and "
                                   "scale_grad_by_freq are not available in hookgrad")
-    if padding_idx is not None:
-        keep = ops.ne(ops.arange(weight.shape[0]), padding_idx % weight.shape[0])
-        weight = ops.where(ops.unsqueeze(keep, 1), weight, ops.stop_gradient(weight))
-    return ops.gather(weight, input, 0)
+    return ops.embedding(input, weight, padding_idx)
 
 
 def pad(input, pad, mode='constant', value=None):
@@ -347,14 +336,12 @@ def pad(input, pad, mode='constant', value=None):
 def pixel_shuffle(input, upscale_factor):
     """(*, C r^2, H, W) to (*, C, H r, W r)."""
     r = upscale_factor
-    *lead, c, h, w = input.shape
+    c = input.shape[-3]
     if c % (r * r):
         raise ValueError(f"PixelShuffle expects its input's 'channel' dimension to be "
                          f"divisible by the square of upscale_factor, but input.shape(-3)={c} "
                          f"is not divisible by {r * r}")
-    x = ops.reshape(input, (-1, c // (r * r), r, r, h, w))
-    x = ops.permute(x, (0, 1, 4, 2, 5, 3))
-    return ops.reshape(x, (*lead, c // (r * r), h * r, w * r))
+    return ops.pixel_shuffle(input, upscale_factor)
 
 
 def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
