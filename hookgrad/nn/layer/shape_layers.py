@@ -45,11 +45,7 @@ class PixelShuffle(Cell):
             raise ValueError(f"nn.PixelShuffle '{self.path()}': expected an input (*, C, H, W) "
                              f"with C divisible by upscale_factor ** 2 = {r * r}, got shape "
                              f"{x.shape}")
-        lead, (c, h, w) = x.shape[:-3], x.shape[-3:]
-        k = len(lead)
-        y = ops.reshape(x, lead + (c // (r * r), r, r, h, w))
-        y = ops.transpose(y, tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2))
-        return ops.reshape(y, lead + (c // (r * r), h * r, w * r))
+        return ops.pixel_shuffle(x, r)
 
 
 class PixelUnshuffle(Cell):
@@ -75,11 +71,7 @@ class PixelUnshuffle(Cell):
             raise ValueError(f"nn.PixelUnshuffle '{self.path()}': expected an input (*, C, H, "
                              f"W) with H and W divisible by downscale_factor {r}, got shape "
                              f"{x.shape}")
-        lead, (c, h, w) = x.shape[:-3], x.shape[-3:]
-        k = len(lead)
-        y = ops.reshape(x, lead + (c, h // r, r, w // r, r))
-        y = ops.transpose(y, tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3))
-        return ops.reshape(y, lead + (c * r * r, h // r, w // r))
+        return ops.pixel_unshuffle(x, r)
 
 
 class Unflatten(Cell):
@@ -159,9 +151,7 @@ class ChannelShuffle(Cell):
         if x.ndim < 3 or x.shape[1] % g:
             raise ValueError(f"nn.ChannelShuffle '{self.path()}': expected an input (N, C, *) "
                              f"with C divisible by groups {g}, got shape {x.shape}")
-        n, c = x.shape[:2]
-        y = ops.transpose(ops.reshape(x, (n, g, c // g, -1)), (0, 2, 1, 3))
-        return ops.reshape(y, x.shape)
+        return ops.channel_shuffle(x, g)
 
 
 def _patch_arg(value, arg):
