@@ -32,7 +32,12 @@ def _int(value, name, arg):
 
 def cartesian_prod(*inputs):
     """The Cartesian product of 1-D tensors: one row per combination, the last input
-    varying fastest (a single input comes back as it is)."""
+    varying fastest (a single input comes back as it is).
+
+    >>> import hookgrad as ms
+    >>> ms.ops.cartesian_prod(ms.Tensor([1, 2]), ms.Tensor([3, 4])).asnumpy().tolist()
+    [[1, 3], [1, 4], [2, 3], [2, 4]]
+    """
     xs = [_tensor_1d(x, 'cartesian_prod', f'inputs[{i}]') for i, x in enumerate(inputs)]
     if not xs:
         raise ValueError("For 'cartesian_prod', at least one input is needed.")

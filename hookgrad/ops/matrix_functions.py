@@ -66,7 +66,12 @@ def _eye(m, like, n):
 
 # ------------------------------------------------------------------------------ determinants
 def det(input):
-    """The determinant of each square matrix of ``input`` (..., n, n)."""
+    """The determinant of each square matrix of ``input`` (..., n, n).
+
+    >>> import numpy as np, hookgrad as ms
+    >>> round(ms.ops.det(ms.Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]))).item(), 6)
+    5.0
+    """
     return _float_matrices(input, 'MatrixDeterminant').det()
 
 

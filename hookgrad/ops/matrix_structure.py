@@ -54,7 +54,12 @@ def _rank_at_least_2(x, name):
 # ------------------------------------------------------------------------------ bands
 def matrix_band_part(x, lower, upper):
     """``x`` with the elements outside the band zeroed: the ``lower`` diagonals below the main
-    one and ``upper`` above it kept (a negative count keeps that whole triangle)."""
+    one and ``upper`` above it kept (a negative count keeps that whole triangle).
+
+    >>> import hookgrad as ms
+    >>> ms.ops.matrix_band_part(ms.ops.ones((3, 3)), 1, 0).asnumpy().tolist()
+    [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]
+    """
     x = _tensor(x, 'matrix_band_part')
     _rank_at_least_2(x, 'MatrixBandPart')
     lower = _scalar_int(lower, 'matrix_band_part', 'lower')

@@ -262,7 +262,12 @@ def polygamma(n, input):
 
 
 def zeta(input, other):
-    """The Hurwitz zeta function ``sum_k (other + k)^-input`` (the Riemann one at other = 1)."""
+    """The Hurwitz zeta function ``sum_k (other + k)^-input`` (the Riemann one at other = 1).
+
+    >>> import hookgrad as ms
+    >>> round(ms.ops.zeta(ms.Tensor([2.0]), ms.Tensor([1.0])).item(), 5)    # pi^2 / 6
+    1.64493
+    """
     x, q = _float_pair(input, other, 'Zeta', ('x', 'q'))
     return Zeta.apply(x, q)
 
