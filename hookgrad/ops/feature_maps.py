@@ -10,6 +10,8 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.function import value_read
+from ..kernels import backend
 from .arithmetic import add, mul, pow as _pow
 from .activation import relu
 from .conv import as_ints
@@ -140,38 +142,50 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def _max_unpool(x, indices, kernel_size, stride, padding, output_size, k):
-    name = f"max_unpool{k}d"
-    x = _tensor(x, name, 'x')
-    indices = _tensor(indices, name, 'indices')
-    kernel = as_ints(kernel_size, k, f"ops.{name}", 'kernel_size')
-    step = kernel if stride is None or stride == 0 else as_ints(stride, k, f"ops.{name}",
-                                                                'stride')
-    pads = as_ints(padding, k, f"ops.{name}", 'padding', minimum=0)
+    where = f"ops.max_unpool{k}d"
+    x = _tensor(x, where[4:], 'x')
+    indices = _tensor(indices, where[4:], 'indices')
+    kernel = as_ints(kernel_size, k, where, 'kernel_size')
+    step = kernel if stride is None or stride == 0 else as_ints(stride, k, where, 'stride')
+    pads = as_ints(padding, k, where, 'padding', minimum=0)
+    return max_unpool(x, indices, kernel, step, pads, output_size, k, where)
+
+
+def max_unpool(x, indices, kernel, stride, pads, output_size, k, where):
+    """Values of x (N, C, *spatial) or (C, *spatial), ``k`` spatial axes, scattered to their
+    flat ``indices`` of an output of spatial size ``(in - 1) * stride - 2 * pad + kernel`` (or
+    the last k entries of ``output_size``, within a stride of it); checked arguments as int
+    tuples, errors naming ``where``. The indices are read on the host to be checked."""
     if x.ndim not in (k + 1, k + 2):
-        raise ValueError(f"ops.{name}: expected a {k + 1}-d or {k + 2}-d input, got shape "
+        raise ValueError(f"{where}: expected a {k + 1}-d or {k + 2}-d input, got shape "
                          f"{x.shape}")
     if indices.shape != x.shape or indices._data.dtype.kind not in 'iu':
-        raise ValueError(f"ops.{name}: indices must be an integer Tensor of the input's shape "
+        raise ValueError(f"{where}: indices must be an integer Tensor of the input's shape "
                          f"{x.shape}, got {indices.dtype} {indices.shape}")
     added = x.ndim == k + 1
     if added:
         x, indices = expand_dims(x, 0), expand_dims(indices, 0)
     default = tuple((n - 1) * s - 2 * p + kk for n, s, p, kk in
-                    zip(x.shape[2:], step, pads, kernel))
+                    zip(x.shape[2:], stride, pads, kernel))
     size = default
     if output_size is not None:
         size = tuple(output_size)[-k:]
         if len(size) != k:
-            raise ValueError(f"ops.{name}: output_size must end with {k} sizes, got "
+            raise ValueError(f"{where}: output_size must end with {k} sizes, got "
                              f"{output_size!r}")
-        for s, d, st in zip(size, default, step):
-            if not d - st < s < d + st:
-                raise ValueError(f"ops.{name}: output_size {output_size} must be within a "
+        for s, d, st in zip(size, default, stride):
+            if not d - st <= s <= d + st:
+                raise ValueError(f"{where}: output_size {output_size} must be within a "
                                  f"stride of the default size {default}")
     n, c = x.shape[:2]
     total = int(np.prod(size))
-    flat = reshape(indices, (n, c, -1))
-    y = tensor_scatter_elements(zeros((n, c, total), x.dtype), flat, reshape(x, (n, c, -1)), 2)
+    value_read(indices)
+    flat = backend.to_host(indices._data)
+    if flat.size and (flat.min() < 0 or flat.max() >= total):
+        raise ValueError(f"{where}: indices must lie in [0, {total}) for the output size "
+                         f"{size}, got values in [{flat.min()}, {flat.max()}]")
+    y = tensor_scatter_elements(zeros((n, c, total), x.dtype), reshape(indices, (n, c, -1)),
+                                reshape(x, (n, c, -1)), 2)
     y = reshape(y, (n, c) + size)
     return squeeze(y, 0) if added else y
 

@@ -7,6 +7,7 @@ from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
 from ...ops.conv import as_ints
+from ...ops.feature_maps import max_unpool
 from ..cell import Cell
 from .pooling import _flag
 
@@ -38,38 +39,12 @@ class _MaxUnpool(Cell):
         for arg, t in (('x', x), ('indices', indices)):
             if not isinstance(t, Tensor):
                 raise TypeError(f"{name}: {arg} must be a Tensor, got {type(t).__name__}")
-        if x.ndim not in (k + 1, k + 2):
-            raise ValueError(f"{name}: expected a {k + 1}-d or {k + 2}-d input, got shape "
-                             f"{x.shape}")
-        if indices.shape != x.shape or indices._data.dtype.kind not in 'iu':
-            raise ValueError(f"{name}: indices must be an integer Tensor of the input's shape "
-                             f"{x.shape}, got {indices.dtype} {indices.shape}")
-        added = x.ndim == k + 1
-        if added:
-            x, indices = ops.expand_dims(x, 0), ops.expand_dims(indices, 0)
-        default = tuple((n - 1) * s - 2 * p + kk for n, s, p, kk in
-                        zip(x.shape[2:], self._stride, self._pad, self._kernel))
-        size = default
-        if output_size is not None:
-            if not isinstance(output_size, tuple) or not output_size:
-                raise ValueError(f"{name}: output_size must be a non-empty tuple, got "
-                                 f"{output_size!r}")
-            size = tuple(output_size[-k:])
-            for s, d, st in zip(size, default, self._stride):
-                if not d - st <= s <= d + st:
-                    raise ValueError(f"{name}: output_size {output_size} must be within a "
-                                     f"stride of the default size {default}")
-        n, c = x.shape[:2]
-        total = int(np.prod(size))
-        flat = indices._data.reshape(n, c, -1)
-        if flat.size and (flat.min() < 0 or flat.max() >= total):
-            raise ValueError(f"{name}: indices must lie in [0, {total}) for the output size "
-                             f"{size}, got values in [{flat.min()}, {flat.max()}]")
-        zeros = ops.zeros((n, c, total), x.dtype)
-        y = ops.tensor_scatter_elements(zeros, Tensor._wrap(flat.astype(np.int64)),
-                                        ops.reshape(x, (n, c, -1)), 2)
-        y = ops.reshape(y, (n, c) + size)
-        return ops.squeeze(y, 0) if added else y
+        if output_size is not None and (not isinstance(output_size, tuple) or
+                                        not output_size):
+            raise ValueError(f"{name}: output_size must be a non-empty tuple, got "
+                             f"{output_size!r}")
+        return max_unpool(x, indices, self._kernel, self._stride, self._pad, output_size, k,
+                          name)
 
 
 class MaxUnpool1d(_MaxUnpool):
