@@ -17,7 +17,9 @@ with a fixed number of terms and rounded to the input's type:
   ``x = a + 1`` and Legendre's continued fraction (modified Lentz) above, each with a fixed
   number of terms (``_SERIES_TERMS``, ``_FRACTION_TERMS``) that reach double precision for
   ``a`` up to several hundred.
-  ``dP/dx = x^(a-1) e^-x / Gamma(a)``; no gradient flows to ``a``.
+  ``dP/dx = x^(a-1) e^-x / Gamma(a)``; dP/da is the series and the fraction differentiated
+  term by term, a first-order gradient only (its own derivative is not recorded, as for
+  MindSpore's IgammaGradA).
 """
 import math
 import numbers
@@ -84,43 +86,67 @@ _FRACTION_TERMS = 300
 _TINY = 1e-300
 
 
-def _igamma_array(a, x, upper):
-    """P(a, x) (or Q(a, x) with ``upper``) on float64 arrays (broadcast)."""
+def _igamma_array(a, x, upper, slope_a=False):
+    """P(a, x) (or Q(a, x) with ``upper``) on float64 arrays (broadcast); with ``slope_a``,
+    dP/da (dQ/da) instead, the series and the continued fraction differentiated term by term."""
     xp = array_module(a)
     a, x = xp.broadcast_arrays(xp.asarray(a, np.float64), xp.asarray(x, np.float64))
     with np.errstate(all='ignore'):
         valid = (a > 0) & (x >= 0)
         aa = xp.where(valid, a, 1.0)
         xx = xp.where(valid & (x > 0), x, 1.0)
-        log_front = aa * xp.log(xx) - xx - _lgamma_positive(aa)
-        # series: P = x^a e^-x / Gamma(a + 1) * sum_k x^k / ((a + 1) ... (a + k))
+        front = xp.exp(aa * xp.log(xx) - xx - _lgamma_positive(aa))    # x^a e^-x / Gamma(a)
+        # series: P = front / a * sum_k x^k / ((a + 1) ... (a + k))
         term, total = xp.ones_like(xx), xp.ones_like(xx)
+        d_term, d_total = xp.zeros_like(xx), xp.zeros_like(xx)
         for k in range(1, _SERIES_TERMS):
-            term = term * xx / (aa + k)
+            ratio = xx / (aa + k)
+            if slope_a:
+                d_term = (d_term - term / (aa + k)) * ratio
+                d_total = d_total + d_term
+            term = term * ratio
             total = total + term
-        lower = xp.exp(log_front) * total / aa
-        # continued fraction for Q (modified Lentz)
+        lower = front * total / aa
+        # continued fraction for Q = front * h (modified Lentz)
         b = xx + 1 - aa
         c = xp.full_like(b, 1 / _TINY)
         d = 1 / b
         h = d
+        d_c, d_d, d_h = xp.zeros_like(xx), d * d, d * d     # derivatives in a (db/da = -1)
         for i in range(1, _FRACTION_TERMS):
             an = -i * (i - aa)
             b = b + 2
-            d = an * d + b
-            d = xp.where(xp.abs(d) < _TINY, _TINY, d)
-            c = b + an / c
-            c = xp.where(xp.abs(c) < _TINY, _TINY, c)
-            d = 1 / d
+            den = an * d + b
+            den = xp.where(xp.abs(den) < _TINY, _TINY, den)
+            c_next = b + an / c
+            c_next = xp.where(xp.abs(c_next) < _TINY, _TINY, c_next)
+            if slope_a:
+                d_den = i * d + an * d_d - 1
+                d_c = -1 + i / c - an * d_c / (c * c)
+                d_d = -d_den / (den * den)
+                d_h = d_h * c_next / den + h * (d_d * c_next + d_c / den)
+            c, d = c_next, 1 / den
             h = h * d * c
-        upper_tail = xp.exp(log_front) * h
         use_series = xx < aa + 1
+        if slope_a:
+            d_front = front * (xp.log(xx) - _digamma_positive(aa))
+            d_lower = (d_front * total + front * d_total - lower) / aa
+            d_upper = d_front * h + front * d_h
+            dp = xp.where(use_series, d_lower, -d_upper)
+            dp = xp.where((x == 0) | xp.isinf(x), 0.0, dp)
+            return xp.where(valid, -dp if upper else dp, np.nan)
+        upper_tail = front * h
         p = xp.where(use_series, lower, 1 - upper_tail)
         q = xp.where(use_series, 1 - lower, upper_tail)
         y = q if upper else p
         y = xp.where(x == 0, 1.0 if upper else 0.0, y)
         y = xp.where(xp.isinf(x) & (x > 0), 0.0 if upper else 1.0, y)
         return xp.where(valid, y, np.nan)
+
+
+def _digamma_positive(a):
+    """psi(a) for a > 0 on float64 arrays: the Tensor method's computation."""
+    return Tensor._wrap(a).digamma()._data
 
 
 def _round_to(y, dtype):
@@ -179,7 +205,7 @@ def _igamma_slope(m, a, x, sign):
 
 class Igamma(Op):
     """y = P(a, x), the regularized lower incomplete gamma function; dy/dx = x^(a-1) e^-x /
-    Gamma(a), none to a."""
+    Gamma(a); dy/da from ``_igamma_array(..., slope_a=True)`` (a constant on recorded rules)."""
     sign = 1
 
     @classmethod
@@ -190,7 +216,13 @@ class Igamma(Op):
     @classmethod
     def backward(cls, ctx, gy):
         a, x = ctx.saved
-        return None, gy * _igamma_slope(ctx.m, a, x, cls.sign)
+        ga = None
+        if ctx.needs_grad(0):
+            m = ctx.m
+            arrays = (a, x) if m is array_math else (a._data, x._data)
+            slope = _round_to(_igamma_array(*arrays, cls.sign < 0, slope_a=True), arrays[0].dtype)
+            ga = gy * (slope if m is array_math else Tensor._wrap(slope))
+        return ga, gy * _igamma_slope(ctx.m, a, x, cls.sign)
 
 
 class Igammac(Igamma):
