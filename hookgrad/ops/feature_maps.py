@@ -13,7 +13,6 @@ from .._tensor import Tensor
 from ..autograd.function import value_read
 from ..kernels import backend
 from .arithmetic import add, mul, pow as _pow
-from .activation import relu
 from .conv import as_ints
 from .creation import zeros
 from .normalization import normalize_last
@@ -22,7 +21,6 @@ from .pooling_nd import avg_pool1d
 from .random import Dropout2D, _float_input, _probability, _training
 from .scatter_gather import tensor_scatter_elements
 from .shaping import expand_dims, reshape, squeeze, transpose
-from .unary import abs as _abs, sign
 
 __all__ = ['pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle', 'lp_pool1d', 'lp_pool2d',
            'max_unpool1d', 'max_unpool2d', 'max_unpool3d', 'dropout1d', 'dropout3d', 'group_norm']
@@ -105,9 +103,8 @@ def _lp_pool(x, norm_type, kernel, stride, ceil_mode, name, pool):
     if p == 0:
         raise ValueError(f"ops.{name}: norm_type can not be 0")
     mean = pool(_pow(x, p), kernel, stride, ceil_mode)
-    # MindSpore's form: sign(mean) * relu(|mean|) * kernel size, then the 1/p power
-    total = mul(mul(sign(mean), relu(_abs(mean))), float(np.prod(kernel)))
-    return _pow(total, 1.0 / p)
+    # the window sum (MindSpore writes it sign(mean) * relu(|mean|) * size: the same values)
+    return _pow(mul(mean, float(np.prod(kernel))), 1.0 / p)
 
 
 def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):

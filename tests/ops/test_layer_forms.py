@@ -131,7 +131,8 @@ def test_rearrangements_match_mindspore():
 
 def test_lp_pooling_matches_mindspore():
     check(ops.lp_pool1d(IN['pos'][0], 2, 3, 2), 'lp_pool1d')
-    check(ops.lp_pool1d(IN['x1'], 3, 2, ceil_mode=True), 'lp_pool1d_ceil')
+    with pytest.warns(RuntimeWarning, match='ops.pow: invalid value'):   # negative sums ** 1/3
+        check(ops.lp_pool1d(IN['x1'], 3, 2, ceil_mode=True), 'lp_pool1d_ceil')     # NaN there
     check(ops.lp_pool2d(IN['pos'], 1.5, (2, 3)), 'lp_pool2d')
 
 
