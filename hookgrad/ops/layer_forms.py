@@ -16,7 +16,7 @@ from ..autograd.function import Op
 from .activation import relu, silu, softmax
 from .arithmetic import add, cast, mul, neg, sub
 from .comparison import lt, ne
-from .creation import arange, one_hot, stop_gradient
+from .creation import arange, one_hot, stop_gradient, tensor_on
 from .indexing import gather, where
 from .nn_activation import softshrink
 from .pointwise_loss import mse_loss
@@ -242,9 +242,10 @@ def multilabel_margin_loss(input, target, reduction='mean'):
     c = x.shape[1]
     valid, picked, is_target = _label_sets(t.asnumpy())
     weight = valid[:, :, None] & ~is_target[:, None, :]               # (N, target j, class i)
-    xj = gather_elements(x, 1, Tensor(picked))                        # (N, C): x at each label
+    xj = gather_elements(x, 1, tensor_on(picked, x, 'target'))        # (N, C): x at each label
     hinge = relu(add(sub(expand_dims(x, 1), expand_dims(xj, 2)), 1.0))
-    loss = mul(_sum(mul(hinge, Tensor(weight.astype(x._data.dtype))), (1, 2)), 1.0 / c)
+    weight = tensor_on(weight.astype(x._data.dtype), x, 'target')
+    loss = mul(_sum(mul(hinge, weight), (1, 2)), 1.0 / c)
     if reduction == 'mean':
         return mean(loss)
     if reduction == 'sum':
@@ -270,7 +271,7 @@ def label_mask(target):
     t = _tensor(target, 'multilabel_margin_loss', 'target')
     labels = t.asnumpy().reshape((-1, t.shape[-1]) if t.ndim else (1, 1))
     mask = _label_sets(labels)[2].astype(t._data.dtype).reshape(t.shape)
-    return Tensor(mask)
+    return tensor_on(mask, t, 'target')
 
 
 # ------------------------------------------------------------------------------ bits
