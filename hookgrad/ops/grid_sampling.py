@@ -1,6 +1,8 @@
-"""``grid_sample``: values of (N, C, H, W) at the normalised (x, y) positions of a grid,
-composed of hookgrad's ops (gathers weighted by the bilinear weights), so gradients reach both
-the input and the grid."""
+"""``grid_sample``: values of (N, C, H, W) or (N, C, D, H, W) at the normalised positions of a
+grid, composed of hookgrad's ops (gathers weighted by the bilinear or trilinear weights), so
+gradients reach both the input and the grid."""
+import itertools
+
 from .._dtype import int64
 from .arithmetic import add, cast, div, mul, sub
 from .broadcasting import broadcast_to
@@ -48,12 +50,17 @@ def _source(coord, size, padding_mode, align_corners):
     return coord
 
 
-def _pick(flat, ix, iy, w, h):
-    """Values of ``flat`` (N, C, H * W) at integer positions (N, L); 0 outside the image."""
-    inside = logical_and(logical_and(ge(ix, 0), le(ix, w - 1)),
-                             logical_and(ge(iy, 0), le(iy, h - 1)))
-    index = cast(add(mul(clamp(iy, 0, h - 1), w), clamp(ix, 0, w - 1)),
-                     int64)
+def _pick(flat, positions, sizes):
+    """Values of ``flat`` (N, C, prod(sizes)) at the integer positions (N, L) along each axis
+    of ``sizes`` (fastest first: W, H[, D]); 0 outside the input."""
+    inside, index, stride = None, None, 1
+    for pos, size in zip(positions, sizes):
+        ok = logical_and(ge(pos, 0), le(pos, size - 1))
+        inside = ok if inside is None else logical_and(inside, ok)
+        term = mul(clamp(pos, 0, size - 1), stride)
+        index = term if index is None else add(index, term)
+        stride *= size
+    index = cast(index, int64)
     n, c = flat.shape[:2]
     index = broadcast_to(unsqueeze(index, 1), (n, c, index.shape[-1]))
     values = gather_elements(flat, 2, index)
@@ -61,38 +68,40 @@ def _pick(flat, ix, iy, w, h):
 
 
 def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
-    """Samples of ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) of (x, y) in [-1, 1];
-    returns (N, C, Ho, Wo). ``mode`` 'bilinear' or 'nearest'; outside the image ``padding_mode``
-    gives zeros, the border value or the reflected position's value."""
+    """Samples of ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) of (x, y) in [-1, 1], or
+    of (N, C, D, H, W) at (N, Do, Ho, Wo, 3) of (x, y, z); returns (N, C, *grid's middle
+    axes). ``mode`` 'bilinear' (trilinear for 5-d) or 'nearest'; outside the input
+    ``padding_mode`` gives zeros, the border value or the reflected position's value."""
     if mode not in _MODES:
-        raise ValueError(f"ops.grid_sample: mode must be one of {_MODES}, got "
-                         f"{mode!r}")
+        raise ValueError(f"ops.grid_sample: mode must be one of {_MODES}, got {mode!r}")
     if padding_mode not in _PADDINGS:
-        raise ValueError(f"ops.grid_sample: padding_mode must be one of "
-                         f"{_PADDINGS}, got {padding_mode!r}")
-    if input.ndim != 4 or grid.ndim != 4 or grid.shape[-1] != 2 or grid.shape[0] != \
-            input.shape[0]:
-        raise ValueError(f"ops.grid_sample: expects input (N, C, H, W) and grid "
-                         f"(N, Ho, Wo, 2), got shapes {input.shape} and {grid.shape}")
+        raise ValueError(f"ops.grid_sample: padding_mode must be one of {_PADDINGS}, got "
+                         f"{padding_mode!r}")
+    k = input.ndim - 2
+    if k not in (2, 3) or grid.ndim != input.ndim or grid.shape[-1] != k or \
+            grid.shape[0] != input.shape[0]:
+        raise ValueError(f"ops.grid_sample: expects input (N, C, H, W) and grid (N, Ho, Wo, 2), "
+                         f"or input (N, C, D, H, W) and grid (N, Do, Ho, Wo, 3), got shapes "
+                         f"{input.shape} and {grid.shape}")
     align = bool(align_corners)
-    n, c, h, w = input.shape
-    ho, wo = grid.shape[1:3]
-    flat = reshape(input, (n, c, h * w))
-    gx = reshape(grid[..., 0], (n, ho * wo))
-    gy = reshape(grid[..., 1], (n, ho * wo))
-    x = _source(gx, w, padding_mode, align)
-    y = _source(gy, h, padding_mode, align)
+    n, c = input.shape[:2]
+    out = tuple(grid.shape[1:-1])
+    sizes = tuple(reversed(input.shape[2:]))                     # W, H[, D]: x, y[, z]
+    flat = reshape(input, (n, c, -1))
+    src = [_source(reshape(grid[..., i], (n, -1)), size, padding_mode, align)
+           for i, size in enumerate(sizes)]
     if mode == 'nearest':
-        out = _pick(flat, _round(x), _round(y), w, h)
+        y = _pick(flat, [_round(p) for p in src], sizes)
     else:
-        x0, y0 = floor(x), floor(y)
-        fx, fy = sub(x, x0), sub(y, y0)
-        x1, y1 = add(x0, 1), add(y0, 1)
-        out = None
-        for xi, yi, weight in ((x0, y0, mul(sub(1, fx), sub(1, fy))),
-                               (x1, y0, mul(fx, sub(1, fy))),
-                               (x0, y1, mul(sub(1, fx), fy)),
-                               (x1, y1, mul(fx, fy))):
-            term = mul(_pick(flat, xi, yi, w, h), unsqueeze(weight, 1))
-            out = term if out is None else add(out, term)
-    return reshape(out, (n, c, ho, wo))
+        low = [floor(p) for p in src]
+        frac = [sub(p, lo) for p, lo in zip(src, low)]
+        y = None
+        for corner in itertools.product((0, 1), repeat=k):      # 4 or 8 neighbours
+            weight, positions = None, []
+            for bit, lo, f in zip(corner, low, frac):
+                positions.append(add(lo, 1) if bit else lo)
+                w = f if bit else sub(1, f)
+                weight = w if weight is None else mul(weight, w)
+            term = mul(_pick(flat, positions, sizes), unsqueeze(weight, 1))
+            y = term if y is None else add(y, term)
+    return reshape(y, (n, c) + out)

@@ -35,6 +35,7 @@ def inputs():
         'src_slice': rng.standard_normal((2, 8, 2, 6)).astype(np.float32),
         'grid': rng.uniform(-1.2, 1.2, (2, 3, 5, 2)).astype(np.float32),
         'vol': rng.standard_normal((2, 4, 5, 6, 7)).astype(np.float32),
+        'grid3': rng.uniform(-1.2, 1.2, (2, 2, 3, 4, 3)).astype(np.float32),
         'w3': rng.standard_normal((6, 2, 2, 3, 2)).astype(np.float32),
         'w3t': rng.standard_normal((4, 3, 3, 2, 2)).astype(np.float32),
         'b3': rng.standard_normal(6).astype(np.float32),
@@ -77,6 +78,9 @@ def record(ms, ops, a):
     out['grid_sample'] = ops.grid_sample(t['x'][:, :3], t['grid'])
     out['grid_sample_nearest'] = ops.grid_sample(t['x'][:, :3], t['grid'], 'nearest', 'border',
                                                  True)
+    out['grid_sample3d'] = ops.grid_sample(t['vol'], t['grid3'], 'bilinear', 'reflection')
+    out['grid_sample3d_nearest'] = ops.grid_sample(t['vol'], t['grid3'], 'nearest', 'zeros',
+                                                   True)
     out['conv3d'] = ops.conv3d(t['vol'], t['w3'], t['b3'], (1, 2, 1), groups=2)
     out['conv3d_same'] = ops.conv3d(t['vol'], t['w3'], None, 2, 'same', 0, (1, 1, 2), 2)
     out['conv3d_pad'] = ops.conv3d(t['vol'], t['w3'], None, 1, 'pad', (1, 0, 2), 1, 2)

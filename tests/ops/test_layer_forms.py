@@ -98,7 +98,7 @@ CASES = [
     Case('Conv2DBackpropInput', lambda x, w: ops.conv3d_transpose(x, w, 'pad', 1, (2, 1, 1)),
          name='conv3d_transpose', shapes=(((1, 2, 3, 2, 3), (2, 2, 2, 2, 2)),), double=False),
     Case('GatherElements', lambda x, g: ops.grid_sample(x, g), name='grid_sample',
-         shapes=(((1, 2, 3, 4), (1, 2, 3, 2)),), double=False,
+         shapes=(((1, 2, 3, 4), (1, 2, 3, 2)), ((2, 1, 2, 3, 2), (2, 1, 2, 2, 3))), double=False,
          domains=(normal, lambda rng, s: rng.uniform(-0.9, 0.9, s))),
     # the crops are Float32 (MindSpore's), so a wider step; bilinear sampling is piecewise
     # linear in the image and quadratic in the boxes, which central differences take exactly
@@ -221,6 +221,12 @@ def test_grid_sample_matches_mindspore_and_is_minted_once():
     check(ops.grid_sample(IN['x'][:, :3], IN['grid'], 'nearest', 'border', True),
           'grid_sample_nearest')
     assert ms.mint.nn.functional.grid_sample is ops.grid_sample
+
+
+def test_grid_sample_of_volumes_matches_mindspore():
+    check(ops.grid_sample(IN['vol'], IN['grid3'], 'bilinear', 'reflection'), 'grid_sample3d')
+    check(ops.grid_sample(IN['vol'], IN['grid3'], 'nearest', 'zeros', True),
+          'grid_sample3d_nearest')
 
 
 def test_conv3d_matches_mindspore():

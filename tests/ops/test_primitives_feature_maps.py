@@ -19,7 +19,7 @@ def same(a, b):
 
 
 def test_primitives_are_the_ops_classes_under_mindspore_paths():
-    for name in ('GridSampler2D', 'MaxUnpool2D', 'MaxUnpool3D', 'CropAndResize', 'ChannelShuffle',
+    for name in ('GridSampler2D', 'GridSampler3D', 'MaxUnpool2D', 'MaxUnpool3D', 'CropAndResize', 'ChannelShuffle',
                  'RmsNorm', 'PopulationCount', 'Conv3D', 'Conv3DTranspose', 'Dropout3D',
                  'MultilabelMarginLoss', 'Gamma', 'Poisson', 'RandomGamma', 'RandomPoisson',
                  'StandardLaplace', 'Randperm', 'RandpermV2', 'MultinomialWithReplacement',
@@ -31,6 +31,10 @@ def test_layer_primitives_give_their_functions_values():
     grid = ms.Tensor(RNG.uniform(-1, 1, (2, 2, 3, 2)).astype(np.float32))
     same(ops.GridSampler2D('nearest', 'border', True)(X, grid),
          ops.grid_sample(X, grid, 'nearest', 'border', True))
+    vol = ms.Tensor(RNG.standard_normal((2, 1, 2, 3, 2)).astype(np.float32))
+    grid3 = ms.Tensor(RNG.uniform(-1, 1, (2, 1, 2, 2, 3)).astype(np.float32))
+    same(ops.GridSampler3D('bilinear', 'border')(vol, grid3),
+         ops.grid_sample(vol, grid3, 'bilinear', 'border'))
     pooled, idx = ops.max_pool2d(X, 2, 2, return_indices=True)
     same(ops.MaxUnpool2D(2)(pooled, idx), ops.max_unpool2d(pooled, idx, 2))
     same(ops.MaxUnpool2D(2, 2, 0, (2, 4, 3, 5))(pooled, idx),

@@ -1,4 +1,4 @@
-"""MindSpore's Primitive classes of feature-map layers: GridSampler2D, MaxUnpool2D, MaxUnpool3D,
+"""MindSpore's Primitive classes of feature-map layers: GridSampler2D/3D, MaxUnpool2D/3D,
 CropAndResize, ChannelShuffle, RmsNorm, PopulationCount, Conv3D, Conv3DTranspose, Dropout3D
 and MultilabelMarginLoss.
 
@@ -15,7 +15,7 @@ from ..random import Dropout2D, _float_input, check_keep_prob
 from ..shaping import reshape
 from ._primitive import Primitive
 
-__all__ = ['GridSampler2D', 'MaxUnpool2D', 'MaxUnpool3D', 'CropAndResize', 'ChannelShuffle',
+__all__ = ['GridSampler2D', 'GridSampler3D', 'MaxUnpool2D', 'MaxUnpool3D', 'CropAndResize', 'ChannelShuffle',
            'RmsNorm', 'PopulationCount', 'Conv3D', 'Conv3DTranspose', 'Dropout3D',
            'MultilabelMarginLoss']
 
@@ -30,6 +30,12 @@ class GridSampler2D(Primitive):
     def construct(self, input_x, grid):
         return grid_sample(input_x, grid, self.interpolation_mode, self.padding_mode,
                            self.align_corners)
+
+
+class GridSampler3D(GridSampler2D):
+    """``GridSampler3D(interpolation_mode='bilinear', padding_mode='zeros',
+    align_corners=False)(input_x, grid)`` of an (N, C, D, H, W) input_x and an
+    (N, Do, Ho, Wo, 3) grid; see ``ops.grid_sample``."""
 
 
 class _MaxUnpool(Primitive):
