@@ -37,6 +37,7 @@ import time
 
 import numpy as np
 
+from .conv_layout import POOL
 from .plan_cache import PlanCache
 from .threads import cores as _cores
 
@@ -157,7 +158,12 @@ def plan_for(conv, x, w, stride, padding, dilation, groups, out_hw, rules, grads
     with _lock:
         plan = _plans.get(k)
         if plan is None:
-            plan, times = _measure(conv, x, w, (stride, padding, dilation, groups), rules, grads)
+            try:
+                plan, times = _measure(conv, x, w, (stride, padding, dilation, groups), rules,
+                                       grads)
+            finally:
+                # the losing candidates' scratch buffers would stay idle in the pool for good
+                POOL.idle.clear()
             _plans[k] = plan
             _measured[k] = times
             CACHE.put(k, {'plan': list(plan), 'ms': times})

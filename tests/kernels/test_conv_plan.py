@@ -307,3 +307,22 @@ def test_blas_info_reports_how_convolutions_are_planned():
         assert ms.blas_info()['conv_plan'] == 'rules'
     finally:
         ms.set_context(deterministic='OFF')
+
+
+def test_measuring_leaves_no_idle_scratch_behind(planner, monkeypatch):
+    """The losing candidates' scratch buffers are not kept in the pool after measuring (they
+    would raise the process's memory for good)."""
+    from hookgrad.kernels.conv_layout import POOL
+    x, w = layer(n=8, c=64, h=32, w=32, o=64)       # im2col and Winograd scratch over 1 MiB
+    monkeypatch.setattr(POOL, 'idle', [])
+    left = []
+    measure = conv_plan._measure
+
+    def spy(*args):
+        out = measure(*args)
+        left.extend(POOL.idle)
+        return out
+    monkeypatch.setattr(conv_plan, '_measure', spy)
+    conv_kernels.conv_forward(x, w, (1, 1), (1,) * 4, (1, 1), 1)
+    assert left                                         # measuring left buffers idle ...
+    assert not [b for b in POOL.idle if any(b is a for a in left)]    # ... none stays
