@@ -16,7 +16,8 @@ Random order comes from the global generator, so ``ms.set_seed`` makes it repeat
 """
 from .engine import Dataset, TupleIterator, DictIterator
 from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
-                       SubsetRandomSampler, DistributedSampler)
+                       SubsetRandomSampler, DistributedSampler, WeightedRandomSampler)
+from .callbacks import DSCallback
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -54,8 +55,17 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'AmazonReviewDataset', 'DBpediaDataset', 'SogouNewsDataset', 'YahooAnswersDataset',
            'YelpReviewDataset', 'PennTreebankDataset', 'WikiTextDataset', 'SST2Dataset',
            'EnWik9Dataset', 'CoNLL2000Dataset', 'UDPOSDataset', 'IMDBDataset', 'FlickrDataset',
-           'SUN397Dataset', 'RenderedSST2Dataset']
+           'SUN397Dataset', 'RenderedSST2Dataset', 'WeightedRandomSampler', 'DSCallback',
+           'WaitedDSCallback']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
-__getattr__ = _reporter('mindspore.dataset')
+_report = _reporter('mindspore.dataset')
+
+
+def __getattr__(name):
+    # WaitedDSCallback is also a training Callback, so it lives in hookgrad.train
+    if name == 'WaitedDSCallback':
+        from ..train.dataset_sync import WaitedDSCallback
+        return WaitedDSCallback
+    return _report(name)

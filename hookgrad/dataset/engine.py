@@ -20,6 +20,7 @@ from ..kernels import backend as _backend
 __all__ = ['Dataset', 'TupleIterator', 'DictIterator', 'row_generator']
 
 _row = threading.local()      # the seed and generator of the row a map worker is processing
+_run = threading.local()      # the iterator whose epoch this thread is starting
 
 
 def row_generator():
@@ -36,6 +37,11 @@ def row_generator():
     if rng is None:
         rng = _row.rng = np.random.default_rng(seed)
     return rng
+
+
+def current_iterator():
+    """The iterator that last started an epoch in this thread (None: none has)."""
+    return getattr(_run, 'iterator', None)
 
 
 def set_row_seed(seed):
@@ -206,8 +212,9 @@ class Dataset(abc.ABC):
                 ``config.get_num_parallel_workers()``.
             **kwargs: ``python_multiprocessing`` (bool): run the operations in forked worker
                 processes instead of threads; ``max_rowsize`` is accepted; ``cache``, a
-                ``DatasetCache``, keeps the first epoch's results in memory for later epochs.
-                ``callbacks`` and ``offload`` are MindSpore C++-pipeline features and raise.
+                ``DatasetCache``, keeps the first epoch's results in memory for later epochs;
+                ``callbacks``, a ``DSCallback`` or list of them, called as rows pass (see
+                ``DSCallback``). ``offload`` is a MindSpore device feature and raises.
 
         Raises:
             TypeError: for operations that are not callable or an unknown keyword.
@@ -377,6 +384,7 @@ class TupleIterator:
                 raise RuntimeError(f"{type(self).__name__}: all num_epochs={self._num_epochs} "
                                    f"epochs of this iterator have been read")
             self._rows = self._dataset._rows()
+            _run.iterator = self        # pipeline callbacks start a new run per iterator
         try:
             row = next(self._rows)
         except StopIteration:

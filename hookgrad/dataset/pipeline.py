@@ -1,5 +1,6 @@
 """The operation nodes of a dataset pipeline: batch, shuffle, map, repeat, take, skip, project,
 rename. Each wraps one child dataset and transforms its rows lazily, epoch by epoch."""
+import collections
 import functools
 import itertools
 import numbers
@@ -8,6 +9,7 @@ import numpy as np
 
 from .. import _random
 from .cache import check_cache
+from .callbacks import CallbackRunner, check_callbacks
 from .engine import (Dataset, _int_at_least, check_workers, column_indices, column_list)
 from .workers import ordered_map, resolve_workers, run_ops
 
@@ -17,9 +19,8 @@ _UNIFORM_BLOCK = 1024      # uniforms drawn at a time by the shuffle buffer
 def _kwargs(kwargs, allowed, who):
     """Check the ``**kwargs`` of ``map``/``batch``: known names only; C++-only ones raise."""
     for key, value in kwargs.items():
-        if key == 'callbacks' and value is not None:
-            raise ValueError(f"{who}: callbacks is not supported: hookgrad's data pipeline has "
-                             f"no pipeline callbacks")
+        if key == 'callbacks' and value is not None and who != 'Dataset.map':
+            raise ValueError(f"{who}: callbacks is not supported here; give them to map")
         if key == 'cache':
             check_cache(value, who)
         if key == 'offload' and value:
@@ -209,6 +210,8 @@ class MapDataset(Dataset):
         self._processes = _kwargs(kwargs, ('python_multiprocessing', 'max_rowsize'),
                                   'Dataset.map')
         self._cache = kwargs.get('cache')
+        callbacks = check_callbacks(kwargs.get('callbacks'), 'Dataset.map')
+        self._callbacks = CallbackRunner(callbacks) if callbacks else None
         self._in_idx, self._outs, self._before, self._after, self._names = _layout(
             child.get_col_names(), input_columns, output_columns, 'Dataset.map')
         super().__init__((child,))
@@ -224,15 +227,34 @@ class MapDataset(Dataset):
     def _rows(self):
         if self._cache is not None:         # an epoch's results, kept by the DatasetCache
             return self._cache.rows(self, self._mapped_rows)
+        if self._callbacks is not None:
+            return self._called_rows(self._callbacks)
         return self._mapped_rows()
 
-    def _mapped_rows(self):
+    def _called_rows(self, runner):
+        """``_mapped_rows`` with the pipeline callbacks called around the epoch and rows."""
+        runner.begin_epoch()
+        steps = collections.deque()
+
+        def counted(rows):
+            for row in rows:
+                steps.append(runner.begin_step())
+                yield row
+        for row in self._mapped_rows(counted):
+            runner.end_step(*steps.popleft())
+            yield row
+        runner.end_epoch()
+
+    def _mapped_rows(self, counted=None):
         ops, in_idx, before, after = self.operations, self._in_idx, self._before, self._after
         n_out = len(self._outs)
         base = int(_random.generator().integers(2 ** 63))      # one draw per epoch
         workers = resolve_workers(self.num_parallel_workers)
+        if self._callbacks is not None and self._callbacks.waits:
+            workers = 1         # a callback waiting for training must not see rows read ahead
+        rows = self.children[0]._rows()
         items = ((row, tuple(row[i] for i in in_idx), (base, k))
-                 for k, row in enumerate(self.children[0]._rows()))
+                 for k, row in enumerate(rows if counted is None else counted(rows)))
         for row, args in ordered_map(functools.partial(run_ops, ops), items, workers,
                                      ops if self._processes and workers > 1 else None):
             if len(args) != n_out:

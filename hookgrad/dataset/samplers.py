@@ -12,7 +12,7 @@ import numpy as np
 from .. import _random
 
 __all__ = ['Sampler', 'SequentialSampler', 'RandomSampler', 'SubsetSampler',
-           'SubsetRandomSampler', 'DistributedSampler']
+           'SubsetRandomSampler', 'DistributedSampler', 'WeightedRandomSampler']
 
 
 def _count(value, who, arg, allow_none=True, minimum=1):
@@ -226,6 +226,79 @@ class DistributedSampler(Sampler):
     def _size(self, n):
         size = -(-n // self.num_shards)
         return size if self.num_samples is None else min(size, self.num_samples)
+
+
+class WeightedRandomSampler(Sampler):
+    """Rows drawn at random with probabilities proportional to ``weights``, anew each epoch.
+
+    Row ``i`` is drawn with probability ``weights[i] / sum(weights)``; rows past the end of
+    ``weights`` are never drawn. Draws come from the global generator, so ``ms.set_seed`` makes
+    them repeat.
+
+    Args:
+        weights: a list of non-negative numbers (a single number is one weight), not all zero;
+            at most as many as the dataset has rows.
+        num_samples: rows per epoch. Default None (or 0): as many as the dataset has.
+        replacement: draw each row independently (rows may repeat). Default True. Without
+            replacement ``num_samples`` may not exceed the number of non-zero weights.
+
+    Raises:
+        TypeError: for a weight that is not a number, a non-int ``num_samples`` or a non-bool
+            ``replacement``.
+        ValueError: for a negative ``num_samples``; for empty, negative or all-zero weights.
+            Reading raises ValueError for more weights than rows, or too few non-zero weights
+            to draw ``num_samples`` rows without replacement.
+
+    >>> import numpy as np, hookgrad as ms
+    >>> ms.set_seed(0)
+    >>> sampler = ms.dataset.WeightedRandomSampler([0, 1, 0, 1], num_samples=4)
+    >>> ds = ms.dataset.NumpySlicesDataset(np.arange(4), sampler=sampler)
+    >>> sorted({int(x) for (x,) in ds.create_tuple_iterator(output_numpy=True)})
+    [1, 3]
+    """
+
+    def __init__(self, weights, num_samples=None, replacement=True):
+        who = 'WeightedRandomSampler'
+        weights = list(weights) if isinstance(weights, (list, tuple, np.ndarray)) else [weights]
+        for i, w in enumerate(weights):
+            if isinstance(w, bool) or not isinstance(w, numbers.Number):
+                raise TypeError(f"{who}: weights[{i}] must be a number, got {w!r}")
+        w = np.asarray(weights, np.float64)
+        if not w.size or (w < 0).any() or not w.any() or not np.isfinite(w).all():
+            raise ValueError(f"{who}: weights must be finite, non-negative and not all zero, "
+                             f"got {weights}")
+        if isinstance(num_samples, bool) or \
+                (num_samples is not None and not isinstance(num_samples, numbers.Integral)):
+            raise TypeError(f"{who}: num_samples must be an int or None, got {num_samples!r}")
+        if num_samples is not None and num_samples < 0:
+            raise ValueError(f"{who}: num_samples must be >= 0, got {num_samples}")
+        if not isinstance(replacement, bool):
+            raise TypeError(f"{who}: replacement must be a bool, got {replacement!r}")
+        super().__init__(int(num_samples) if num_samples else None)
+        self.weights = weights
+        self.replacement = replacement
+        self._p = w / w.sum()
+
+    def _draws(self, n):
+        """How many rows one epoch over ``n`` rows draws (checked against the weights)."""
+        who = 'WeightedRandomSampler'
+        if len(self._p) > n:
+            raise ValueError(f"{who}: {len(self._p)} weights for a dataset of {n} rows; give at "
+                             f"most one weight per row")
+        k = n if self.num_samples is None else self.num_samples
+        nonzero = int(np.count_nonzero(self._p))
+        if not self.replacement and k > nonzero:
+            raise ValueError(f"{who}: without replacement, {k} rows cannot be drawn from "
+                             f"{nonzero} non-zero weights")
+        return k
+
+    def _indices(self, n):
+        k = self._draws(n)
+        return _random.generator().choice(len(self._p), size=k, replace=self.replacement,
+                                          p=self._p).astype(np.int64, copy=False)
+
+    def _size(self, n):
+        return self._draws(n)
 
 
 def build_sampler(who, sampler, shuffle, num_samples, num_shards, shard_id, random_access):
