@@ -142,6 +142,10 @@ from .inplace_forms import *  # noqa: E402,F401,F403  (zero_, clamp_, uniform_, 
 from .grid_sampling import grid_sample  # noqa: E402
 from .conv3d import conv3d, conv3d_transpose  # noqa: E402
 from .crop_resize import crop_and_resize  # noqa: E402
+from .graph_helpers import *  # noqa: E402,F401,F403  (scalar_add, tuple_getitem, ...)
+from .graph_inspect import *  # noqa: E402,F401,F403  (typeof, hastype, shape_, cond, ...)
+from .kernel_registration import *  # noqa: E402,F401,F403  (kernel, op_info_register)
+from . import signature  # noqa: E402,F401  (make_sig, sig_rw, ...)
 
 # MindSpore's modules C, F and P: the names above under MindSpore's paths. C and F hold
 # functions of every family, so this package fills them (they import none of it).

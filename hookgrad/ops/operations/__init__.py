@@ -10,3 +10,7 @@ from . import _catalog
 
 __all__ = _reexport(globals(), _catalog, 'mindspore.ops.operations')
 __getattr__ = _reporter('mindspore.ops.operations')
+
+# MindSpore also keeps the Hybrid DSL kernel decorators here
+from ..kernel_registration import kernel, ms_kernel  # noqa: E402
+__all__ += ['kernel', 'ms_kernel']
