@@ -13,11 +13,19 @@ reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMnistDataset``, ``EMni
 ``map``, ``repeat``... build pipelines on them; ``create_tuple_iterator`` /
 ``create_dict_iterator`` (or a plain ``for`` loop) read them as Tensors, one epoch per pass.
 Random order comes from the global generator, so ``ms.set_seed`` makes it repeat.
+``zip`` joins datasets column-wise; ``sync_wait`` / ``sync_update`` let training hold rows back;
+``DSCallback`` / ``WaitedDSCallback`` (given to ``map``) follow the pipeline's epochs and steps;
+``serialize`` / ``deserialize`` / ``show`` / ``compare`` use MindSpore's JSON description;
+``RandomDataset`` makes random rows of a ``Schema``.
 """
 from .engine import Dataset, TupleIterator, DictIterator
 from .samplers import (Sampler, SequentialSampler, RandomSampler, SubsetSampler,
                        SubsetRandomSampler, DistributedSampler, WeightedRandomSampler)
 from .callbacks import DSCallback
+from .combine import zip  # noqa: A004  (MindSpore's name)
+from .random_source import RandomDataset
+from .serializer import serialize, deserialize, show, compare
+from .cloud_sources import OBSMindDataset, sync_wait_for_dataset
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -56,7 +64,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'YelpReviewDataset', 'PennTreebankDataset', 'WikiTextDataset', 'SST2Dataset',
            'EnWik9Dataset', 'CoNLL2000Dataset', 'UDPOSDataset', 'IMDBDataset', 'FlickrDataset',
            'SUN397Dataset', 'RenderedSST2Dataset', 'WeightedRandomSampler', 'DSCallback',
-           'WaitedDSCallback']
+           'WaitedDSCallback', 'RandomDataset', 'zip', 'serialize', 'deserialize', 'show',
+           'compare', 'OBSMindDataset', 'sync_wait_for_dataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

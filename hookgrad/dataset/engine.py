@@ -7,6 +7,8 @@ leave them as arrays) and count epochs. Sources are read in the calling thread; 
 ``batch`` may run their operations on worker threads or processes, keeping row order.
 """
 import abc
+import functools
+import inspect
 import numbers
 import threading
 
@@ -98,6 +100,13 @@ class Dataset(abc.ABC):
     def __init__(self, children=()):
         self.children = tuple(children)
         self._size = None
+
+    def __init_subclass__(cls, **kwargs):
+        # each dataset keeps the arguments it was made with, for serialize/deserialize
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get('__init__')
+        if init is not None:
+            cls.__init__ = _recording(init)
 
     # ----------------------------------------------------------------- provided by nodes
     @abc.abstractmethod
@@ -264,6 +273,70 @@ class Dataset(abc.ABC):
         """
         return RenameDataset(self, input_columns, output_columns)
 
+    def zip(self, datasets):
+        """This dataset's rows joined column-wise with those of ``datasets`` (a Dataset or a
+        tuple of them); the result ends with the shortest. See ``hookgrad.dataset.zip``.
+
+        Raises:
+            TypeError: for something other than a Dataset or a tuple of Datasets.
+            ValueError: for a column name found in two of the datasets.
+        """
+        if isinstance(datasets, Dataset):
+            datasets = (datasets,)
+        if not isinstance(datasets, tuple):
+            raise TypeError(f"Dataset.zip: datasets must be a Dataset or a tuple of Datasets, "
+                            f"got {type(datasets).__name__}")
+        return ZipDataset((self,) + datasets)
+
+    def sync_wait(self, condition_name, num_batch=1, callback=None):
+        """Hold rows back until ``sync_update(condition_name)`` releases them.
+
+        Each epoch ``num_batch`` batches pass freely; each ``sync_update`` lets ``num_batch``
+        more pass and calls ``callback(data)``, so training can feed results (a loss) back into
+        the pipeline. A ``batch`` after this node counts in its batches.
+
+        Raises:
+            TypeError, ValueError: for a non-str ``condition_name``, a ``num_batch`` that is not
+                an int > 0 or a callback that is not callable.
+            RuntimeError: when ``condition_name`` is already used in the pipeline.
+        """
+        return SyncWaitDataset(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None):
+        """Release ``num_batch`` batches (None: the ``sync_wait``'s own) held back by the
+        ``sync_wait`` named ``condition_name`` and call its callback with ``data``.
+
+        Raises:
+            TypeError: for a non-str ``condition_name``.
+            RuntimeError: for a ``num_batch`` that is not a positive int or an unknown
+                condition name (every wait of the pipeline is then disabled, as in MindSpore).
+        """
+        waits = find_nodes(self, SyncWaitDataset)
+        if (not isinstance(num_batch, int) and num_batch is not None) or \
+                isinstance(num_batch, bool) or (isinstance(num_batch, int) and num_batch <= 0):
+            for node in waits:
+                node.disable()
+            raise RuntimeError(f"Dataset.sync_update: num_batch can only be a positive integer "
+                               f"or None, got {num_batch!r}")
+        if not isinstance(condition_name, str):
+            raise TypeError(f"Dataset.sync_update: condition_name must be a str, got "
+                            f"{condition_name!r}")
+        named = [node for node in waits if node.condition_name == condition_name]
+        if not named:
+            for node in waits:
+                node.disable()
+            raise RuntimeError(f"Dataset.sync_update: condition name {condition_name!r} not "
+                               f"found; the pipeline's are "
+                               f"{[node.condition_name for node in waits]}")
+        named[0].release(None if num_batch is None else num_batch * self.get_batch_size(),
+                         data)
+
+    def to_json(self, filename=""):
+        """The pipeline as MindSpore's JSON description (a dict), also written to ``filename``
+        when one is given. See ``hookgrad.dataset.serialize``."""
+        from .serializer import serialize
+        return serialize(self, filename)
+
     def split(self, sizes, randomize=True):
         """Split the rows into consecutive datasets of the given sizes.
 
@@ -320,6 +393,31 @@ class Dataset(abc.ABC):
 
     def __iter__(self):
         return iter(self.create_tuple_iterator())
+
+
+def _recording(init):
+    """``init`` storing its arguments (defaults filled in) as ``self._init_call``, once."""
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def recorded(self, *args, **kwargs):
+        if '_init_call' not in self.__dict__:
+            try:
+                bound = signature.bind(self, *args, **kwargs)
+            except TypeError:
+                bound = None            # the call itself reports the error
+            if bound is not None:
+                bound.apply_defaults()
+                call = {}
+                for name, value in list(bound.arguments.items())[1:]:
+                    kind = signature.parameters[name].kind
+                    if kind is inspect.Parameter.VAR_KEYWORD:
+                        call.update(value)
+                    elif kind is not inspect.Parameter.VAR_POSITIONAL:
+                        call[name] = value
+                self.__dict__['_init_call'] = call
+        init(self, *args, **kwargs)
+    return recorded
 
 
 def split_sizes(sizes, n, who='Dataset.split'):
@@ -425,3 +523,4 @@ def _to_tensor(arr, name, do_copy):
 
 from .pipeline import (BatchDataset, MapDataset, ProjectDataset, RenameDataset,  # noqa: E402
                        RepeatDataset, ShuffleDataset, SkipDataset, TakeDataset)
+from .combine import SyncWaitDataset, ZipDataset, find_nodes  # noqa: E402

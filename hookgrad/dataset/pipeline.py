@@ -51,6 +51,12 @@ def _layout(names, input_columns, output_columns, who):
     return in_idx, outs, before, after, new_names
 
 
+def _sync_waits(dataset):
+    """The ``sync_wait`` nodes of the pipeline ending at ``dataset``."""
+    from .combine import SyncWaitDataset, find_nodes
+    return find_nodes(dataset, SyncWaitDataset)
+
+
 class BatchInfo:
     """What ``per_batch_map`` learns about the batch: its number in the epoch and the epoch."""
 
@@ -97,6 +103,9 @@ class BatchDataset(Dataset):
             raise ValueError("Dataset.batch: input_columns and output_columns need per_batch_map")
         super().__init__((child,))
         self.batch_size = int(batch_size)
+        self._waits_below = _sync_waits(child)
+        for node in self._waits_below:      # sync_wait counts in batches of this size
+            node.rows_per_batch = int(batch_size)
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
         self._workers = num_parallel_workers
@@ -136,8 +145,8 @@ class BatchDataset(Dataset):
         self._epoch += 1
         items = ((rows, rows, BatchInfo(k, self._epoch))
                  for k, rows in enumerate(self._groups(child)))
-        for rows, out in ordered_map(self._apply_batch_map, items,
-                                     resolve_workers(self._workers)):
+        workers = 1 if self._waits_below else resolve_workers(self._workers)
+        for rows, out in ordered_map(self._apply_batch_map, items, workers):
             yield _stack(out, self._layout[4])
 
     def _apply_batch_map(self, rows, info):
@@ -250,8 +259,8 @@ class MapDataset(Dataset):
         n_out = len(self._outs)
         base = int(_random.generator().integers(2 ** 63))      # one draw per epoch
         workers = resolve_workers(self.num_parallel_workers)
-        if self._callbacks is not None and self._callbacks.waits:
-            workers = 1         # a callback waiting for training must not see rows read ahead
+        if (self._callbacks is not None and self._callbacks.waits) or _sync_waits(self):
+            workers = 1         # rows that wait for training must not be read ahead
         rows = self.children[0]._rows()
         items = ((row, tuple(row[i] for i in in_idx), (base, k))
                  for k, row in enumerate(rows if counted is None else counted(rows)))
