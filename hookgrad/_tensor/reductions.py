@@ -403,5 +403,7 @@ def _erfinv(y):
     for _ in range(2):
         slope = _ops.mul(_ops.exp(_ops.neg(_ops.square(x))), 2 / math.sqrt(math.pi))
         x = _ops.sub(x, _ops.div(_ops.sub(_ops.erf(x), yi), slope))
-    edge = _ops.where(_ops.eq(_ops.abs(y), 1), _ops.mul(_ops.sign(y), math.inf), math.nan)
+    infinity = _ops.full_like(y, math.inf)
+    signed = _ops.where(_ops.gt(y, 0), infinity, _ops.neg(infinity))     # no 0 * inf
+    edge = _ops.where(_ops.eq(_ops.abs(y), 1), signed, math.nan)
     return _ops.where(inside, x, _ops.cast(edge, y.dtype))

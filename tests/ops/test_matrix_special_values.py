@@ -30,9 +30,16 @@ def test_every_call_was_recorded():
     assert sorted(RECORDED) == sorted(CALLS)
 
 
+GIVES_NAN = {'logdet_negative'}
+
+
 @pytest.mark.parametrize('name', sorted(RECORDED))
 def test_matches_mindspore(name):
-    out = call(name, ms, ops, 'hookgrad')
+    if name in GIVES_NAN:       # the log of a negative determinant: NaN, as in MindSpore
+        with pytest.warns(RuntimeWarning, match='invalid value'):
+            out = call(name, ms, ops, 'hookgrad')
+    else:
+        out = call(name, ms, ops, 'hookgrad')
     outs = out if isinstance(out, (tuple, list)) else (out,)
     want = RECORDED[name]
     assert len(outs) == len(want['outputs'])
