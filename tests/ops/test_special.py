@@ -120,3 +120,12 @@ test_errors = error_test([
      "For 'Zeta', 'x' and 'q' must have one dtype"),
     (lambda: ops.erfinv(_I), TypeError, "For 'Erfinv', the dtype of 'input' must be float"),
 ])
+
+
+def test_erfinv_edges_without_warnings():
+    import warnings
+    x = ms.Tensor(np.array([-1.0, -0.5, 0.0, 0.5, 1.0, 2.0]))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        got = ops.erfinv(x).asnumpy()
+    assert got[0] == -np.inf and got[4] == np.inf and np.isnan(got[5]) and got[2] == 0.0
