@@ -26,6 +26,8 @@ from .combine import zip  # noqa: A004  (MindSpore's name)
 from .random_source import RandomDataset
 from .serializer import serialize, deserialize, show, compare
 from .cloud_sources import OBSMindDataset, sync_wait_for_dataset
+from .audio_sources import (YesNoDataset, SpeechCommandsDataset, LJSpeechDataset,
+                            CMUArcticDataset, GTZANDataset, LibriTTSDataset)
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -65,7 +67,9 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'EnWik9Dataset', 'CoNLL2000Dataset', 'UDPOSDataset', 'IMDBDataset', 'FlickrDataset',
            'SUN397Dataset', 'RenderedSST2Dataset', 'WeightedRandomSampler', 'DSCallback',
            'WaitedDSCallback', 'RandomDataset', 'zip', 'serialize', 'deserialize', 'show',
-           'compare', 'OBSMindDataset', 'sync_wait_for_dataset']
+           'compare', 'OBSMindDataset', 'sync_wait_for_dataset', 'YesNoDataset',
+           'SpeechCommandsDataset', 'LJSpeechDataset', 'CMUArcticDataset', 'GTZANDataset',
+           'LibriTTSDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
