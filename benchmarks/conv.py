@@ -6,7 +6,7 @@
 and the three 1x1 stride-2 shortcut convolutions. ``--layers narrow`` (batch 64): LeNet-5's two
 5x5 layers, the 3x3 layers of a small MNIST network (1->32->64) and 16- to 32-channel layers.
 Each pass is timed with ``conv_kernels.ALGORITHM`` 'direct' (channels-last im2col + GEMM
-everywhere) and 'auto' (Winograd, pointwise and batch-last where chosen), in interleaved
+everywhere) and 'auto' (the layer's plan: measured once, see kernels/conv_plan.py), in interleaved
 rounds so that the load of other processes falls on both alike; PyTorch (CPU, 2 threads) runs
 the same passes after them when it imports (``torch.nn.grad``). Inputs and gradients are stored
 as the layer before would leave them: channels-last, or, for the narrow layers, batch-last

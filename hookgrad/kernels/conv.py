@@ -310,14 +310,14 @@ def _tiled(x, padding, ho, wo):
 
 
 def conv_forward(x, w, stride, padding, dilation, groups, plan=None, grads=(True, True)):
-    """(y, plan, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw),
+    """(y, plan, xh, rows, cols): the convolution of x (N, C, H, W) with w (O, C/G, kh, kw);
     the layer's ``Plan`` (``plan``, else the one conv_plan.py keeps or measures, else the
     rules'; ``grads``: whether backward will compute the input's and the weight's gradients,
-    for the plan's measure), the padded input (channels-last, or batch-last for 'batch_last'; None where
-    Winograd read x as it lies), the weight in the forward kernel's form (im2col's rows, or
-    Winograd's transformed kernels, which the input gradient reads at reordered positions)
+    for the measure); the padded input (channels-last, or batch-last for 'batch_last'; None
+    where Winograd read x as it lies); the weight in the forward kernel's form (im2col's rows,
+    or Winograd's transformed kernels, which the input gradient reads at reordered positions);
     and the im2col matrix when at most KEEP_COLS_BYTES (for a 1x1 strided layer its strided
-    rows; None otherwise; all reused by backward)."""
+    rows; None otherwise). All are reused by backward."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
     pt, pb, pl, pr = padding

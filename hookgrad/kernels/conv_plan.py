@@ -12,20 +12,21 @@ CPU only. A layer's plan names the kernel of each of its three passes (see conv.
 The rules (``conv.rules_plan``) choose from the channel counts, the kernel and the dtype, with
 thresholds measured on one CPU; another CPU's caches and BLAS favour other choices. So, as
 ``torch.backends.cudnn.benchmark`` does for cuDNN, the first time a float32 layer shape runs
-forward, every candidate plan is timed on the layer's own input (each pass ``ROUNDS`` times,
-interleaved, the fastest kept) and the fastest plan is kept, in memory and on disk
+forward, every candidate plan is timed on the layer's own input (each pass run ``ROUNDS``
+times, the fastest run counted) and the fastest plan is kept, in memory and on disk
 (kernels/plan_cache.py), keyed by the input and weight shapes, stride, padding, dilation,
-dtype and thread count. A plan replaces the rules' only when at least ``MARGIN`` faster, so
-noise does not flip choices. A batch-last plan is whole: its passes share one layout.
+dtype, thread count and the input's layout (channels-last, or batch-last as a batch-last layer
+leaves it: the channels-last kernels then pay for copying it). A plan replaces the rules' only
+when at least ``MARGIN`` faster, so noise does not flip choices. A batch-last plan is
+whole: its passes share one layout.
 
 Not measured, and so following the rules: layers under ``MIN_FLOPS`` (timing them costs more
 than they could gain), other dtypes than float32 (float16 runs as float32), grouped layers,
-layers whose input is stored batch-last (the previous layer chose that layout), and every layer
-when ``MODE`` is 'rules' (``HOOKGRAD_CONV_PLAN=rules``, or ``set_context(deterministic='ON')``:
-a measured choice depends on the machine and its load, and different kernels round
-differently) or when ``conv.ALGORITHM`` forces a kernel. A pass run without its forward (a
-transposed convolution, a higher-order gradient) uses its layer's plan when one is kept, else
-the rules.
+and every layer when ``MODE`` is 'rules' (``HOOKGRAD_CONV_PLAN=rules``) or the context is
+deterministic (``set_context(deterministic='ON')``: a measured choice depends on the machine
+and its load, and different kernels round differently), or when ``conv.ALGORITHM`` forces a
+kernel. A pass run without its forward (a transposed convolution, a higher-order gradient) uses
+its layer's plan when one is kept, else the rules.
 
 ``ran`` holds, per thread, the kernels the last convolution ran (``hookgrad.debug.profile``
 reads it); ``info()`` what was planned.
@@ -41,8 +42,9 @@ from .conv_layout import POOL
 from .plan_cache import PlanCache
 from .threads import cores as _cores
 
-__all__ = ['Plan', 'MODE', 'MIN_FLOPS', 'MARGIN', 'ROUNDS', 'plan_for', 'lookup', 'layer_plan', 'key', 'info',
-           'measuring', 'set_mode', 'set_deterministic', 'clear', 'ran', 'take']
+__all__ = ['Plan', 'MODE', 'MIN_FLOPS', 'MARGIN', 'ROUNDS', 'plan_for', 'lookup', 'layer_plan',
+           'key', 'info', 'describe', 'measuring', 'set_mode', 'set_deterministic', 'clear',
+           'ran', 'take']
 
 Plan = collections.namedtuple('Plan', 'forward input filter')
 Plan.__doc__ = "The kernel of each pass of one convolution layer (see the module docstring)."
@@ -101,15 +103,15 @@ def clear():
         CACHE.clear()
 
 
-def key(x_shape, w_shape, stride, padding, dilation, groups, dtype):
-    """The key of a layer: shapes, parameters, dtype and this process's thread count (a plan
-    is kept under it plus which gradients backward computes)."""
+def key(x_shape, w_shape, stride, padding, dilation, groups, dtype, batch_last_input=False):
+    """The key of a layer: shapes, parameters, dtype, the input's layout and this process's
+    thread count (a plan is kept under it plus which gradients backward computes)."""
     return ('conv2d', *x_shape, *w_shape, *stride, *padding, *dilation, groups,
-            np.dtype(dtype).name, _cores())
+            np.dtype(dtype).name, 'CHWN' if batch_last_input else 'NHWC', _cores())
 
 
-def _plannable(x_shape, w_shape, out_hw, groups, dtype, batch_last_input, algorithm):
-    if not measuring() or algorithm != 'auto' or groups != 1 or batch_last_input:
+def _plannable(x_shape, w_shape, out_hw, groups, dtype, algorithm):
+    if not measuring() or algorithm != 'auto' or groups != 1:
         return False
     if np.dtype(dtype) != np.float32:
         return False
@@ -132,12 +134,14 @@ def lookup(k):
 
 
 def layer_plan(k):
-    """The plan kept for layer key ``k`` (``key``) whichever gradients it was planned for,
-    those with both first; None if none is kept (for a pass run without its forward)."""
-    for grads in ((True, True), (False, True), (True, False), (False, False)):
-        plan = lookup(k + grads)
-        if plan is not None:
-            return plan
+    """The plan kept for layer key ``k`` (``key``, the input channels-last) whichever input
+    layout and gradients it was planned for, both gradients first; None if none is kept (for
+    a pass run without its forward, which does not know the forward's input layout)."""
+    for layout in ('NHWC', 'CHWN'):
+        for grads in ((True, True), (False, True), (True, False), (False, False)):
+            plan = lookup(k[:-2] + (layout, k[-1]) + grads)
+            if plan is not None:
+                return plan
     return None
 
 
@@ -147,11 +151,11 @@ def plan_for(conv, x, w, stride, padding, dilation, groups, out_hw, rules, grads
     says which gradients backward will compute (the input's, the weight's): only the passes
     that run are timed, and a pass that does not keeps the rules' kernel."""
     from . import conv_batchlast
-    if not _plannable(x.shape, w.shape, out_hw, groups, x.dtype,
-                      conv_batchlast.stored_batch_last(x), conv.ALGORITHM):
+    if not _plannable(x.shape, w.shape, out_hw, groups, x.dtype, conv.ALGORITHM):
         return rules
     grads = (bool(grads[0]), bool(grads[1]))
-    k = key(x.shape, w.shape, stride, padding, dilation, groups, x.dtype) + grads
+    k = key(x.shape, w.shape, stride, padding, dilation, groups, x.dtype,
+            conv_batchlast.stored_batch_last(x)) + grads
     plan = lookup(k)
     if plan is not None:
         return plan
@@ -257,13 +261,13 @@ def take(passes=('forward', 'input', 'filter')):
 
 
 def describe(k):
-    """A plan key as text: ``'x32x64x32x32 w64x64x3x3 s1x1 p1x1x1x1 d1x1 g1 float32 2t
-    grads=input,weight'``."""
-    (_, n, c, h, w, o, cg, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, g, dtype, threads,
+    """A plan key as text: ``'x32x64x32x32 w64x64x3x3 s1x1 p1x1x1x1 d1x1 g1 float32 NHWC 2t
+    grads=input,weight'`` (NHWC or CHWN: how the input was stored)."""
+    (_, n, c, h, w, o, cg, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, g, dtype, layout, threads,
      gx, gw) = k
     grads = ','.join(name for name, on in (('input', gx), ('weight', gw)) if on) or 'none'
     return (f"x{n}x{c}x{h}x{w} w{o}x{cg}x{kh}x{kw} s{sh}x{sw} p{pt}x{pb}x{pl}x{pr} "
-            f"d{dh}x{dw} g{g} {dtype} {threads}t grads={grads}")
+            f"d{dh}x{dw} g{g} {dtype} {layout} {threads}t grads={grads}")
 
 
 def info():

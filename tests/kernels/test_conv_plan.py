@@ -326,3 +326,18 @@ def test_measuring_leaves_no_idle_scratch_behind(planner, monkeypatch):
     conv_kernels.conv_forward(x, w, (1, 1), (1,) * 4, (1, 1), 1)
     assert left                                         # measuring left buffers idle ...
     assert not [b for b in POOL.idle if any(b is a for a in left)]    # ... none stays
+
+
+def test_a_batch_last_input_is_planned_apart_and_may_leave_that_layout(planner, monkeypatch):
+    """A narrow layer leaves its output batch-last; the next layer is measured on that input
+    (its channels-last candidates pay for the copy) and kept under its own key."""
+    monkeypatch.setattr(conv_plan, '_fastest', fake_timer({'forward:direct': 0.1}))
+    x, w = layer(c=8, o=8)
+    xb = np.ascontiguousarray(x.transpose(1, 2, 3, 0)).transpose(3, 0, 1, 2)
+    p = ((1, 1), (1,) * 4, (1, 1), 1)
+    y_b, plan_b, *_ = conv_kernels.conv_forward(xb, w, *p)
+    y_c, plan_c, *_ = conv_kernels.conv_forward(x, w, *p)
+    assert plan_b.forward == plan_c.forward == 'direct'
+    np.testing.assert_allclose(y_b, y_c, rtol=1e-5, atol=1e-5)
+    layouts = sorted(d.split()[7] for d in conv_plan.info()['plans'])
+    assert layouts == ['CHWN', 'NHWC']
