@@ -15,6 +15,7 @@ from .numeric import NumericMethods
 from .elementwise import MathMethods
 from .reductions import ReduceMethods
 from .shaping import ShapeMethods
+from .internals import InternalMembers
 
 _ops = None     # hookgrad.ops, bound once it has imported (hookgrad/_tensor/__init__.py)
 
@@ -54,7 +55,7 @@ def _integer_var(x, axis, ddof, keepdims):
 
 
 class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, InplaceMethods,
-                    NumericMethods):
+                    NumericMethods, InternalMembers):
     """Mixin holding the method forms of ops (``x.sum()`` is ``ops.sum(x)``)."""
 
     __slots__ = ()

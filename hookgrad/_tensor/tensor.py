@@ -34,7 +34,8 @@ class Tensor(TensorMethods):
     Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
     """
 
-    __slots__ = ('_data', '_node', '_index', 'requires_grad', '_grad', '_hooks', '__weakref__')
+    __slots__ = ('_data', '_node', '_index', 'requires_grad', '_grad', '_hooks', '_extras',
+                 '__weakref__')
     __array_priority__ = 1000
     __array_ufunc__ = None      # NumPy defers to Tensor's reflected operators
     _is_parameter = False       # True for Parameter (nn/parameter.py), which autograd tells apart
@@ -58,10 +59,12 @@ class Tensor(TensorMethods):
         self.requires_grad = False
         if requires_grad:
             self.requires_grad_(True)
+        if const_arg:
+            self.set_const_arg(const_arg)
 
     def __getattr__(self, name):
         # unset optional slots read as None (fresh tensors store only the hot ones)
-        if name in ('_grad', '_hooks', '_sliced', '_owner'):
+        if name in ('_grad', '_hooks', '_sliced', '_owner', '_extras'):
             return None
         from ..compat.names import member_error
         kind = 'Tensor' if type(self) is Tensor else type(self).__name__

@@ -18,10 +18,11 @@ from . import cell_precision as _precision
 from .cell_flags import CellFlags
 from .cell_precision import CellPrecision
 from .cell_state import CellState
+from .cell_internals import CellInternals
 from .parameter import Parameter, ParameterTuple, generated_name, is_generated_name
 
 
-class Cell(CellState, CellFlags, CellPrecision):
+class Cell(CellState, CellFlags, CellPrecision, CellInternals):
     """Base class of network layers and networks.
 
     Subclasses call ``super().__init__()`` first, assign Parameters and Cells as attributes (they

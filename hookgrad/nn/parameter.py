@@ -8,6 +8,7 @@ from .._tensor import Tensor, _to_array
 from ..kernels import backend
 from ..autograd.function import effect
 from ..common.initializer import initializer
+from .parameter_internals import ParameterInternals
 
 _INPUT_TYPES = (Tensor, np.ndarray, np.generic, numbers.Real, list, tuple)
 # set_data may widen values (bool -> int -> float) but never narrow their kind
@@ -33,7 +34,7 @@ def _replace_data(p, array):
     p._data = array
 
 
-class Parameter(Tensor):
+class Parameter(ParameterInternals, Tensor):
     """A trainable Tensor with a name.
 
     Integer and boolean parameters are allowed (they hold state such as step counts); only
@@ -214,6 +215,7 @@ class Parameter(Tensor):
                           layerwise_parallel=self._layerwise_parallel,
                           parallel_optimizer=self._parallel_optimizer)
         clone._data = backend.to_device(clone._data, backend.device_of(self._data))
+        self._copy_param_info(clone)
         return clone
 
     def __repr__(self):
