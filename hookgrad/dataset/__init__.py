@@ -28,6 +28,8 @@ from .serializer import serialize, deserialize, show, compare
 from .cloud_sources import OBSMindDataset, sync_wait_for_dataset
 from .audio_sources import (YesNoDataset, SpeechCommandsDataset, LJSpeechDataset,
                             CMUArcticDataset, GTZANDataset, LibriTTSDataset)
+from .text_corpora import (SQuADDataset, CLUEDataset, Multi30kDataset, IWSLT2016Dataset,
+                           IWSLT2017Dataset)
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -69,7 +71,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'WaitedDSCallback', 'RandomDataset', 'zip', 'serialize', 'deserialize', 'show',
            'compare', 'OBSMindDataset', 'sync_wait_for_dataset', 'YesNoDataset',
            'SpeechCommandsDataset', 'LJSpeechDataset', 'CMUArcticDataset', 'GTZANDataset',
-           'LibriTTSDataset']
+           'LibriTTSDataset', 'SQuADDataset', 'CLUEDataset', 'Multi30kDataset',
+           'IWSLT2016Dataset', 'IWSLT2017Dataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
