@@ -69,10 +69,6 @@ def test_tensor_members_hookgrad_cannot_honour_say_why():
     x = _t()
     with pytest.raises(RuntimeError, match="pin_memory needs an Ascend device"):
         x.pin_memory()
-    with pytest.raises(NotImplementedError, match="hookgrad has no UntypedStorage"):
-        x.untyped_storage()
-    with pytest.raises(NotImplementedError, match="hookgrad has no UntypedStorage"):
-        x.storage()
     with pytest.raises(NotImplementedError, match="call remove\\(\\) on the handle"):
         ms.Tensor.remove_hook(1)
 

@@ -255,8 +255,6 @@ NOT_COMPARED = {
     'x.requires_grad_().requires_grad': "MindSpore 2.10's Tensor has no requires_grad attribute",
     'x.requires_grad_(False).requires_grad':
         "MindSpore 2.10's Tensor has no requires_grad attribute",
-    'x.storage().nbytes()': "hookgrad has no UntypedStorage (Tensor.storage raises, saying so)",
-    'x.untyped_storage().nbytes()': "hookgrad has no UntypedStorage (the call raises, saying so)",
     'ms.Tensor.remove_hook(0)': "hookgrad's hook handles have no global ids (remove_hook raises "
                                 "and points to handle.remove())",
 }

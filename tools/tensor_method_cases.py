@@ -547,8 +547,6 @@ _VALUES = {
     'set_param_info': ["x.set_param_info(None)"],
     'pin_memory': ["x.pin_memory()"],
     'remove_hook': ["ms.Tensor.remove_hook(0)"],
-    'storage': ["x.storage().nbytes()"],
-    'untyped_storage': ["x.untyped_storage().nbytes()"],
     'symbolic_shape': ["x.symbolic_shape"],
     'virtual_flag': ["x.virtual_flag"],
     'wait_pipeline': ["x.wait_pipeline()"],

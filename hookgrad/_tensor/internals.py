@@ -220,20 +220,6 @@ class InternalMembers:
         raise RuntimeError("Tensor.pin_memory needs an Ascend device in MindSpore (it raises on "
                            "CPU as well); hookgrad tensors live in ordinary host memory")
 
-    def storage(self):
-        """Not available: hookgrad has no UntypedStorage (see ``untyped_storage``)."""
-        return self.untyped_storage()
-
-    def untyped_storage(self):
-        """Not available: hookgrad has no UntypedStorage object.
-
-        Raises:
-            NotImplementedError: always; ``asnumpy()``, ``nbytes`` and ``get_bytes()`` give
-                the values and their size.
-        """
-        raise NotImplementedError("hookgrad has no UntypedStorage: a Tensor's values are a "
-                                  "NumPy array; use asnumpy(), nbytes or get_bytes()")
-
     @staticmethod
     def remove_hook(handle_id):
         """Not available: hookgrad's hook handles have no global ids.
