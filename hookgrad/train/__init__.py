@@ -17,7 +17,8 @@ from .model import Model
 from .loss_scale_manager import LossScaleManager, FixedLossScaleManager, DynamicLossScaleManager
 from .serialization import (save_checkpoint, load_checkpoint, load_param_into_net, export, load,
                             ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async,
-                            async_ckpt_thread_status)
+                            async_ckpt_thread_status, merge_sliced_parameter,
+                            build_searched_strategy, restore_group_info_list)
 
 __all__ = ['Model', 'LossScaleManager', 'FixedLossScaleManager', 'DynamicLossScaleManager',
            'Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback',
@@ -32,7 +33,8 @@ __all__ = ['Model', 'LossScaleManager', 'FixedLossScaleManager', 'DynamicLossSca
            'RootMeanSquareDistance', 'OcclusionSensitivity', 'names', 'get_metric_fn',
            'get_metrics', 'save_checkpoint', 'load_checkpoint', 'load_param_into_net', 'export',
            'load', 'ckpt_to_safetensors', 'safetensors_to_ckpt', 'load_checkpoint_async',
-           'async_ckpt_thread_status']
+           'async_ckpt_thread_status', 'merge_sliced_parameter', 'build_searched_strategy',
+           'restore_group_info_list']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
