@@ -39,7 +39,11 @@ def main(argv=None):
     run.add_argument('-m', dest='module', help="run a module, as python -m does")
     run.add_argument('target', nargs='?', help="the script")
     run.add_argument('args', nargs=argparse.REMAINDER, help="its arguments")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    module_args = _split_module_args(argv)
     args = parser.parse_args(argv)
+    if module_args is not None:
+        args.target, args.args = None, module_args
     if args.module is None and args.target is None:
         return _fail("give a script, or -m and a module (hookgrad run [-n N] script.py "
                      "[args...], or hookgrad run [-n N] -m module [args...])", 2)
@@ -51,6 +55,29 @@ def main(argv=None):
     if args.processes > 1:
         return launch(args.processes, args.target, args.args, module=args.module)
     return run_mindspore(args.target, args.args, module=args.module)
+
+
+def _split_module_args(argv):
+    """As ``python -m``, every word after ``run [-n N] -m MODULE`` is the module's own: those
+    words are cut off ``argv`` (in place) and returned; None when no ``-m`` comes first."""
+    i = 1 if argv[:1] == ['run'] else len(argv)
+    while i < len(argv):
+        word = argv[i]
+        if word == '-m' and i + 1 < len(argv):
+            rest = argv[i + 2:]
+            del argv[i + 2:]
+            return rest
+        if word.startswith('-m') and len(word) > 2:
+            rest = argv[i + 1:]
+            del argv[i + 1:]
+            return rest
+        if word == '-n':
+            i += 2
+        elif word.startswith('-n'):
+            i += 1
+        else:
+            return None
+    return None
 
 
 def run_mindspore(path, args=(), module=None):

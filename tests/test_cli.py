@@ -98,3 +98,12 @@ def test_an_error_inside_the_script_keeps_its_traceback(tmp_path):
     out = hookgrad_run('train.py', cwd=tmp_path)
     assert out.returncode == 1
     assert 'Traceback' in out.stderr and "No module named 'no_such_module_inside'" in out.stderr
+
+
+def test_words_after_the_module_are_the_modules_own_options(tmp_path):
+    (tmp_path / 'show_argv.py').write_text("import sys\nprint(sys.argv[1:])\n")
+    out = hookgrad_run('-m', 'show_argv', '-q', '-p', 'x', 'file.py', cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['-q', '-p', 'x', 'file.py']"
+    out = hookgrad_run('-n', '1', '-mshow_argv', '-x', cwd=tmp_path)
+    assert out.stdout.strip() == "['-x']", out.stderr
