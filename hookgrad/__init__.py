@@ -45,6 +45,7 @@ from .runtime import (Stream, Event, StreamCtx, current_stream, default_stream, 
                       set_cur_stream, communication_stream)  # (MindSpore's top-level streams)
 from .common._grad_function import _Function  # noqa: E402,F401  (PyTorch-style custom autograd)
 from .common.tensor import swap_tensors  # noqa: E402,F401
+from ._toplevel_extras import *  # noqa: E402,F401,F403  (runtime settings, ...)
 
 common._export()            # mindspore.common holds the top-level names too
 from .compat.names import reporter as _reporter  # noqa: E402
