@@ -30,6 +30,8 @@ from .audio_sources import (YesNoDataset, SpeechCommandsDataset, LJSpeechDataset
                             CMUArcticDataset, GTZANDataset, LibriTTSDataset)
 from .text_corpora import (SQuADDataset, CLUEDataset, Multi30kDataset, IWSLT2016Dataset,
                            IWSLT2017Dataset)
+from .vision_sets import (STL10Dataset, SVHNDataset, Caltech101Dataset, Flowers102Dataset,
+                          LFWDataset, Places365Dataset, DIV2KDataset, PhotoTourDataset)
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -72,7 +74,9 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'compare', 'OBSMindDataset', 'sync_wait_for_dataset', 'YesNoDataset',
            'SpeechCommandsDataset', 'LJSpeechDataset', 'CMUArcticDataset', 'GTZANDataset',
            'LibriTTSDataset', 'SQuADDataset', 'CLUEDataset', 'Multi30kDataset',
-           'IWSLT2016Dataset', 'IWSLT2017Dataset']
+           'IWSLT2016Dataset', 'IWSLT2017Dataset', 'STL10Dataset', 'SVHNDataset',
+           'Caltech101Dataset', 'Flowers102Dataset', 'LFWDataset', 'Places365Dataset',
+           'DIV2KDataset', 'PhotoTourDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
