@@ -3,7 +3,7 @@
 
 hookgrad tensors hold their values in host memory from creation, so the members that wait
 for a device or a lazy initialisation have nothing to wait for. The few that are set are kept
-in the tensor's ``_extras`` dict, made on first write.
+in the tensor's ``_extras`` dict, made on first write and replaced on each write.
 """
 import os
 import weakref
@@ -13,11 +13,10 @@ from ..compat import checkparam as _checkparam
 __all__ = ['InternalMembers', 'ParamInfo']
 
 
-def _extras(tensor):
+def _set(tensor, key, value):
+    # copy on write: a shallow copy of a tensor shares the dict, and must not see this write
     extras = tensor._extras
-    if extras is None:
-        extras = tensor._extras = {}
-    return extras
+    tensor._extras = {key: value} if extras is None else {**extras, key: value}
 
 
 def _get(tensor, key, default):
@@ -86,7 +85,7 @@ class InternalMembers:
 
     @const_arg.setter
     def const_arg(self, value):
-        _extras(self)['const_arg'] = value
+        _set(self, 'const_arg', value)
 
     def set_const_arg(self, const_arg=True):
         """Mark the tensor as a constant network argument (or not); returns the tensor.
@@ -95,7 +94,7 @@ class InternalMembers:
             TypeError: when ``const_arg`` is not a bool.
         """
         _checkparam.check_value_type('const_arg', const_arg, bool, 'set_const_arg')
-        _extras(self)['const_arg'] = const_arg
+        _set(self, 'const_arg', const_arg)
         return self
 
     @property
@@ -105,11 +104,11 @@ class InternalMembers:
 
     @init_flag.setter
     def init_flag(self, value):
-        _extras(self)['init_flag'] = bool(value)
+        _set(self, 'init_flag', bool(value))
 
     def set_init_flag(self, flag):
         """Set ``init_flag``; returns None."""
-        _extras(self)['init_flag'] = bool(flag)
+        _set(self, 'init_flag', bool(flag))
 
     @property
     def init_finished(self):
@@ -128,7 +127,7 @@ class InternalMembers:
 
     @virtual_flag.setter
     def virtual_flag(self, value):
-        _extras(self)['virtual_flag'] = value
+        _set(self, 'virtual_flag', value)
 
     @property
     def symbolic_shape(self):
@@ -155,7 +154,7 @@ class InternalMembers:
         if not isinstance(param_info, ParamInfo):
             raise TypeError(f"set_param_info: param_info must be a ParamInfo, got "
                             f"{type(param_info).__name__}")
-        _extras(self)['param_info'] = param_info
+        _set(self, 'param_info', param_info)
 
     @property
     def parent_tensor_(self):
@@ -165,7 +164,7 @@ class InternalMembers:
 
     @parent_tensor_.setter
     def parent_tensor_(self, value):
-        _extras(self)['parent_tensor_'] = value
+        _set(self, 'parent_tensor_', value)
 
     @property
     def index_of_parent_(self):
@@ -174,7 +173,7 @@ class InternalMembers:
 
     @index_of_parent_.setter
     def index_of_parent_(self, value):
-        _extras(self)['index_of_parent_'] = value
+        _set(self, 'index_of_parent_', value)
 
     # ----------------------------------------------------------------- memory
     def data_sync(self, waiting=True):
@@ -202,7 +201,7 @@ class InternalMembers:
                             f"{type(file_path).__name__}")
         with open(file_path, 'wb') as f:
             f.write(self.get_bytes())
-        _extras(self)['offload_file_path'] = file_path
+        _set(self, 'offload_file_path', file_path)
         weakref.finalize(self, _remove_file, file_path)
         return True
 

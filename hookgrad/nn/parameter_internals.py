@@ -6,7 +6,7 @@ They configure MindSpore's embedding cache and its distributed and graph-mode tr
 hookgrad Parameter keeps the settings (so code that sets and reads them works) and its
 single-process eager training reads none of them.
 """
-from .._tensor.internals import ParamInfo, _extras, _get
+from .._tensor.internals import ParamInfo, _get, _set
 
 __all__ = ['ParameterInternals']
 
@@ -32,7 +32,7 @@ class ParameterInternals:
         if info is None:
             info = ParamInfo()
             info.obj = self
-            _extras(self)['param_info'] = info
+            _set(self, 'param_info', info)
         return info
 
     @param_info.setter
@@ -117,7 +117,8 @@ class ParameterInternals:
         """The pipeline stages ``add_pipeline_stage`` added (MindSpore's private list)."""
         stages = _get(self, 'pipeline_stages', None)
         if stages is None:
-            stages = _extras(self)['pipeline_stages'] = []
+            stages = []
+            _set(self, 'pipeline_stages', stages)
         return stages
 
     def add_pipeline_stage(self, stage):
