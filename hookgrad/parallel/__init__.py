@@ -5,8 +5,9 @@ names that mean something there are real: the strategy-search settings (kept and
 MindSpore keeps them), ``parameter_broadcast`` (replicas start equal) and
 ``merge_sliced_parameter`` (slices cut along axis 0 joined again). Sharding a network across
 ranks (``shard``, ``Layout``, pipeline stages, strategy files and the checkpoint transforms
-built on them) needs MindSpore's auto-parallel compiler: those names raise ``NotAvailable``
-saying so.
+built on them) needs MindSpore's auto-parallel compiler: those functions raise
+``NotImplementedError`` saying so (checkpoint_transform.py, which also has
+``load_segmented_checkpoints``).
 """
 import numpy as np
 
@@ -135,14 +136,14 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
     return Parameter(Tensor(merged), first.name, first.requires_grad, first.layerwise_parallel)
 
 
+from .checkpoint_transform import *  # noqa: E402,F401,F403  (checkpoint_transform.py)
+from . import checkpoint_transform as _transform  # noqa: E402
+__all__ += _transform.__all__
+
 _SHARDING = ("it shards a network across ranks, which needs MindSpore's auto-parallel "
              "compiler; hookgrad trains data-parallel only")
 _UNAVAILABLE = dict.fromkeys(
-    ['shard', 'Layout', 'sync_pipeline_shared_parameters', 'merge_pipeline_strategys',
-     'build_searched_strategy', 'set_op_strategy_config', 'restore_group_info_list',
-     'rank_list_for_transform', 'transform_checkpoint_by_rank', 'transform_checkpoints',
-     'rank_list_for_convert', 'convert_checkpoint_by_rank', 'convert_checkpoints',
-     'load_segmented_checkpoints', 'unified_safetensors', 'load_distributed_checkpoint'],
-    _SHARDING)
+    ['set_op_strategy_config', 'rank_list_for_convert', 'convert_checkpoint_by_rank',
+     'convert_checkpoints', 'build_searched_strategy', 'restore_group_info_list'], _SHARDING)
 
 __getattr__ = reporter_with_reasons('mindspore.parallel', _UNAVAILABLE)

@@ -19,6 +19,11 @@ from .serialization import (save_checkpoint, load_checkpoint, load_param_into_ne
                             ckpt_to_safetensors, safetensors_to_ckpt, load_checkpoint_async,
                             async_ckpt_thread_status, merge_sliced_parameter,
                             build_searched_strategy, restore_group_info_list)
+from .dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
+from .thor_convert import ConvertModelUtils, ConvertNetUtils
+from .mindir_formats import export_split_mindir
+from ..amp.build import build_train_network
+from ..parallel import load_distributed_checkpoint, get_ckpt_path_with_strategy
 
 __all__ = ['Model', 'LossScaleManager', 'FixedLossScaleManager', 'DynamicLossScaleManager',
            'Callback', 'RunContext', 'LossMonitor', 'TimeMonitor', 'LambdaCallback',
@@ -34,7 +39,9 @@ __all__ = ['Model', 'LossScaleManager', 'FixedLossScaleManager', 'DynamicLossSca
            'get_metrics', 'save_checkpoint', 'load_checkpoint', 'load_param_into_net', 'export',
            'load', 'ckpt_to_safetensors', 'safetensors_to_ckpt', 'load_checkpoint_async',
            'async_ckpt_thread_status', 'merge_sliced_parameter', 'build_searched_strategy',
-           'restore_group_info_list']
+           'restore_group_info_list', 'DatasetHelper', 'connect_network_with_dataset',
+           'data_sink', 'ConvertModelUtils', 'ConvertNetUtils', 'export_split_mindir',
+           'build_train_network', 'load_distributed_checkpoint', 'get_ckpt_path_with_strategy']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

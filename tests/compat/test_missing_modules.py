@@ -145,11 +145,16 @@ def test_parameter_broadcast_single_process(mindspore):
 
 def test_sharding_names_say_why(mindspore):
     import mindspore.parallel as P
-    with pytest.raises(NotAvailable, match="mindspore.parallel.shard is not available in "
-                                           "hookgrad: it shards a network across ranks"):
-        P.shard
-    with pytest.raises(ImportError, match='mindspore.parallel.Layout is not available'):
-        from mindspore.parallel import Layout  # noqa: F401
+    with pytest.raises(NotAvailable, match="mindspore.parallel.set_op_strategy_config is not "
+                                           "available in hookgrad: it shards a network across "
+                                           "ranks"):
+        P.set_op_strategy_config
+    with pytest.raises(ImportError, match='mindspore.parallel.convert_checkpoints is not '
+                                          'available'):
+        from mindspore.parallel import convert_checkpoints  # noqa: F401
+    with pytest.raises(NotImplementedError, match="shard: sharding a function or Cell across "
+                                                  "ranks is not supported"):
+        P.shard(abs, ((1,),))
 
 
 # ----------------------------------------------------------------------------------------- boost
