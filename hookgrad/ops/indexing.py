@@ -249,12 +249,32 @@ def _axis(axis, ndim, name):
     return int(axis) % ndim
 
 
+class GatherIndexError(IndexError, RuntimeError):
+    """An index of ``ops.gather`` out of its axis: an IndexError, and the RuntimeError MindSpore's
+    Gather kernel raises for it, with MindSpore's sentence first."""
+
+
+def _range_error(x, idx, axis, name, cause):
+    """The error for an index out of range; for gather MindSpore's words lead: the first bad
+    index, a negative one counted once from the end as its kernel reports it."""
+    message = (f"ops.{name}: index out of range for axis {axis} of a tensor of shape "
+               f"{x.shape}: {cause}")
+    if name != 'gather':
+        return IndexError(message)
+    n = x.shape[axis] if x.ndim else 1
+    flat = backend.to_host(idx._data).reshape(-1).astype(np.int64)
+    shifted = np.where(flat < 0, flat + n, flat)
+    bad = shifted[(shifted < 0) | (shifted >= n)]
+    got = int(bad[0]) if bad.size else cause
+    return GatherIndexError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), "
+                            f"but got {got} ({message})")
+
+
 def _take(x, idx, axis, name):
     try:
         return Take.apply(x, idx, axis=axis)
     except IndexError as e:
-        raise IndexError(f"ops.{name}: index out of range for axis {axis} of a tensor of shape "
-                         f"{x.shape}: {e}") from None
+        raise _range_error(x, idx, axis, name, e) from None
 
 
 # ------------------------------------------------------------------------------ public
@@ -451,7 +471,8 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     are paired (one index set per batch item).
 
     Raises:
-        IndexError: for an index out of range.
+        IndexError: for an index out of range (a GatherIndexError, also a RuntimeError as
+            MindSpore's, whose message MindSpore's leads).
         ValueError: for an axis out of range or batch dimensions that do not match.
 
     >>> import hookgrad as ms
@@ -485,8 +506,7 @@ def _batched_gather(x, idx, axis, batch_dims, k):
     try:
         y = GetItem.apply(x, idx, key=key)
     except IndexError as e:
-        raise IndexError(f"ops.gather: index out of range for axis {axis} of a tensor of shape "
-                         f"{x.shape}: {e}") from None
+        raise _range_error(x, idx, axis, 'gather', e) from None
     mid = axis - k
     if mid == 0:
         return y
