@@ -171,6 +171,8 @@ def normalize_axis(axis, ndim, name):
     """Check an axis (or tuple of axes) against ndim; return it non-negative."""
     if axis is None:
         return None
+    if isinstance(axis, Tensor):
+        axis = _tensor_axis(axis, name)
     if isinstance(axis, (tuple, list)):
         return tuple(normalize_axis(a, ndim, name) for a in axis)
     if not isinstance(axis, (int, np.integer)):
@@ -178,6 +180,16 @@ def normalize_axis(axis, ndim, name):
     if not -max(ndim, 1) <= axis < max(ndim, 1):
         raise ValueError(f"ops.{name}: axis {axis} is out of range for a tensor of rank {ndim}")
     return int(axis) % max(ndim, 1)
+
+
+def _tensor_axis(axis, name):
+    """An integer Tensor given as an axis (MindSpore's reductions take one): a 0-d Tensor is
+    one axis, a 1-d Tensor a tuple of axes."""
+    a = backend.to_host(axis._data)
+    if a.dtype.kind not in 'iu' or a.ndim > 1:
+        raise TypeError(f"ops.{name}: an axis given as a Tensor must hold integers in at most one "
+                        f"dimension, got dtype {axis.dtype} and shape {axis.shape}")
+    return int(a) if a.ndim == 0 else tuple(int(v) for v in a)
 
 
 def np_dtype(dtype):
