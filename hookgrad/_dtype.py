@@ -183,6 +183,9 @@ def __getattr__(name):
     has them (this module is also ``ms.dtype`` and ``ms.common.dtype``)."""
     if name in _BUILTIN_NAMES:
         return _BUILTIN_NAMES[name]
+    if name in ('Int', 'QuantDtype', '_NullType', '_null'):     # defined over this module's types
+        from . import _dtype_kinds
+        return getattr(_dtype_kinds, name)
     from .compat.names import reporter
     return reporter('mindspore.common.dtype')(name)
 
