@@ -222,20 +222,22 @@ def dense(input, weight, bias=None):
 
 
 def bmm(input_x, mat2):
-    """Batched matrix product of two 3-d tensors with the same batch size.
+    """Batched matrix product: both operands at least 2-d with the same batch dimensions
+    (MindSpore's BatchMatMul on the CPU broadcasts none), ``(*B, n, k) @ (*B, k, m)``.
 
     Raises:
-        ValueError: when an operand is not 3-d, the batch sizes differ or the shapes do not
-            align (the message names both shapes).
+        ValueError: when an operand is below 2-d, the batch dimensions differ or the shapes do
+            not align (the message names both shapes).
     """
     a, b = as_tensor(input_x, 'input_x'), as_tensor(mat2, 'mat2')
-    if a.ndim != 3 or b.ndim != 3:
-        raise ValueError(f"ops.bmm: expected two 3-d tensors, got shapes {a.shape} and {b.shape}")
-    if a.shape[0] != b.shape[0]:
-        raise ValueError(f"ops.bmm: shapes {a.shape} and {b.shape} have different batch sizes "
-                         f"({a.shape[0]} != {b.shape[0]})")
-    if a.shape[2] != b.shape[1]:
-        raise _align_error('bmm', a, b, a.shape[2], b.shape[1])
+    if a.ndim < 2 or b.ndim < 2:
+        raise ValueError(f"ops.bmm: expected tensors of at least 2 dimensions, got shapes "
+                         f"{a.shape} and {b.shape}")
+    if a.shape[:-2] != b.shape[:-2]:
+        raise ValueError(f"ops.bmm: shapes {a.shape} and {b.shape} have different batch "
+                         f"dimensions ({a.shape[:-2]} != {b.shape[:-2]})")
+    if a.shape[-1] != b.shape[-2]:
+        raise _align_error('bmm', a, b, a.shape[-1], b.shape[-2])
     return _product(a, b)
 
 

@@ -118,15 +118,30 @@ def test_matmul_rejects_0d():
 
 
 def test_bmm_errors():
-    with pytest.raises(ValueError, match=r"ops\.bmm: expected two 3-d tensors, got shapes "
-                                         r"\(2, 3\) and \(2, 3, 4\)"):
+    with pytest.raises(ValueError, match=r"ops\.bmm: expected tensors of at least 2 dimensions, "
+                                         r"got shapes \(3,\) and \(3, 4\)"):
+        ops.bmm(ms.Tensor(np.ones(3)), ms.Tensor(np.ones((3, 4))))
+    with pytest.raises(ValueError, match=r"ops\.bmm: shapes \(2, 3\) and \(2, 3, 4\) have "
+                                         r"different batch dimensions \(\(\) != \(2,\)\)"):
         ops.bmm(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((2, 3, 4))))
     with pytest.raises(ValueError, match=r"ops\.bmm: shapes \(2, 2, 3\) and \(3, 3, 4\) have "
-                                         r"different batch sizes \(2 != 3\)"):
+                                         r"different batch dimensions \(\(2,\) != \(3,\)\)"):
         ops.bmm(ms.Tensor(np.ones((2, 2, 3))), ms.Tensor(np.ones((3, 3, 4))))
     with pytest.raises(ValueError, match=r"ops\.bmm: shapes \(2, 2, 3\) and \(2, 4, 5\) do not "
                                          r"align \(3 != 4\)"):
         ops.bmm(ms.Tensor(np.ones((2, 2, 3))), ms.Tensor(np.ones((2, 4, 5))))
+    # MindSpore's CPU BatchMatMul broadcasts no batch dimension
+    with pytest.raises(ValueError, match=r"different batch dimensions"):
+        ops.bmm(ms.Tensor(np.ones((2, 1, 1, 3))), ms.Tensor(np.ones((2, 4, 3, 4))))
+
+
+def test_bmm_takes_any_equal_batch_dimensions():
+    """MindSpore 2.10: (2, 4, 1, 3) @ (2, 4, 3, 4) of ones is (2, 4, 1, 4) of threes; two 2-d
+    operands are a plain product."""
+    out = ops.bmm(ms.Tensor(np.ones((2, 4, 1, 3), np.float32)),
+                  ms.Tensor(np.ones((2, 4, 3, 4), np.float32)))
+    assert out.shape == (2, 4, 1, 4) and np.all(out.asnumpy() == 3.0)
+    assert ms.Tensor(np.ones((2, 3))).bmm(ms.Tensor(np.ones((3, 4)))).shape == (2, 4)
 
 
 def test_mm_errors():
