@@ -47,7 +47,7 @@ class TopK(Primitive):
         super().__init__(sorted=_flag(sorted, 'TopK', 'sorted'))
 
     def construct(self, input_x, k):
-        return _sort.topk(input_x, k)
+        return _sort.topk(input_x, k, sorted=self.sorted)
 
 
 class Sort(Primitive):
