@@ -32,6 +32,7 @@ from .text_corpora import (SQuADDataset, CLUEDataset, Multi30kDataset, IWSLT2016
                            IWSLT2017Dataset)
 from .vision_sets import (STL10Dataset, SVHNDataset, Caltech101Dataset, Flowers102Dataset,
                           LFWDataset, Places365Dataset, DIV2KDataset, PhotoTourDataset)
+from .scene_sets import CityscapesDataset, KITTIDataset, WIDERFaceDataset, SBDataset
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -76,7 +77,8 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'LibriTTSDataset', 'SQuADDataset', 'CLUEDataset', 'Multi30kDataset',
            'IWSLT2016Dataset', 'IWSLT2017Dataset', 'STL10Dataset', 'SVHNDataset',
            'Caltech101Dataset', 'Flowers102Dataset', 'LFWDataset', 'Places365Dataset',
-           'DIV2KDataset', 'PhotoTourDataset']
+           'DIV2KDataset', 'PhotoTourDataset', 'CityscapesDataset', 'KITTIDataset',
+           'WIDERFaceDataset', 'SBDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402
