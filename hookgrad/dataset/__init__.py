@@ -27,12 +27,13 @@ from .random_source import RandomDataset
 from .serializer import serialize, deserialize, show, compare
 from .cloud_sources import OBSMindDataset, sync_wait_for_dataset
 from .audio_sources import (YesNoDataset, SpeechCommandsDataset, LJSpeechDataset,
-                            CMUArcticDataset, GTZANDataset, LibriTTSDataset)
+                            CMUArcticDataset, GTZANDataset, LibriTTSDataset, TedliumDataset)
 from .text_corpora import (SQuADDataset, CLUEDataset, Multi30kDataset, IWSLT2016Dataset,
                            IWSLT2017Dataset)
 from .vision_sets import (STL10Dataset, SVHNDataset, Caltech101Dataset, Flowers102Dataset,
                           LFWDataset, Places365Dataset, DIV2KDataset, PhotoTourDataset)
-from .scene_sets import CityscapesDataset, KITTIDataset, WIDERFaceDataset, SBDataset
+from .scene_sets import (CityscapesDataset, KITTIDataset, WIDERFaceDataset, SBDataset,
+                         LSUNDataset)
 from .sources import NumpySlicesDataset, GeneratorDataset
 from .file_sources import Cifar10Dataset, Cifar100Dataset
 from .image_folder import ImageFolderDataset
@@ -78,7 +79,7 @@ __all__ = ['Dataset', 'NumpySlicesDataset', 'GeneratorDataset', 'MnistDataset',
            'IWSLT2016Dataset', 'IWSLT2017Dataset', 'STL10Dataset', 'SVHNDataset',
            'Caltech101Dataset', 'Flowers102Dataset', 'LFWDataset', 'Places365Dataset',
            'DIV2KDataset', 'PhotoTourDataset', 'CityscapesDataset', 'KITTIDataset',
-           'WIDERFaceDataset', 'SBDataset']
+           'WIDERFaceDataset', 'SBDataset', 'TedliumDataset', 'LSUNDataset']
 
 
 from ..compat.names import reporter as _reporter  # noqa: E402

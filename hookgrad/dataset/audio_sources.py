@@ -1,10 +1,11 @@
-"""Readers of speech and music datasets kept as PCM WAV files: ``YesNoDataset``,
-``SpeechCommandsDataset``, ``LJSpeechDataset``, ``CMUArcticDataset``, ``GTZANDataset`` and
-``LibriTTSDataset``, with MindSpore's columns and dtypes.
+"""Readers of speech and music datasets kept as PCM audio files: ``YesNoDataset``,
+``SpeechCommandsDataset``, ``LJSpeechDataset``, ``CMUArcticDataset``, ``GTZANDataset``,
+``LibriTTSDataset`` (WAV) and ``TedliumDataset`` (NIST SPHERE), with MindSpore's columns and
+dtypes.
 
-Every ``waveform`` is float32 of shape (channels, frames): integer samples divided by the
-largest value of their width (32767 for 16-bit, as MindSpore scales them); files are read with
-the standard library's ``wave`` module when their row is read. Files found by listing folders
+Every ``waveform`` is float32 of shape (channels, frames). WAV samples are divided by the
+largest value of their width (32767 for 16-bit, as MindSpore scales them) and read with the
+standard library's ``wave`` module when their row is read. Files found by listing folders
 are taken in sorted name order (MindSpore takes them in the file system's order).
 """
 import os
@@ -15,8 +16,9 @@ import numpy as np
 from .file_sources import FileSource, check_dir
 from .gtzan_splits import split_names
 
-__all__ = ['read_wav', 'YesNoDataset', 'SpeechCommandsDataset', 'LJSpeechDataset',
-           'CMUArcticDataset', 'GTZANDataset', 'LibriTTSDataset']
+__all__ = ['read_wav', 'read_sphere', 'YesNoDataset', 'SpeechCommandsDataset',
+           'LJSpeechDataset', 'CMUArcticDataset', 'GTZANDataset', 'LibriTTSDataset',
+           'TedliumDataset']
 
 
 def read_wav(path, who):
@@ -364,3 +366,114 @@ class LibriTTSDataset(_WavRows):
                                       np.array(int(chap), np.uint32), _str(uid)))
         self._finish(items, ['waveform', 'sample_rate', 'original_text', 'normalized_text',
                              'speaker_id', 'chapter_id', 'utterance_id'])
+
+
+def read_sphere(path, who):
+    """``(samples, sample_rate)`` of a NIST SPHERE file of 16-bit PCM (TED-LIUM's ``.sph``):
+    int16 samples of shape (frames, channels)."""
+    if not os.path.isfile(path):
+        raise RuntimeError(f"{who}: invalid file, {path} does not exist")
+    with open(path, 'rb') as f:
+        data = f.read()
+    lines = data[:1024].split(b'\n')
+    if not lines or lines[0].strip() != b'NIST_1A' or len(lines) < 2:
+        raise RuntimeError(f"{who}: {path} is not a NIST SPHERE file")
+    header_size = int(lines[1])
+    fields = {}
+    for line in data[:header_size].split(b'\n')[2:]:
+        parts = line.split()
+        if parts and parts[0] == b'end_head':
+            break
+        if len(parts) >= 3:
+            fields[parts[0].decode()] = parts[2].decode()
+    width = int(fields.get('sample_n_bytes', 2))
+    coding = fields.get('sample_coding', 'pcm')
+    if width != 2 or not coding.startswith('pcm'):
+        raise RuntimeError(f"{who}: {path} holds {coding} samples of {width} bytes; only "
+                           f"16-bit PCM SPHERE files are read")
+    order = '>' if fields.get('sample_byte_format') == '10' else '<'
+    channels = int(fields.get('channel_count', 1))
+    samples = np.frombuffer(data[header_size:], order + 'i2')
+    return samples[:len(samples) // channels * channels].reshape(-1, channels), \
+        int(fields.get('sample_rate', 16000))
+
+
+class TedliumDataset(_WavRows):
+    """TED-LIUM: one row per segment of the talks' ``.stm`` transcripts; columns ``waveform``
+    (float32 (channels, frames): the segment's 16-bit samples / 32768), ``sample_rate``
+    (int32), ``transcript``, ``talk_id``, ``speaker_id`` and ``identifier`` (str; the
+    ``<o,f0,male>`` field).
+
+    Each ``stm/<talk>.stm`` line is ``talk channel speaker start end identifier transcript``
+    (``ignore_time_segment_in_scoring`` lines are skipped); the audio is ``sph/<talk>.sph``
+    beside it, cut at ``start`` and ``end`` seconds. Rows come in MindSpore's order: by line
+    number, then talk, then part.
+
+    Args:
+        dataset_dir: the release folder, holding ``train``, ``test`` and ``dev``
+            ('release1', 'release2') or ``data`` ('release3').
+        release: 'release1', 'release2' or 'release3'.
+        usage: 'train', 'test', 'dev' or 'all' for releases 1 and 2; 'all' for release 3
+            (None: 'all').
+        extensions: the audio files' extension; only '.sph' (None: '.sph').
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache: as
+            ``MnistDataset``.
+
+    Raises:
+        ValueError: for a bad ``release``, ``usage`` or ``extensions``, a missing folder or
+            conflicting sampling arguments.
+        RuntimeError: for a missing ``stm`` folder or a malformed line; reading raises it for
+            a missing or non-PCM ``.sph`` file.
+    """
+
+    def __init__(self, dataset_dir, release, usage=None, extensions=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
+                 shard_id=None, cache=None):
+        who = 'TedliumDataset'
+        release = _check_choice(release, ('release1', 'release2', 'release3'), who,
+                                'release', None)
+        if release is None:
+            raise ValueError(f"{who}: release is required: 'release1', 'release2' or "
+                             f"'release3'")
+        usages = ('all',) if release == 'release3' else ('train', 'test', 'dev', 'all')
+        usage = _check_choice(usage, usages, who, 'usage', 'all')
+        if extensions not in (None, '.sph'):
+            raise ValueError(f"{who}: extensions {extensions!r} is not within the valid set of "
+                             f"['.sph']")
+        root = self._start(who, dataset_dir, num_samples, num_parallel_workers, shuffle,
+                           sampler, num_shards, shard_id, cache)
+        self.release, self.usage = release, usage
+        parts = ('data',) if release == 'release3' else \
+            (('dev', 'test', 'train') if usage == 'all' else (usage,))
+        keyed = []
+        for p, part in enumerate(parts):
+            stm_dir = os.path.join(root, part, 'stm')
+            if not os.path.isdir(stm_dir):
+                raise RuntimeError(f"{who}: invalid file, failed to open folder {stm_dir}")
+            for name in sorted(os.listdir(stm_dir)):
+                if not name.endswith('.stm'):
+                    continue
+                talk = name[:-4]
+                for k, line in enumerate(_read_lines(os.path.join(stm_dir, name), who)):
+                    fields = line.split(' ', 6)
+                    if len(fields) < 6:
+                        raise RuntimeError(f"{who}: {name} line {k + 1} is not 'talk channel "
+                                           f"speaker start end identifier transcript'")
+                    if fields[2] == 'inter_segment_gap' or \
+                            'ignore_time_segment_in_scoring' in line:
+                        continue
+                    sph = os.path.join(root, part, 'sph', talk + '.sph')
+                    keyed.append(((k, talk, p), (sph, float(fields[3]), float(fields[4]),
+                                                 fields[6] if len(fields) > 6 else '',
+                                                 fields[0], fields[2], fields[5])))
+        items = [item for _, item in sorted(keyed, key=lambda kv: kv[0])]
+        self._finish(items, ['waveform', 'sample_rate', 'transcript', 'talk_id', 'speaker_id',
+                             'identifier'])
+
+    def _row(self, i):
+        sph, start, end, transcript, talk, speaker, identifier = self._items[i]
+        samples, rate = read_sphere(sph, self._who)
+        segment = samples[int(start * rate):int(end * rate)]
+        waveform = np.ascontiguousarray((segment.astype(np.float32) / 32768).T)
+        return (waveform, np.array(rate, np.int32), _str(transcript), _str(talk), _str(speaker),
+                _str(identifier))

@@ -1,7 +1,7 @@
 """Readers of street-scene and face detection datasets: ``CityscapesDataset``,
 ``KITTIDataset`` and ``WIDERFaceDataset``, with MindSpore's columns, dtypes and row order
 (checked against MindSpore on the same files), and ``SBDataset`` (Semantic Boundaries, its
-``.mat`` files read with SciPy as MindSpore does)."""
+``.mat`` files read with SciPy as MindSpore does) and ``LSUNDataset`` (scene image folders)."""
 import json
 import os
 
@@ -10,7 +10,7 @@ import numpy as np
 from .file_sources import check_dir
 from .vision_sets import _Rows, _choice, load_mat
 
-__all__ = ['CityscapesDataset', 'KITTIDataset', 'WIDERFaceDataset', 'SBDataset']
+__all__ = ['CityscapesDataset', 'KITTIDataset', 'WIDERFaceDataset', 'SBDataset', 'LSUNDataset']
 
 
 def _sorted_dirs(path):
@@ -279,3 +279,63 @@ class SBDataset(_Rows):
         else:
             task = np.asarray(gt[0]['Segmentation'][0])
         return image, task
+
+
+_LSUN_CLASSES = ('bedroom', 'bridge', 'church_outdoor', 'classroom', 'conference_room',
+                 'dining_room', 'kitchen', 'living_room', 'restaurant', 'tower')
+
+
+class LSUNDataset(_Rows):
+    """LSUN scenes, from image folders ``<class>_train`` / ``<class>_val`` and ``test``:
+    columns ``image`` and ``label`` (uint32).
+
+    The label is the folder's place in the list of folders read, as MindSpore numbers them:
+    for each class in turn, its train folder then its val folder ('all'), or only the one of
+    ``usage``; 'test' reads the ``test`` folder, label 0. Without ``classes``, every LSUN
+    class that has a folder is read. Images are read in sorted name order. (These are image
+    folders, not the LMDB databases LSUN is distributed in.)
+
+    Args:
+        dataset_dir: the folder of the image folders.
+        usage: 'train', 'valid', 'test' or 'all' (None: 'all').
+        classes: a list of LSUN class names ('bedroom', 'bridge', 'church_outdoor',
+            'classroom', 'conference_room', 'dining_room', 'kitchen', 'living_room',
+            'restaurant', 'tower'). Default None: all.
+        num_samples, num_parallel_workers, shuffle, decode, sampler, num_shards, shard_id,
+            cache: as ``ImageFolderDataset``.
+
+    Raises:
+        TypeError: for ``classes`` that is not a list.
+        ValueError: for a bad ``usage`` or class, a missing folder or conflicting sampling
+            arguments.
+    """
+
+    def __init__(self, dataset_dir, usage=None, classes=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=False, sampler=None,
+                 num_shards=None, shard_id=None, cache=None):
+        who = 'LSUNDataset'
+        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        if classes is not None and not isinstance(classes, list):
+            raise TypeError(f"{who}: classes must be a list of str, got {classes!r}")
+        for name in classes or ():
+            if name not in _LSUN_CLASSES:
+                raise ValueError(f"{who}: class {name!r} is not within the valid set of "
+                                 f"{list(_LSUN_CLASSES)}")
+        root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+                           sampler, num_shards, shard_id, cache)
+        self.usage, self.classes = usage, classes
+        if usage == 'test':
+            folders = [check_dir(os.path.join(root, 'test'), who)]
+        else:
+            parts = {'train': ('train',), 'valid': ('val',), 'all': ('train', 'val')}[usage]
+            wanted = [os.path.join(root, f'{c}_{p}') for c in (classes or _LSUN_CLASSES)
+                      for p in parts]
+            folders = [check_dir(f, who) for f in wanted] if classes else \
+                [f for f in wanted if os.path.isdir(f)]
+        items = [(os.path.join(folder, name), label) for label, folder in enumerate(folders)
+                 for name in sorted(os.listdir(folder))
+                 if os.path.isfile(os.path.join(folder, name))]
+        self._finish(items, ['image', 'label'])
+
+    def _make(self, item):
+        return self._image(item[0]), np.array(item[1], np.uint32)

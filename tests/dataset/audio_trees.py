@@ -80,3 +80,29 @@ def libri_tts(root, usage='dev-clean'):
             f.write(f'Normalized {k}.')
         with open(os.path.join(folder, f'{spk}_{chap}.trans.tsv'), 'a') as f:
             f.write(f'{uid}\tOriginal "{k}".\tNormalized {k}.\n')
+
+
+def write_sph(path, samples, rate=16000):
+    """A NIST SPHERE file of 16-bit little-endian PCM samples, as TED-LIUM keeps its audio."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    samples = np.asarray(samples).astype('<i2')
+    fields = (f"sample_count -i {len(samples)}\nsample_rate -i {rate}\nchannel_count -i 1\n"
+              f"sample_n_bytes -i 2\nsample_byte_format -s2 01\nsample_coding -s3 pcm\n"
+              f"end_head\n")
+    header = f"NIST_1A\n   1024\n{fields}".encode().ljust(1024, b' ')
+    with open(path, 'wb') as f:
+        f.write(header + samples.tobytes())
+
+
+def tedlium(root, release='release1'):
+    """A TED-LIUM release folder: ``<part>/sph/*.sph`` and ``<part>/stm/*.stm``."""
+    parts = ('data',) if release == 'release3' else ('train', 'test', 'dev')
+    for p, part in enumerate(parts):
+        folder = os.path.join(root, part)
+        for t, talk in enumerate(('TalkA', 'TalkB')):
+            samples = np.arange(64) * 10 + 1000 * p + 100 * t
+            write_sph(os.path.join(folder, 'sph', f'{talk}.sph'), samples, rate=16)
+            os.makedirs(os.path.join(folder, 'stm'), exist_ok=True)
+            with open(os.path.join(folder, 'stm', f'{talk}.stm'), 'w') as f:
+                f.write(f'{talk} 1 {talk}_spk 0.0 1.0 <o,f0,male> first words of {part}\n'
+                        f'{talk} 1 {talk}_spk 1.5 2.25 <o,f0,male> second words\n')

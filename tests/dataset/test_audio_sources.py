@@ -150,3 +150,37 @@ def test_wav_widths_and_channels(tmp_path):
     (tmp_path / 'bad.wav').write_bytes(b'RIFFjunk')
     with pytest.raises(RuntimeError, match="bad.wav is not a PCM WAV file"):
         read_wav(str(tmp_path / 'bad.wav'), 'test')
+
+
+def test_tedlium_rows_in_mindspores_order(tmp_path):
+    trees.tedlium(tmp_path)
+    data = ds.TedliumDataset(str(tmp_path), 'release1', usage='all', shuffle=False)
+    assert data.get_col_names() == ['waveform', 'sample_rate', 'transcript', 'talk_id',
+                                    'speaker_id', 'identifier']
+    rows = _rows(data)
+    # MindSpore 2.10's order: by line, then talk, then part (dev, test, train)
+    assert [(str(r[2]), str(r[3])) for r in rows[:6]] == [
+        ('first words of dev', 'TalkA'), ('first words of test', 'TalkA'),
+        ('first words of train', 'TalkA'), ('first words of dev', 'TalkB'),
+        ('first words of test', 'TalkB'), ('first words of train', 'TalkB')]
+    assert [r[0].shape for r in rows] == [(1, 16)] * 6 + [(1, 12)] * 6
+    first = rows[2]                    # train TalkA, 0.0 s to 1.0 s at 16 Hz
+    assert int(first[1]) == 16 and first[1].dtype == np.int32
+    assert str(first[4]) == 'TalkA_spk' and str(first[5]) == '<o,f0,male>'
+    np.testing.assert_allclose(first[0][0], np.arange(16) * 10 / 32768, rtol=1e-6)
+    second = rows[8]                   # train TalkA, 1.5 s to 2.25 s: samples 24..35
+    np.testing.assert_allclose(second[0][0], np.arange(24, 36) * 10 / 32768, rtol=1e-6)
+
+
+def test_tedlium_release3_and_errors(tmp_path):
+    trees.tedlium(tmp_path / 'r3', 'release3')
+    assert len(_rows(ds.TedliumDataset(str(tmp_path / 'r3'), 'release3'))) == 4
+    with pytest.raises(ValueError, match="usage 'train' is not within the valid set"):
+        ds.TedliumDataset(str(tmp_path / 'r3'), 'release3', usage='train')
+    with pytest.raises(ValueError, match="extensions '.wav' is not within"):
+        ds.TedliumDataset(str(tmp_path / 'r3'), 'release3', extensions='.wav')
+    with pytest.raises(RuntimeError, match="failed to open folder"):
+        ds.TedliumDataset(str(tmp_path / 'r3'), 'release1', usage='dev')
+    (tmp_path / 'r3' / 'data' / 'sph' / 'TalkA.sph').write_bytes(b'RIFF....')
+    with pytest.raises(RuntimeError, match="is not a NIST SPHERE file"):
+        _rows(ds.TedliumDataset(str(tmp_path / 'r3'), 'release3', shuffle=False))

@@ -97,3 +97,37 @@ def test_sbd_as_mindspore(tmp_path):
         ds.SBDataset(str(tmp_path), usage='test')
     with pytest.raises(RuntimeError, match="train_noval.txt not found"):
         ds.SBDataset(str(tmp_path), usage='train_noval')
+
+
+def _lsun(root):
+    from .image_trees import image
+    for cls, part, names in (('bedroom', 'train', ('1_1', '1_2')), ('classroom', 'train',
+                                                                      ('2_1',)),
+                             ('bedroom', 'val', ('3_1',)), ('classroom', 'val', ('4_1',))):
+        for k, name in enumerate(names):
+            image(os.path.join(root, f'{cls}_{part}', f'{name}.jpg'),
+                  10 * len(cls) + k + len(part))
+    image(os.path.join(root, 'test', '9_9.jpg'), 5)
+
+
+@pytest.mark.parametrize('kwargs, expected', [
+    (dict(usage='train'), [(75, 0), (76, 0), (95, 1)]),
+    (dict(usage='valid'), [(73, 0), (93, 1)]),
+    (dict(usage='all'), [(75, 0), (76, 0), (73, 1), (95, 2), (93, 3)]),
+    (dict(usage='test'), [(5, 0)]),
+    (dict(usage='train', classes=['classroom']), [(95, 0)])])
+def test_lsun_as_mindspore(tmp_path, kwargs, expected):
+    _lsun(tmp_path)
+    rows = _rows(ds.LSUNDataset(str(tmp_path), decode=True, shuffle=False, **kwargs))
+    assert [(_first(r[0]), int(r[1])) for r in rows] == expected
+    assert rows[0][1].dtype == np.uint32
+
+
+def test_lsun_errors(tmp_path):
+    _lsun(tmp_path)
+    with pytest.raises(TypeError, match="classes must be a list of str, got 'classroom'"):
+        ds.LSUNDataset(str(tmp_path), classes='classroom')
+    with pytest.raises(ValueError, match="class 'garage' is not within the valid set"):
+        ds.LSUNDataset(str(tmp_path), classes=['garage'])
+    with pytest.raises(ValueError, match="tower_train does not exist"):
+        ds.LSUNDataset(str(tmp_path), usage='train', classes=['tower'])
