@@ -9,7 +9,7 @@ strings (with byte offsets on request); ``CaseFold``, ``NormalizeUTF8``, ``Regex
 in pre-trained ``Vectors`` (``GloVe``, ``FastText``, ``CharNGram``).
 ``PadEnd`` is ``dataset.transforms.PadEnd``.
 """
-from . import jieba, spiece, string_ops, tokenizers, transforms, utils, vectors
+from . import jieba, spiece, string_ops, tokenizers, transforms, utils, vectors, wiki
 from .jieba import JiebaMode, JiebaTokenizer
 from .spiece import (SentencePieceModel, SentencePieceTokenizer, SentencePieceVocab,
                      SPieceTokenizerLoadType, SPieceTokenizerOutType)
@@ -21,10 +21,11 @@ from .tokenizers import (BertTokenizer, PythonTokenizer, UnicodeScriptTokenizer,
                          WordpieceTokenizer)
 from .utils import NormalizeForm, Vocab, to_bytes, to_str
 from .vectors import CharNGram, FastText, GloVe, ToVectors, Vectors
+from .wiki import FilterWikipediaXML
 
 __all__ = (transforms.__all__ + utils.__all__ + string_ops.__all__ +
            tokenizers.__all__ + vectors.__all__ +
-           jieba.__all__ + spiece.__all__)
+           jieba.__all__ + spiece.__all__ + wiki.__all__)
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402

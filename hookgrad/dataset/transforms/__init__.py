@@ -9,10 +9,11 @@ from . import transforms
 from .transforms import (Compose, Concatenate, Duplicate, Fill, Mask, OneHot, PadEnd,
                          PyTensorOperation, RandomApply, RandomChoice, RandomOrder, Relational,
                          Slice, TensorOperation, TypeCast, Unique)
+from .plugins import Plugin, not_random
 
 __all__ = ['Compose', 'Concatenate', 'Duplicate', 'Fill', 'Mask', 'OneHot', 'PadEnd',
            'RandomApply', 'RandomChoice', 'RandomOrder', 'Relational', 'Slice', 'TypeCast',
-           'Unique']
+           'Unique', 'Plugin', 'not_random']
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402

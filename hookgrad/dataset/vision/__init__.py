@@ -36,8 +36,11 @@ from .transforms import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHu
 from .utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
                     Inter, SliceMode, encode_jpeg, encode_png, get_image_num_channels,
                     get_image_size, read_file, read_image, write_file, write_jpeg, write_png)
+from .video import DecodeVideo, VideoDecoder, read_video, read_video_timestamps
+from ..transforms.plugins import not_random
 
-__all__ = transforms.__all__ + utils.__all__
+__all__ = transforms.__all__ + utils.__all__ + ['DecodeVideo', 'VideoDecoder', 'read_video',
+                                                'read_video_timestamps', 'not_random']
 
 
 from ...compat.names import reporter as _reporter  # noqa: E402
