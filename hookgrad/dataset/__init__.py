@@ -8,7 +8,11 @@ reads them: ``MnistDataset``, ``FashionMnistDataset``, ``KMnistDataset``, ``EMni
 ``OmniglotDataset``, ``Caltech256Dataset``, ``Food101Dataset``, ``SBUDataset``,
 ``FlickrDataset``, ``SUN397Dataset``, ``RenderedSST2Dataset``, ``SemeionDataset``,
 ``TextFileDataset``, ``CSVDataset`` and the text sets (``AGNewsDataset``,
-``WikiTextDataset``...); ``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset``
+``WikiTextDataset``, ``SQuADDataset``, ``CLUEDataset``, ``Multi30kDataset``, ``IWSLT2016Dataset``
+...), the image sets of vision_sets.py and scene_sets.py (``STL10Dataset``, ``SVHNDataset``,
+``LFWDataset``, ``CityscapesDataset``, ``KITTIDataset``...), the audio sets of
+audio_sources.py (``YesNoDataset``, ``SpeechCommandsDataset``, ``TedliumDataset``...);
+``MindDataset`` (hookgrad MindRecord files) and ``TFRecordDataset``
 (``tf.train.Example`` records). ``PKSampler`` draws rows class by class. ``batch``, ``shuffle``,
 ``map``, ``repeat``... build pipelines on them; ``create_tuple_iterator`` /
 ``create_dict_iterator`` (or a plain ``for`` loop) read them as Tensors, one epoch per pass.
