@@ -221,8 +221,11 @@ class MapDataset(Dataset):
         self._cache = kwargs.get('cache')
         callbacks = check_callbacks(kwargs.get('callbacks'), 'Dataset.map')
         self._callbacks = CallbackRunner(callbacks) if callbacks else None
+        names = child.get_col_names()
+        if input_columns is None:       # MindSpore hands the first column alone to the first op
+            input_columns = names[:1]
         self._in_idx, self._outs, self._before, self._after, self._names = _layout(
-            child.get_col_names(), input_columns, output_columns, 'Dataset.map')
+            names, input_columns, output_columns, 'Dataset.map')
         super().__init__((child,))
         self.operations = ops
         self.num_parallel_workers = num_parallel_workers

@@ -116,9 +116,18 @@ def test_map_many_to_many_places_outputs_where_the_inputs_were():
     assert [[int(v) for v in r] for r in rows(d)] == [[6, 5, -4, 10], [8, 12, -4, 20]]
     swap = base.map(lambda a, b: (b, a), ['a', 'b'], ['b', 'a'])
     assert swap.get_col_names() == ['b', 'a', 'c']
-    every = base.map(lambda a, b, c: a + b + c, output_columns='total')
-    assert every.get_col_names() == ['total']
-    assert [int(r[0]) for r in rows(every)] == [16, 28]
+
+
+
+def test_map_without_input_columns_takes_the_first_column_alone():
+    """As MindSpore 2.10: the first operation gets the first column, whatever it can take."""
+    base = ds.NumpySlicesDataset({'a': [1, 2], 'b': [10, 20], 'c': [5, 6]}, shuffle=False)
+    first = base.map(lambda a: a * 3, output_columns='thrice')
+    assert first.get_col_names() == ['thrice', 'b', 'c']
+    assert [[int(v) for v in r] for r in rows(first)] == [[3, 10, 5], [6, 20, 6]]
+    every = base.map(lambda a, b, c: a + b + c)
+    with pytest.raises(Exception, match="missing 2 required positional arguments"):
+        rows(every)
 
 
 def test_map_output_count_is_checked_when_rows_are_read():
