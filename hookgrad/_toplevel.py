@@ -30,6 +30,7 @@ from .train import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Metric, Precision, Reca
 from .train.graph_export import export
 from .train.graph_cell import load
 from .common.sparse_tensor import RowTensor
+from .common.sparse import COOTensor, CSRTensor, SparseTensor
 from .common.symbol import Symbol
 from .parallel import (set_algo_parameters, get_algo_parameters, reset_algo_parameters,
                        parameter_broadcast, merge_sliced_parameter)
@@ -56,7 +57,7 @@ __all__ = [
     'Top1CategoricalAccuracy', 'Top5CategoricalAccuracy', 'TopKCategoricalAccuracy',
     'get_metric_fn', 'rearrange_inputs',
     # sparse rows and symbolic dimensions
-    'RowTensor', 'Symbol',
+    'RowTensor', 'COOTensor', 'CSRTensor', 'SparseTensor', 'Symbol',
     # mindspore.parallel's names at the top level
     'set_algo_parameters', 'get_algo_parameters', 'reset_algo_parameters',
     'parameter_broadcast', 'merge_sliced_parameter',

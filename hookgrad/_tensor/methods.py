@@ -91,6 +91,15 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
     def matmul(self, other):
         return _ops.matmul(self, other)
 
+    # sparse forms
+    def to_coo(self):
+        """The COOTensor of this 2-d tensor's non-zero entries (``ops.dense_to_sparse_coo``)."""
+        return _ops.dense_to_sparse_coo(self)
+
+    def to_csr(self):
+        """The CSRTensor of this 2-d tensor's non-zero entries (``ops.dense_to_sparse_csr``)."""
+        return _ops.dense_to_sparse_csr(self)
+
     # unary math and activations
     def exp(self):
         return _ops.exp(self)

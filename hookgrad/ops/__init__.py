@@ -146,6 +146,8 @@ from .graph_helpers import *  # noqa: E402,F401,F403  (scalar_add, tuple_getitem
 from .graph_inspect import *  # noqa: E402,F401,F403  (typeof, hastype, shape_, cond, ...)
 from .kernel_registration import *  # noqa: E402,F401,F403  (kernel, op_info_register)
 from . import signature  # noqa: E402,F401  (make_sig, sig_rw, ...)
+from .sparse import *  # noqa: E402,F401,F403  (csr_mm, coo_add, dense_to_sparse_coo, ...)
+from .sparse_unary import *  # noqa: E402,F401,F403  (coo_exp, csr_relu, ...)
 
 # MindSpore's modules C, F and P: the names above under MindSpore's paths. C and F hold
 # functions of every family, so this package fills them (they import none of it).

@@ -24,17 +24,18 @@ from .attention import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .sync_batchnorm import *  # noqa: F401,F403
 from .special_math import *  # noqa: F401,F403
+from .sparse import *  # noqa: F401,F403
 from .container import SequentialCell, CellList, CellDict  # noqa: F401  (defined in nn)
 from . import (activation, smooth_activation, piecewise_activation, basic, normalization,
                embedding, conv, pooling, math, padding, conv_transpose, pooling_adaptive,
                shape_layers, linear, image, resize, unpool, wrappers, ext_layers, rnn_cells, rnns,
-               attention, transformer, sync_batchnorm, special_math)
+               attention, transformer, sync_batchnorm, special_math, sparse)
 
 __all__ = [name for module in (activation, smooth_activation, piecewise_activation, basic,
                                normalization, embedding, conv, pooling, math, padding,
                                conv_transpose, pooling_adaptive, shape_layers, linear, image,
                                resize, unpool, wrappers, ext_layers, rnn_cells, rnns, attention,
-                               transformer, sync_batchnorm, special_math)
+                               transformer, sync_batchnorm, special_math, sparse)
            for name in module.__all__]
 
 
