@@ -384,8 +384,9 @@ class CSRTensor(_SparseBase):
     def mv(self, dense_vector):
         """This matrix times the dense column ``dense_vector`` of shape ``(shape[1], 1)``."""
         if not isinstance(dense_vector, Tensor):
-            raise TypeError(f"For 'CSRTensor.mv', the type of 'dense_vector' should be "
-                            f"'Tensor', but got type '{type(dense_vector).__name__}'.")
+            raise TypeError(f"For 'CSRTensor.mv', the type of 'dense_vector' should be one of "
+                            f"'['Tensor', 'TensorPy']', but got type "
+                            f"'{type(dense_vector).__name__}'.")
         return _sparse_ops().csr_mv(self, dense_vector)
 
     def mm(self, matrix):
@@ -394,8 +395,8 @@ class CSRTensor(_SparseBase):
         if isinstance(matrix, CSRTensor):
             return _sparse_ops().csr_mm(self, matrix)
         if not isinstance(matrix, Tensor):
-            raise TypeError(f"For 'CSRTensor.mm', the type of 'matrix' should be 'Tensor', but "
-                            f"got type '{type(matrix).__name__}'.")
+            raise TypeError(f"For 'CSRTensor.mm', the type of 'matrix' should be one of "
+                            f"'['Tensor', 'TensorPy']', but got type '{type(matrix).__name__}'.")
         return _sparse_ops().csr_mm_dense(self, matrix)
 
     def sum(self, axis):

@@ -152,8 +152,12 @@ def dense_to_sparse_coo(tensor):
 
 
 def dense_to_sparse_csr(tensor):
-    """The CSRTensor (int32 indices) of a 2-d Tensor's non-zero entries."""
+    """The CSRTensor (int32 indices) of a 2-d float or complex Tensor's non-zero entries."""
     coords, values = _dense_nonzero(tensor, 'dense_to_sparse_csr', 'CSRTensor')
+    if str(tensor.dtype) not in ('Float32', 'Float64', 'Complex64', 'Complex128'):
+        raise TypeError(f"For primitive[DenseToCSRSparseMatrix], the input argument[dense_input] "
+                        f"must be a type of {{Tensor[Complex128], Tensor[Complex64], "
+                        f"Tensor[Float32], Tensor[Float64]}}, but got Tensor[{tensor.dtype}].")
     indptr = _indptr_of(coords[:, 0].astype(np.int64), tensor.shape[0]).astype(np.int32)
     return CSRTensor(Tensor(indptr), Tensor(np.ascontiguousarray(coords[:, 1])), values,
                      tuple(tensor.shape))
