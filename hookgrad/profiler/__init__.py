@@ -9,6 +9,12 @@ https://ui.perfetto.dev) and, in ``FRAMEWORK``, ``cpu_op_type_info_0.csv`` (per 
 ``tensorboard_trace_handler(dir)``) is called when a window closes. Times are those
 ``hookgrad.debug.profile`` measures: on a GPU, the time to launch the kernels.
 
+``mstx.mark`` / ``range_start`` / ``range_end`` add a script's own markers to the trace of a
+Profiler made with ``mstx=True`` (mstx.py). ``DynamicProfilerMonitor`` starts and stops a
+Profiler at the steps a JSON file names, read while training runs (dynamic.py);
+``EnvProfiler`` profiles a whole run as the ``MS_PROFILER_OPTIONS`` environment variable says
+(env.py).
+
 The options that choose Ascend hardware counters (``aic_metrics``, ``l2_cache``, ``hbm_ddr``,
 ``pcie``, ``sys_io``...) are accepted and collect nothing, as on MindSpore's CPU backend.
 """
@@ -21,9 +27,13 @@ import time
 from ..compat.names import reporter as _reporter
 from ..debug.profile import profile as _OpProfile
 from .writer import write_analysis
+from . import mstx as _mstx_module
+from .mstx import mstx
+from .experimental import _ExperimentalConfig
 
 __all__ = ['Profiler', 'profile', 'schedule', 'tensorboard_trace_handler', 'ProfilerLevel',
-           'ProfilerActivity', 'ExportType', 'AicoreMetrics', 'HostSystem', 'ProfilerAction']
+           'ProfilerActivity', 'ExportType', 'AicoreMetrics', 'HostSystem', 'ProfilerAction',
+           'mstx', '_ExperimentalConfig', 'DynamicProfilerMonitor', 'EnvProfiler']
 
 
 class ProfilerLevel(enum.Enum):
@@ -151,6 +161,8 @@ class Profiler:
         if self.on_trace_ready is not None and not callable(self.on_trace_ready):
             raise TypeError("Profiler: on_trace_ready must be callable")
         self._metadata = {}
+        self._marks = []            # mstx: (kind, message, domain, start, seconds)
+        self._open_ranges = {}      # mstx: (range id, domain) -> (message, start)
         self._observer = None
         self._events = _OpProfile()
         self._step = 0
@@ -167,8 +179,10 @@ class Profiler:
     def _observe(self, on):
         if on and not self._events.observing:
             self._events.enable()
+            _mstx_module._recording.append(self)
         elif not on and self._events.observing:
             self._events.disable()
+            _mstx_module._recording.remove(self)
 
     def start(self):
         """Start recording (within the schedule's windows when there is a schedule)."""
@@ -197,6 +211,7 @@ class Profiler:
             if self.on_trace_ready is not None:
                 self.on_trace_ready(self)
             self._events, self._window_steps = _OpProfile(), 0
+            self._marks, self._open_ranges = [], {}
         self._observe(self._recording())
 
     def __enter__(self):
@@ -217,7 +232,8 @@ class Profiler:
         stamp = time.strftime('%Y%m%d%H%M%S') + f"{int(time.time() * 1000) % 1000:03d}"
         name = worker_name or f"{socket.gethostname()}_{os.getpid()}"
         folder = os.path.join(directory, f"{name}_{stamp}_ascend_ms")
-        write_analysis(self._events, folder, pretty, self._metadata, max(self._window_steps, 1))
+        write_analysis(self._events, folder, pretty, self._metadata, max(self._window_steps, 1),
+                       self._marks)
         return folder
 
     def add_metadata(self, key, value):
@@ -255,11 +271,26 @@ class profile(Profiler):    # noqa: N801  (MindSpore's name)
                  schedule=None, on_trace_ready=None, experimental_config=None):
         super().__init__(activities=activities, with_stack=with_stack,
                          profile_memory=profile_memory, data_process=data_process,
-                         parallel_strategy=parallel_strategy, start_profile=start_profile,
+                         parallel_strategy=parallel_strategy,
                          hbm_ddr=hbm_ddr, pcie=pcie, sync_enable=sync_enable,
                          record_shapes=record_shapes, schedule=schedule,
-                         on_trace_ready=on_trace_ready)
+                         on_trace_ready=on_trace_ready, start_profile=False)
+        if experimental_config is not None:
+            if not isinstance(experimental_config, _ExperimentalConfig):
+                raise TypeError(f"profile: experimental_config must be an _ExperimentalConfig, "
+                                f"got {type(experimental_config).__name__}")
+            for name, value in experimental_config._options().items():
+                if value is not None:
+                    setattr(self, name, value)
         self.experimental_config = experimental_config
+        self.start_profile = start_profile
+        if start_profile:       # after the options, so that mstx markers are recorded
+            self.start()
 
+
+from .dynamic import DynamicProfilerMonitor  # noqa: E402
+from .env import EnvProfiler  # noqa: E402
+
+EnvProfiler.init_profiler()     # as MindSpore: profiling a run that MS_PROFILER_OPTIONS asks for
 
 __getattr__ = _reporter('mindspore.profiler')

@@ -1,6 +1,8 @@
 """The files ``Profiler.analyse`` writes, in MindSpore's CPU layout: a Chrome trace
 (``ASCEND_PROFILER_OUTPUT/trace_view.json``) and the per-op tables of ``FRAMEWORK``. A backward
-rule counts as an op of its own, named ``<Op>Grad`` as MindSpore names gradient kernels."""
+rule counts as an op of its own, named ``<Op>Grad`` as MindSpore names gradient kernels. The
+script's mstx markers are instants (``ph: i``) and its ranges spans (``ph: X``), category
+``mstx``, with their domain."""
 import csv
 import json
 import os
@@ -16,16 +18,17 @@ def _kernel(phase, name, nested):
     return f"{name}Grad" if phase == 'backward' and not nested else name
 
 
-def write_analysis(recording, folder, pretty, metadata, steps=1):
-    """Write ``recording`` (a ``hookgrad.debug.profile`` over ``steps`` training steps) into
-    ``folder``."""
+def write_analysis(recording, folder, pretty, metadata, steps=1, marks=()):
+    """Write ``recording`` (a ``hookgrad.debug.profile`` over ``steps`` training steps) and the
+    mstx ``marks`` (kind, message, domain, start, seconds) into ``folder``."""
     pid = os.getpid()
     out = os.path.join(folder, 'ASCEND_PROFILER_OUTPUT')
     framework = os.path.join(folder, 'FRAMEWORK')
     os.makedirs(out, exist_ok=True)
     os.makedirs(framework, exist_ok=True)
     events = recording.events
-    origin = events[0][3] if events else 0.0
+    starts = ([events[0][3]] if events else []) + [mark[3] for mark in marks]
+    origin = min(starts) if starts else 0.0
     trace = [{'ph': 'M', 'name': 'process_name', 'pid': pid, 'tid': 0,
               'args': {'name': 'CPU OP'}},
              {'ph': 'M', 'name': 'thread_name', 'pid': pid, 'tid': 0,
@@ -45,6 +48,15 @@ def write_analysis(recording, folder, pretty, metadata, steps=1):
             entry = table.setdefault(key, [0, 0.0])
             entry[0] += 1
             entry[1] += seconds * 1e3
+    for kind, message, domain, start, seconds in marks:
+        event = {'ph': 'i' if kind == 'mark' else 'X', 'name': message, 'pid': pid, 'tid': 0,
+                 'ts': f"{(start - origin) * 1e6:.3f}", 'cat': 'mstx',
+                 'args': {'domain': domain}}
+        if kind == 'mark':
+            event['s'] = 't'
+        else:
+            event['dur'] = f"{seconds * 1e6:.3f}"
+        trace.append(event)
     with open(os.path.join(out, 'trace_view.json'), 'w') as f:
         json.dump(trace, f, indent=1 if pretty else None)
     total = sum(ms for _, ms in by_type.values()) or 1.0
