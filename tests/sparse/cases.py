@@ -50,6 +50,11 @@ _X23 = [[0., 1.5, 0.], [-2., 0., 4.]]
 CASES = {
     # construction, fields and conversions
     'coo_repr': lambda ms: coo_a(ms),
+    'coo_str': lambda ms: str(coo_a(ms)),
+    'csr_str': lambda ms: str(csr_a(ms, np.float64)),
+    'sparse_tensor_repr': lambda ms: repr(ms.SparseTensor(
+        ms.Tensor(np.array([[0, 1], [1, 0]], np.int64)), ms.Tensor(np.array([2, -3], np.int32)),
+        (2, 2))),
     'coo_int64_bool': lambda ms: _coo(ms, [0], [1], [True], (2, 2), np.int64, np.bool_),
     'coo_float16': lambda ms: _coo(ms, [0], [1], [1.5], (2, 2), np.int64, np.float16),
     'coo_to_dense': lambda ms: coo_a(ms).to_dense(),

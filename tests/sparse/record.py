@@ -14,6 +14,8 @@ PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mindspore_value
 def describe(out, ms):
     """A result as JSON: tensors by dtype, shape and values; sparse tensors by their fields and
     printed form."""
+    if isinstance(out, str):
+        return {'kind': 'text', 'text': out}
     if isinstance(out, tuple):
         return {'kind': 'tuple', 'items': [describe(o, ms) for o in out]}
     if isinstance(out, ms.COOTensor):
