@@ -165,3 +165,19 @@ def test_env_profiler_profiles_the_run(tmp_path):
 def test_env_profiler_without_the_variable():
     assert EnvProfiler.profiler is None
     EnvProfiler().analyse()     # nothing to stop
+
+
+def test_dynamic_monitor_as_a_model_callback(tmp_path):
+    from hookgrad import dataset as ds, nn
+    (tmp_path / 'profiler_config.json').write_text(json.dumps({'start_step': 1,
+                                                               'stop_step': 2}))
+    monitor = DynamicProfilerMonitor(cfg_path=str(tmp_path), output_path=str(tmp_path / 'out'))
+    net = nn.Dense(2, 1)
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    data = ds.NumpySlicesDataset({'x': np.ones((8, 2), np.float32),
+                                  'y': np.ones((8, 1), np.float32)}, shuffle=False).batch(2)
+    model.train(1, data, callbacks=[monitor])
+    folders = glob.glob(str(tmp_path / 'out' / 'rank0_start1_stop2' / '*_ascend_ms'))
+    assert len(folders) == 1
+    kernels = [e['name'] for e in trace_of(folders[0]) if e['ph'] == 'X']
+    assert kernels.count('Dense') == 2 and kernels.count('DenseGrad') == 2    # steps 2 and 3
