@@ -1,0 +1,216 @@
+"""MindSpore's ``ops.operations._grad_ops``: the backward Primitives of common activations,
+elementwise functions, BiasAdd and Maximum/Minimum, called directly (MindSpore's own tests and
+some models use them as ``G.ReluGrad()(dy, x)``).
+
+Each computes its formula with hookgrad's functional ops, so it records a graph and works under
+``jit`` like any op. Argument order follows MindSpore 2.10's Primitives: an activation's grad
+takes ``(dy, x)`` (``(dy, y)`` for Elu), a function of its output takes ``(y, dy)``, an inverse
+trigonometric one ``(x, dy)``.
+"""
+import math
+
+from .._base import as_tensor
+from ..activation import sigmoid
+from ..arithmetic import cast, mul
+from ..comparison import equal, gt, isnan, logical_and, logical_or, lt
+from ..indexing import where
+from ..reduction import reduce_sum
+from ..shaping import reshape
+from ..trigonometric import cosh, sinh
+from ..unary import sign, sqrt, tanh
+from ._primitive import Primitive, _flag
+
+__all__ = ['ReluGrad', 'ReLU6Grad', 'SigmoidGrad', 'TanhGrad', 'SqrtGrad', 'RsqrtGrad',
+           'ReciprocalGrad', 'InvGrad', 'AsinGrad', 'ACosGrad', 'AtanGrad', 'AsinhGrad',
+           'AcoshGrad', 'AbsGrad', 'EluGrad', 'HSigmoidGrad', 'HSwishGrad', 'SoftplusGrad',
+           'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad']
+
+
+def _zero(t):
+    return t * 0
+
+
+class ReluGrad(Primitive):
+    """``ReluGrad()(dy, x)``: ``dy`` where ``x > 0``, else 0."""
+    def construct(self, y_backprop, x):
+        return where(gt(x, 0), y_backprop, _zero(y_backprop))
+
+
+class ReLU6Grad(Primitive):
+    """``ReLU6Grad()(dy, x)``: ``dy`` where ``0 < x < 6``, else 0."""
+    def construct(self, y_grad, x):
+        return where(logical_and(gt(x, 0), lt(x, 6)), y_grad, _zero(y_grad))
+
+
+class SigmoidGrad(Primitive):
+    """``SigmoidGrad()(y, dy)``: ``dy * y * (1 - y)`` with y the sigmoid's output."""
+    def construct(self, y, dy):
+        return dy * y * (1 - y)
+
+
+class TanhGrad(Primitive):
+    """``TanhGrad()(y, dy)``: ``dy * (1 - y**2)`` with y the tanh's output."""
+    def construct(self, y, dy):
+        return dy * (1 - y * y)
+
+
+class SqrtGrad(Primitive):
+    """``SqrtGrad()(y, dy)``: ``dy / (2 y)`` with y the square root."""
+    def construct(self, y, grad):
+        return grad / (2 * y)
+
+
+class RsqrtGrad(Primitive):
+    """``RsqrtGrad()(y, dy)``: ``-dy * y**3 / 2`` with y the reciprocal square root."""
+    def construct(self, y, grad):
+        return grad * y * y * y * -0.5
+
+
+class ReciprocalGrad(Primitive):
+    """``ReciprocalGrad()(y, dy)``: ``-dy * y**2`` with y the reciprocal."""
+    def construct(self, y, dy):
+        return -(dy * y * y)
+
+
+class InvGrad(ReciprocalGrad):
+    """``InvGrad()(y, dy)``: ``-dy * y**2``, as ReciprocalGrad."""
+
+
+class AsinGrad(Primitive):
+    """``AsinGrad()(x, dy)``: ``dy / sqrt(1 - x**2)``."""
+    def construct(self, x, dout):
+        return dout / sqrt(1 - x * x)
+
+
+class ACosGrad(Primitive):
+    """``ACosGrad()(x, dy)``: ``-dy / sqrt(1 - x**2)``."""
+    def construct(self, x, dout):
+        return -(dout / sqrt(1 - x * x))
+
+
+class AtanGrad(Primitive):
+    """``AtanGrad()(x, dy)``: ``dy / (1 + x**2)``."""
+    def construct(self, x, dout):
+        return dout / (1 + x * x)
+
+
+class AsinhGrad(Primitive):
+    """``AsinhGrad()(y, dy)``: ``dy / cosh(y)`` with y the asinh's output."""
+    def construct(self, y, dy):
+        return dy / cosh(y)
+
+
+class AcoshGrad(Primitive):
+    """``AcoshGrad()(y, dy)``: ``dy / sinh(y)`` with y the acosh's output."""
+    def construct(self, y, dy):
+        return dy / sinh(y)
+
+
+class AbsGrad(Primitive):
+    """``AbsGrad()(x, dy)``: ``sign(x) * dy``."""
+    def construct(self, x, dy):
+        return sign(x) * dy
+
+
+class EluGrad(Primitive):
+    """``EluGrad()(dy, y)``: ``dy`` where the Elu's output ``y > 0``, else ``dy * (y + 1)``."""
+    def construct(self, dy, y):
+        return where(gt(y, 0), dy, dy * (y + 1))
+
+
+class HSigmoidGrad(Primitive):
+    """``HSigmoidGrad()(dy, x)``: ``dy / 6`` where ``-3 < x < 3``, else 0."""
+    def construct(self, grads, x):
+        return where(logical_and(gt(x, -3), lt(x, 3)), grads / 6, _zero(grads))
+
+
+class HSwishGrad(Primitive):
+    """``HSwishGrad()(dy, x)``: 0 below -3, ``dy`` from 3, ``dy * (2x + 3) / 6`` between."""
+    def construct(self, y_grad, x):
+        inner = y_grad * (2 * x + 3) / 6
+        return where(lt(x, -3), _zero(y_grad), where(lt(x, 3), inner, y_grad))
+
+
+class SoftplusGrad(Primitive):
+    """``SoftplusGrad()(dy, x)``: ``dy * sigmoid(x)``."""
+    def construct(self, gradients, features):
+        return gradients * sigmoid(features)
+
+
+class SiLUGrad(Primitive):
+    """``SiLUGrad()(dy, x)``: ``dy * (s + x s (1 - s))`` with ``s = sigmoid(x)``."""
+    def construct(self, dout, x):
+        s = sigmoid(x)
+        return dout * (s + x * s * (1 - s))
+
+
+class GeLUGrad(Primitive):
+    """``GeLUGrad()(dy, x, y)``: ``dy`` times the derivative of GeLU's tanh form at ``x``
+    (``y``, the forward output, is not needed)."""
+    def construct(self, dy, x, y):
+        c = math.sqrt(2 / math.pi)
+        t = tanh(c * (x + 0.044715 * x * x * x))
+        return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * c * (1 + 3 * 0.044715 * x * x))
+
+
+class BiasAddGrad(Primitive):
+    """``BiasAddGrad(data_format='NCHW')(dout)``: ``dout`` summed over every axis but the
+    channel axis (1, or the last for 'NHWC')."""
+    def __init__(self, data_format='NCHW'):
+        if data_format not in ('NCHW', 'NHWC', 'NCDHW'):
+            raise ValueError(f"ops.BiasAddGrad: data_format must be 'NCHW', 'NHWC' or 'NCDHW', "
+                             f"got {data_format!r}")
+        super().__init__(data_format=data_format)
+
+    def construct(self, dout):
+        dout = as_tensor(dout, 'dout')
+        channel = dout.ndim - 1 if self.data_format == 'NHWC' else 1
+        if dout.ndim < 2:
+            raise ValueError(f"ops.BiasAddGrad: dout must be at least 2-d, got shape "
+                             f"{dout.shape}")
+        return reduce_sum(dout, tuple(a for a in range(dout.ndim) if a != channel))
+
+
+def _to_shape(g, shape):
+    """``g`` summed down to ``shape`` (the shape of an operand broadcast against another)."""
+    if g.shape == tuple(shape):
+        return g
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                      if n == 1 and g.shape[lead + i] != 1)
+    return reshape(reduce_sum(g, axes), tuple(shape)) if axes else g
+
+
+class _ExtremumGrad(Primitive):
+    def __init__(self, grad_x=True, grad_y=True):
+        name = type(self).__name__
+        super().__init__(grad_x=_flag(grad_x, name, 'grad_x'),
+                         grad_y=_flag(grad_y, name, 'grad_y'))
+
+    def construct(self, x, y, dout):
+        x, y = as_tensor(x, 'x'), as_tensor(y, 'y')
+        picked_x = self._wins(x, y)
+        # equal inputs share the gradient; a NaN on either side passes it to both (MindSpore)
+        tie = equal(x, y)
+        unordered = logical_or(isnan(x), isnan(y))
+        wx = cast(picked_x, dout.dtype) + 0.5 * cast(tie, dout.dtype) + cast(unordered, dout.dtype)
+        wy = 1 - cast(picked_x, dout.dtype) - 0.5 * cast(tie, dout.dtype)
+        return _to_shape(mul(dout, wx), x.shape), _to_shape(mul(dout, wy), y.shape)
+
+
+class MaximumGrad(_ExtremumGrad):
+    """``MaximumGrad(grad_x=True, grad_y=True)(x, y, dout)``: ``(dx, dy)`` of
+    ``maximum(x, y)``, each summed to its operand's shape; both are returned whatever the flags
+    (as MindSpore's CPU kernel does)."""
+    @staticmethod
+    def _wins(x, y):
+        return gt(x, y)
+
+
+class MinimumGrad(_ExtremumGrad):
+    """``MinimumGrad(grad_x=True, grad_y=True)(x, y, dout)``: ``(dx, dy)`` of
+    ``minimum(x, y)``, as MaximumGrad."""
+    @staticmethod
+    def _wins(x, y):
+        return lt(x, y)
+
