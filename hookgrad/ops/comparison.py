@@ -68,8 +68,15 @@ class NotEqual(Op):
         return np.not_equal(a, b)
 
 
+def _unordered(a, b):
+    """Where ``a`` or ``b`` is NaN (only NaN differs from itself); works on arrays and on the
+    Tensors of a double backward."""
+    return (a != a) | (b != b)
+
+
 class Maximum(Op):
-    """y = max(a, b); the gradient goes to the larger input, split equally on ties."""
+    """y = max(a, b); the gradient goes to the larger input, split equally on ties;
+    where either is NaN both get all of it (MindSpore's MaximumGrad)."""
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)
@@ -79,14 +86,15 @@ class Maximum(Op):
     def backward(ctx, gy):
         a, b = ctx.saved
         half = (a == b) * (gy * 0.5)
-        if not ctx.needs_grad(0):
-            return None, (b > a) * gy + half
-        ga = (a > b) * gy + half
-        return ga, (gy - ga if ctx.needs_grad(1) else None)
+        nan = _unordered(a, b)
+        ga = ((a > b) | nan) * gy + half if ctx.needs_grad(0) else None
+        gb = ((b > a) | nan) * gy + half if ctx.needs_grad(1) else None
+        return ga, gb
 
 
 class Minimum(Op):
-    """y = min(a, b); the gradient goes to the smaller input, split equally on ties."""
+    """y = min(a, b); the gradient goes to the smaller input, split equally on ties;
+    where either is NaN both get all of it (MindSpore's MinimumGrad)."""
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)
@@ -96,10 +104,10 @@ class Minimum(Op):
     def backward(ctx, gy):
         a, b = ctx.saved
         half = (a == b) * (gy * 0.5)
-        if not ctx.needs_grad(0):
-            return None, (b < a) * gy + half
-        ga = (a < b) * gy + half
-        return ga, (gy - ga if ctx.needs_grad(1) else None)
+        nan = _unordered(a, b)
+        ga = ((a < b) | nan) * gy + half if ctx.needs_grad(0) else None
+        gb = ((b < a) | nan) * gy + half if ctx.needs_grad(1) else None
+        return ga, gb
 
 
 class Clamp(Op):

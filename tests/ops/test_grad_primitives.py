@@ -11,7 +11,7 @@ B = ms.Tensor(np.array([0.5, -2.0, 3.0, 1.5], np.float32))
 P = ms.Tensor(np.array([0.5, 0.25, 0.75, 0.9], np.float32))
 BIG = ms.Tensor(np.array([1.5, 2.0, 3.0, 1.2], np.float32))
 
-CASES = [
+ELEMENTWISE_GRADS = [
     ('ReluGrad', (B, A), [0.0, -2.0, 3.0, 1.5]),
     ('ReLU6Grad', (B, A), [0.0, -2.0, 3.0, 0.0]),
     ('SigmoidGrad', (P, B), [0.125, -0.375, 0.5625, 0.13500002]),
@@ -35,7 +35,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize('name,args,expected', CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize('name,args,expected', ELEMENTWISE_GRADS,
+                         ids=[c[0] for c in ELEMENTWISE_GRADS])
 def test_elementwise_grads_match_mindspore(name, args, expected):
     out = getattr(G, name)()(*args)
     assert out.dtype == ms.float32
@@ -77,3 +78,20 @@ def test_maximum_grad_shares_ties_and_gives_a_nan_pair_to_both():
         assert dx.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0])
         assert dy.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0])
 
+
+
+def test_the_gradient_of_maximum_and_minimum_follows_their_grad_primitives():
+    """GradOperation over ops.maximum / ops.minimum gives what MaximumGrad / MinimumGrad give
+    (MindSpore 2.10: a NaN pair sends dout to both inputs, a tie half to each)."""
+    x = ms.Tensor(np.array([np.nan, 1.0, 2.0, np.nan, 3.0], np.float32))
+    y = ms.Tensor(np.array([1.7, np.nan, 2.0, np.nan, 1.0], np.float32))
+    dout = ms.Tensor(np.array([1.28, -0.23, 0.96, 2.0, 1.0], np.float32))
+    grad = ms.ops.GradOperation(get_all=True, sens_param=True)
+    dx, dy = grad(ms.ops.maximum)(x, y, dout)
+    assert dx.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0, 1.0])
+    assert dy.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0, 0.0])
+    dx, dy = grad(ms.ops.minimum)(x, y, dout)
+    assert dx.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0, 0.0])
+    assert dy.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0, 1.0])
+    ints = grad(ms.ops.maximum)(ms.Tensor([1, 5]), ms.Tensor([3, 5]), ms.Tensor([2, 2]))
+    assert [g.asnumpy().tolist() for g in ints] == [[0, 1], [2, 1]]
