@@ -426,6 +426,24 @@ xp.is_available = lambda: True
 for _name in ('asarray', 'array', 'ascontiguousarray', 'asanyarray', 'asfortranarray'):
     setattr(xp, _name, _upload(getattr(np, _name), _name))
 xp.linalg = _module('cupy.linalg', names['linalg'], np.linalg)
+_solve = xp.linalg.solve
+
+
+def _cupy_solve(a, b):
+    """``cupy.linalg.solve``: CuPy 14 does not broadcast a's and b's batch dimensions."""
+    if b.ndim == 0:
+        raise ValueError("b must have at least one dimension")
+    if b.ndim == 1:
+        if a.shape[-1] != b.size:
+            raise ValueError("a must have (..., M, M) shape and b must have (M,) "
+                             "for one-dimensional b")
+    elif a.shape[:-1] != b.shape[:-1]:
+        raise ValueError("a must have (..., M, M) shape and b must have (..., M, K) "
+                         "for multidimensional b")
+    return _solve(a, b)
+
+
+xp.linalg.solve = _cupy_solve
 xp.fft = _module('cupy.fft', names['fft'], np.fft)
 xp.random = _module('cupy.random', names['random'], np.random)
 xp.lib = types.ModuleType('cupy.lib')

@@ -33,6 +33,14 @@ def _mm(m, a, b):
     return m.matmul(a, b)
 
 
+
+def _solve(xp, a, b):
+    """``xp.linalg.solve(a, b)`` for matrices b (..., M, K), a's and b's batch dimensions
+    broadcast first (CuPy, unlike NumPy, requires them equal)."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]),
+                           xp.broadcast_to(b, batch + b.shape[-2:]))
+
 class MatrixInverse(Op):
     """y = a^-1 of each matrix of a batch; dy = -y^T g y^T."""
     @staticmethod
@@ -104,7 +112,7 @@ class CholeskySolve(Op):
         tri = xp.where(_triangle_mask(xp, u.shape[-1], upper), u, xp.zeros((), u.dtype))
         t = _swap(array_math, tri)
         a = xp.matmul(t, tri) if upper else xp.matmul(tri, t)
-        y = xp.linalg.solve(a, b)
+        y = _solve(xp, a, b)
         ctx.upper = upper
         ctx.save(u, y)
         return y
@@ -168,7 +176,7 @@ class LuSolve(Op):
         eye = xp.eye(n, dtype=lu.dtype)
         low = xp.tril(lu, -1) + eye
         up = xp.triu(lu)
-        return xp.linalg.solve(up, xp.linalg.solve(low, rows))
+        return _solve(xp, up, _solve(xp, low, rows))
 
 
 # ------------------------------------------------------------------------------ functions
