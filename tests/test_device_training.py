@@ -72,7 +72,10 @@ def test_three_steps_on_the_gpu_equal_the_cpu(name, full_float32):
     assert [c[:2] for c in calls] == [c[:2] for c in cpu_calls]
     assert len(calls) > 10 * STEPS
     for (kind, path, value), (_, _, want) in zip(calls, cpu_calls):
-        np.testing.assert_allclose(value, want, rtol=1e-4, atol=1e-5,
+        # cuBLAS sums in another order than OpenBLAS: after three steps a deep layer's values
+        # differ by float32 rounding of the layer's scale (seen on an H200: 1.9e-5 of 1.9)
+        scale = max(1.0, float(np.abs(want).max())) if np.size(want) else 1.0
+        np.testing.assert_allclose(value, want, rtol=1e-4, atol=2e-5 * scale,
                                    err_msg=f"{kind} hook of '{path}'")
     assert params.keys() == cpu_params.keys()
     for key in params:
