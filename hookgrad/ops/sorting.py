@@ -50,10 +50,20 @@ class RunningExtreme(Op):
         position = xp.arange(x.shape[axis]).reshape(shape)
         if xp is np:
             running = (np.maximum if largest else np.minimum).accumulate(x, axis)
-            return np.maximum.accumulate(np.where(x == running, position, 0), axis).astype(_I64)
+            return np.maximum.accumulate(np.where(_reached(x, running), position, 0),
+                                         axis).astype(_I64)
         running = _accumulated(xp, xp.maximum if largest else xp.minimum, x, axis)
-        return _accumulated(xp, xp.maximum, xp.where(x == running, position, 0),
+        return _accumulated(xp, xp.maximum, xp.where(_reached(x, running), position, 0),
                             axis).astype(_I64)
+
+
+def _reached(x, running):
+    """Where ``x`` is the running extreme; a NaN, which the extreme keeps from its first
+    appearance, is reached again by every later NaN (MindSpore's Cummax/Cummin point there)."""
+    hit = x == running
+    if x.dtype.kind in 'fc':
+        hit |= (x != x) & (running != running)
+    return hit
 
 
 def _accumulated(xp, f, a, axis):
