@@ -282,7 +282,32 @@ class ndarray:          # noqa: N801  (CuPy's name)
         return _up(self._a[_down(key)])
 
     def __setitem__(self, key, value):
-        self._a[_down(key)] = _down(value)
+        key, value = _down(key), _down(value)
+        if _repeats_in_order(self._a, key):
+            key, value = _reversed_writes(self._a, key, value)
+        self._a[key] = value
+
+
+def _repeats_in_order(a, key):
+    """Whether ``a[key] = ...`` writes one element more than once through integer index arrays
+    addressing every dimension: CuPy leaves which write wins undefined (its threads race), and
+    the stand-in then lets the first win instead of NumPy's last, so that code relying on an
+    order fails here as it would on a GPU."""
+    if not isinstance(key, tuple) or len(key) != a.ndim or not key:
+        return False
+    if not all(isinstance(k, np.ndarray) and k.dtype.kind in 'iu' for k in key):
+        return False
+    flat = np.ravel_multi_index(tuple(np.broadcast_arrays(*key)), a.shape, mode='wrap')
+    return np.unique(flat).size < flat.size
+
+
+def _reversed_writes(a, key, value):
+    """The same writes as ``a[key] = value`` in reverse order (the first write wins)."""
+    keys = np.broadcast_arrays(*key)
+    values = np.broadcast_to(np.asarray(value, a.dtype), keys[0].shape)
+    # copies: NumPy may walk a reversed view forwards, which would undo the reversal
+    return (tuple(np.ascontiguousarray(k.reshape(-1)[::-1]) for k in keys),
+            np.ascontiguousarray(values.reshape(-1)[::-1]))
 
 
 def _operator(np_ufunc, reflected=False):

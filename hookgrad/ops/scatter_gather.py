@@ -90,15 +90,21 @@ class ScatterElements(Op):
         xp = ctx.xp
         y = x.copy()
         key = _along(xp, index, axis)
-        y[key] = src
-        if ctx.recording:
-            written = xp.zeros(x.shape, bool)
-            written[key] = True
+        host = type(x) is np.ndarray
+        wins = None
+        if ctx.recording or not host:
             target = _flat_positions(key, x.shape).reshape(-1)
             order = xp.arange(target.size)
             last = xp.full(x.size, -1, order.dtype)
             xp.maximum.at(last, target, order)
             wins = (last[target] == order).reshape(index.shape)
+        if host:
+            y[key] = src            # NumPy writes in order: the last write wins
+        else:                       # a GPU's writes race: only the last of each is made
+            y[tuple(xp.broadcast_to(k, index.shape)[wins] for k in key)] = src[wins]
+        if ctx.recording:
+            written = xp.zeros(x.shape, bool)
+            written[key] = True
             ctx.save(written, wins)
             ctx.index, ctx.axis = index, axis
         return y
