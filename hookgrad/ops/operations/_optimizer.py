@@ -1,5 +1,5 @@
 """MindSpore's Primitive classes that update Parameters as optimizers do: momentum, SGD,
-Adam (with and without weight decay), plain gradient descent, RMSProp and Adagrad.
+Adam (with and without weight decay), plain gradient descent, RMSProp, Adagrad and FTRL.
 
 Each computes its update through hookgrad's ops with nothing recorded for autograd, and
 writes it into the Parameters in place (``ops.assign``), as MindSpore's do. Constructor and
@@ -8,10 +8,12 @@ call arguments follow MindSpore 2.10's Primitives.
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from .. import arithmetic as _arith, creation as _create, unary as _unary
+from ..comparison import gt as _gt
+from ..indexing import where as _where
 from ._primitive import Primitive, _flag, _float
 
 __all__ = ['ApplyMomentum', 'SGD', 'Adam', 'AdamWeightDecay', 'ApplyGradientDescent',
-           'ApplyRMSProp', 'ApplyAdagrad', 'ApplyAdagradV2']
+           'ApplyRMSProp', 'ApplyAdagrad', 'ApplyAdagradV2', 'ApplyFtrl']
 
 
 def _parameter(value, prim, what):
@@ -219,3 +221,32 @@ class ApplyAdagradV2(Primitive):
         if self.update_slots:
             _create.assign(accum, acc)
         return _create.assign(var, new), accum
+
+
+class ApplyFtrl(Primitive):
+    """``ApplyFtrl(use_locking=False)(var, accum, linear, grad, lr, l1, l2, lr_power)``: the
+    FTRL-proximal update, in place; returns ``var``. With ``n = accum + grad**2``:
+    ``linear += grad - (n**-lr_power - accum**-lr_power) / lr * var``, ``accum = n`` and
+    ``var = (l1 - linear) / (n**-lr_power / lr + 2 * l2)`` where ``|linear| > l1``, else 0.
+
+    MindSpore 2.10's CPU kernel shrinks by ``l1 - linear`` whatever the sign of ``linear``
+    (its documentation writes ``sign(linear) * l1 - linear``); the two agree for
+    ``linear > 0`` and for ``l1 = 0``, and this follows the kernel.
+    """
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_flag(use_locking, 'ApplyFtrl', 'use_locking'))
+
+    def construct(self, var, accum, linear, grad, lr, l1, l2, lr_power):
+        var = _parameter(var, 'ApplyFtrl', 'var')
+        accum = _parameter(accum, 'ApplyFtrl', 'accum')
+        linear = _parameter(linear, 'ApplyFtrl', 'linear')
+        with no_grad():
+            acc = _arith.add(accum, _arith.square(grad))
+            power = -lr_power
+            new_power = acc ** power
+            lin = linear + grad - (new_power - accum ** power) / lr * var
+            quadratic = new_power / lr + l2 * 2
+            new = _where(_gt(_unary.abs(lin), l1), (l1 - lin) / quadratic, lin * 0)
+        _create.assign(accum, acc)
+        _create.assign(linear, lin)
+        return _create.assign(var, new)
