@@ -1,5 +1,6 @@
 """MindSpore's Primitive classes that update Parameters as optimizers do: momentum, SGD,
-Adam (with and without weight decay), plain gradient descent, RMSProp, Adagrad and FTRL.
+Adam (with and without weight decay), plain and proximal gradient descent, RMSProp, Adagrad,
+Adadelta and FTRL.
 
 Each computes its update through hookgrad's ops with nothing recorded for autograd, and
 writes it into the Parameters in place (``ops.assign``), as MindSpore's do. Constructor and
@@ -8,12 +9,13 @@ call arguments follow MindSpore 2.10's Primitives.
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from .. import arithmetic as _arith, creation as _create, unary as _unary
-from ..comparison import gt as _gt
+from ..comparison import gt as _gt, maximum as _maximum
 from ..indexing import where as _where
 from ._primitive import Primitive, _flag, _float
 
 __all__ = ['ApplyMomentum', 'SGD', 'Adam', 'AdamWeightDecay', 'ApplyGradientDescent',
-           'ApplyRMSProp', 'ApplyAdagrad', 'ApplyAdagradV2', 'ApplyFtrl']
+           'ApplyRMSProp', 'ApplyAdagrad', 'ApplyAdagradV2', 'ApplyFtrl',
+           'ApplyAdadelta', 'ApplyProximalGradientDescent']
 
 
 def _parameter(value, prim, what):
@@ -246,7 +248,47 @@ class ApplyFtrl(Primitive):
             new_power = acc ** power
             lin = linear + grad - (new_power - accum ** power) / lr * var
             quadratic = new_power / lr + l2 * 2
-            new = _where(_gt(_unary.abs(lin), l1), (l1 - lin) / quadratic, lin * 0)
+            size = _unary.abs(lin)
+            new = _where(_gt(size, l1), (l1 - lin) / quadratic, size * 0)
         _create.assign(accum, acc)
         _create.assign(linear, lin)
+        return _create.assign(var, new)
+
+
+class ApplyAdadelta(Primitive):
+    """``ApplyAdadelta(use_locking=False)(var, accum, accum_update, lr, rho, epsilon, grad)``:
+    in place, ``accum = rho * accum + (1 - rho) * grad**2``, ``update = sqrt(accum_update +
+    epsilon) / sqrt(accum + epsilon) * grad``, ``accum_update = rho * accum_update + (1 - rho)
+    * update**2`` and ``var -= lr * update``; returns ``(var, accum, accum_update)``."""
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_flag(use_locking, 'ApplyAdadelta', 'use_locking'))
+
+    def construct(self, var, accum, accum_update, lr, rho, epsilon, grad):
+        var = _parameter(var, 'ApplyAdadelta', 'var')
+        accum = _parameter(accum, 'ApplyAdadelta', 'accum')
+        accum_update = _parameter(accum_update, 'ApplyAdadelta', 'accum_update')
+        with no_grad():
+            acc = accum * rho + _arith.square(grad) * (1 - rho)
+            update = _unary.sqrt(accum_update + epsilon) / _unary.sqrt(acc + epsilon) * grad
+            acc_update = accum_update * rho + _arith.square(update) * (1 - rho)
+            new = var - update * lr
+        _create.assign(accum, acc)
+        _create.assign(accum_update, acc_update)
+        return _create.assign(var, new), accum, accum_update
+
+
+class ApplyProximalGradientDescent(Primitive):
+    """``ApplyProximalGradientDescent(use_locking=False)(var, alpha, l1, l2, delta)``: in place,
+    ``var = sign(v) * max(|v| - alpha * l1, 0) / (1 + alpha * l2)`` with ``v = var - alpha *
+    delta``; returns ``var``."""
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_flag(use_locking, 'ApplyProximalGradientDescent',
+                                           'use_locking'))
+
+    def construct(self, var, alpha, l1, l2, delta):
+        var = _parameter(var, 'ApplyProximalGradientDescent', 'var')
+        with no_grad():
+            prox = var - delta * alpha
+            shrunk = _unary.abs(prox) - alpha * l1
+            new = _unary.sign(prox) * _maximum(shrunk, 0) / (1 + alpha * l2)
         return _create.assign(var, new)
