@@ -47,3 +47,32 @@ def test_a_var_that_is_not_a_tensor_is_refused():
         ops.ApplyProximalGradientDescent()([1.0], 0.1, 0.0, 0.0, ms.Tensor([1.0]))
     with pytest.raises(TypeError, match=r"ops\.ApplyAdadelta: use_locking must be a bool"):
         ops.ApplyAdadelta(use_locking='no')
+
+
+GRAD = np.array([0.4, -0.5, 0.0, 0.3], np.float32)
+
+
+def test_adamax_updates_var_m_and_v():
+    var, m, v = _param([0.1, 0.2, -0.3, 0.4], 'v'), _param([0.2, -0.1, 0.3, 0.0], 'm'), \
+        _param([0.3, 0.4, 0.1, 0.2], 'u')
+    ops.ApplyAdaMax()(var, m, v, 0.9, 0.01, 0.9, 0.99, 1e-6, ms.Tensor(GRAD))
+    np.testing.assert_allclose(var.asnumpy(), [0.0450002, 0.228, -0.5727244, 0.39], rtol=1e-5)
+    np.testing.assert_allclose(m.asnumpy(), [0.22, -0.14, 0.27, 0.03], rtol=1e-6)
+    np.testing.assert_allclose(v.asnumpy(), [0.4, 0.5, 0.099, 0.3], rtol=1e-6)
+
+
+def test_proximal_adagrad_shrinks_by_the_adagrad_step():
+    var, accum = _param([0.1, -0.2, 0.01, 0.4], 'v'), _param([0.2, 0.1, 0.3, 0.5], 'a')
+    out = ops.ApplyProximalAdagrad()(var, accum, 0.1, 0.2, 0.1, ms.Tensor(GRAD))
+    np.testing.assert_allclose(out[0].asnumpy(), [0.0, -0.080320701, 0.0, 0.33060151], atol=1e-7)
+    np.testing.assert_allclose(accum.asnumpy(), [0.36, 0.35, 0.3, 0.59], rtol=1e-6)
+
+
+@pytest.mark.parametrize('op,base,expected', [
+    (ops.ApplyPowerSign, 0.5, [0.093438, 0.2082025, -0.3, 0.3950785]),
+    (ops.ApplyAddSign, 1.0, [0.09204, 0.20995, -0.3, 0.39403])])
+def test_sign_updates_scale_the_gradient_by_agreement(op, base, expected):
+    var, m = _param([0.1, 0.2, -0.3, 0.4], 'v'), _param([0.2, -0.1, 0.3, 0.0], 'm')
+    out_var, out_m = op()(var, m, 0.01, base, 0.99, 0.9, ms.Tensor(GRAD))
+    np.testing.assert_allclose(out_var.asnumpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(m.asnumpy(), [0.22, -0.14, 0.27, 0.03], rtol=1e-6)
