@@ -1,4 +1,5 @@
-"""ops.ApplyAdadelta and ops.ApplyProximalGradientDescent update their Parameters in place with
+"""The Apply* optimizer Primitives (Adadelta, proximal gradient descent, AdaMax, proximal Adagrad,
+PowerSign, AddSign) update their Parameters in place with
 the values MindSpore 2.10 gives on the CPU (signed zeros included)."""
 import numpy as np
 import pytest
