@@ -13,7 +13,7 @@ import wave
 
 import numpy as np
 
-from .file_sources import FileSource, check_dir
+from .file_sources import FileSource, check_dir, check_str_choice
 from .gtzan_splits import split_names
 
 __all__ = ['read_wav', 'read_sphere', 'YesNoDataset', 'SpeechCommandsDataset',
@@ -42,17 +42,6 @@ def read_wav(path, who):
     scale = float(2 ** (8 * width - 1) - 1)
     wave_ = (samples / scale).astype(np.float32).reshape(-1, channels).T
     return np.ascontiguousarray(wave_), rate
-
-
-def _check_choice(value, choices, who, arg, default):
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise TypeError(f"{who}: {arg} must be a str or None, got {value!r}")
-    if value not in choices:
-        raise ValueError(f"{who}: {arg} {value!r} is not within the valid set of "
-                         f"{list(choices)}")
-    return value
 
 
 def _read_lines(path, who, encoding='utf-8'):
@@ -146,7 +135,7 @@ class SpeechCommandsDataset(_WavRows):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'SpeechCommandsDataset'
-        usage = _check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_str_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         root = self._start(who, dataset_dir, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage = usage
@@ -241,7 +230,7 @@ class CMUArcticDataset(_WavRows):
     def __init__(self, dataset_dir, name=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'CMUArcticDataset'
-        name = _check_choice(name, _CMU_NAMES, who, 'name', 'aew')
+        name = check_str_choice(name, _CMU_NAMES, who, 'name', 'aew')
         root = self._start(who, dataset_dir, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.name = name
@@ -287,7 +276,7 @@ class GTZANDataset(_WavRows):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'GTZANDataset'
-        usage = _check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_str_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         root = self._start(who, dataset_dir, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage = usage
@@ -338,7 +327,7 @@ class LibriTTSDataset(_WavRows):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'LibriTTSDataset'
-        usage = _check_choice(usage, _LIBRITTS_USAGES, who, 'usage', 'all')
+        usage = check_str_choice(usage, _LIBRITTS_USAGES, who, 'usage', 'all')
         root = self._start(who, dataset_dir, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage = usage
@@ -430,13 +419,13 @@ class TedliumDataset(_WavRows):
                  num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
                  shard_id=None, cache=None):
         who = 'TedliumDataset'
-        release = _check_choice(release, ('release1', 'release2', 'release3'), who,
-                                'release', None)
+        release = check_str_choice(release, ('release1', 'release2', 'release3'), who,
+                                   'release', None)
         if release is None:
             raise ValueError(f"{who}: release is required: 'release1', 'release2' or "
                              f"'release3'")
         usages = ('all',) if release == 'release3' else ('train', 'test', 'dev', 'all')
-        usage = _check_choice(usage, usages, who, 'usage', 'all')
+        usage = check_str_choice(usage, usages, who, 'usage', 'all')
         if extensions not in (None, '.sph'):
             raise ValueError(f"{who}: extensions {extensions!r} is not within the valid set of "
                              f"['.sph']")

@@ -35,16 +35,28 @@ def check_dir(dataset_dir, who):
     return dataset_dir
 
 
+def check_choice(value, choices, who, arg, default):
+    """``value`` (None meaning ``default``) one of the str ``choices``; anything else,
+    a non-str included, is a ValueError."""
+    if value is None:
+        return default
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{who}: {arg} {value!r} is not within the valid set of "
+                         f"{list(choices)}")
+    return value
+
+
+def check_str_choice(value, choices, who, arg, default):
+    """As ``check_choice``, but a value that is not a str (nor None) is a TypeError: the
+    readers whose MindSpore validators check the type before the set."""
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{who}: {arg} must be a str or None, got {value!r}")
+    return check_choice(value, choices, who, arg, default)
+
+
 def check_usage(usage, who):
     """``usage`` (None meaning 'all') checked against MindSpore's set."""
-    if usage is None:
-        return 'all'
-    if not isinstance(usage, str):
-        raise TypeError(f"{who}: usage must be a str or None, got {usage!r}")
-    if usage not in USAGES:
-        raise ValueError(f"{who}: usage {usage!r} is not within the valid set of "
-                         f"{list(USAGES)}")
-    return usage
+    return check_str_choice(usage, USAGES, who, 'usage', 'all')
 
 
 def check_class_indexing(class_indexing, who):

@@ -7,8 +7,8 @@ import os
 
 import numpy as np
 
-from .file_sources import check_dir
-from .vision_sets import _Rows, _choice, load_mat
+from .file_sources import check_choice, check_dir
+from .vision_sets import _Rows, load_mat
 
 __all__ = ['CityscapesDataset', 'KITTIDataset', 'WIDERFaceDataset', 'SBDataset', 'LSUNDataset']
 
@@ -49,11 +49,11 @@ class CityscapesDataset(_Rows):
                  num_samples=None, num_parallel_workers=None, shuffle=None, decode=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'CityscapesDataset'
-        quality_mode = _choice(quality_mode, ('fine', 'coarse'), who, 'quality_mode', 'fine')
+        quality_mode = check_choice(quality_mode, ('fine', 'coarse'), who, 'quality_mode', 'fine')
         parts = ('train', 'test', 'val') if quality_mode == 'fine' else \
             ('train', 'train_extra', 'val')
-        usage = _choice(usage, parts + ('all',), who, 'usage', 'train')
-        task = _choice(task, tuple(self._SUFFIX), who, 'task', 'instance')
+        usage = check_choice(usage, parts + ('all',), who, 'usage', 'train')
+        task = check_choice(task, tuple(self._SUFFIX), who, 'task', 'instance')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage, self.quality_mode, self.task = usage, quality_mode, task
@@ -111,7 +111,7 @@ class KITTIDataset(_Rows):
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
                  cache=None):
         who = 'KITTIDataset'
-        usage = _choice(usage, ('train', 'test'), who, 'usage', 'train')
+        usage = check_choice(usage, ('train', 'test'), who, 'usage', 'train')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage = usage
@@ -181,7 +181,7 @@ class WIDERFaceDataset(_Rows):
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
                  cache=None):
         who = 'WIDERFaceDataset'
-        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage = usage
@@ -255,8 +255,8 @@ class SBDataset(_Rows):
                  num_parallel_workers=1, shuffle=None, decode=None, sampler=None,
                  num_shards=None, shard_id=None):
         who = 'SBDataset'
-        task = _choice(task, ('Boundaries', 'Segmentation'), who, 'task', 'Boundaries')
-        usage = _choice(usage, ('train', 'val', 'train_noval', 'all'), who, 'usage', 'all')
+        task = check_choice(task, ('Boundaries', 'Segmentation'), who, 'task', 'Boundaries')
+        usage = check_choice(usage, ('train', 'val', 'train_noval', 'all'), who, 'usage', 'all')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, None)
         self.task, self.usage = task, usage
@@ -314,7 +314,7 @@ class LSUNDataset(_Rows):
                  num_parallel_workers=None, shuffle=None, decode=False, sampler=None,
                  num_shards=None, shard_id=None, cache=None):
         who = 'LSUNDataset'
-        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         if classes is not None and not isinstance(classes, list):
             raise TypeError(f"{who}: classes must be a list of str, got {classes!r}")
         for name in classes or ():

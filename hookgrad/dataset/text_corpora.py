@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from .file_sources import check_dir
+from .file_sources import check_choice, check_dir
 from .text_sources import _LineFiles, _lines
 from .tfrecord import Shuffle
 
@@ -20,15 +20,6 @@ __all__ = ['SQuADDataset', 'CLUEDataset', 'Multi30kDataset', 'IWSLT2016Dataset',
            'IWSLT2017Dataset']
 
 _UINT32_MAX = 2 ** 32 - 1
-
-
-def _choice(value, choices, who, arg, default):
-    if value is None:
-        return default
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{who}: {arg} {value!r} is not within the valid set of "
-                         f"{list(choices)}")
-    return value
 
 
 def _existing(paths, who):
@@ -77,7 +68,7 @@ class SQuADDataset(_Corpus):
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
         who = 'SQuADDataset'
         dataset_dir = check_dir(dataset_dir, who)
-        usage = _choice(usage, ('train', 'dev', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'dev', 'all'), who, 'usage', 'all')
         files = []
         for part in (('train', 'dev') if usage == 'all' else (usage,)):
             found = [os.path.join(dataset_dir, f'{part}-v{v}.json') for v in ('1.1', '2.0')]
@@ -248,7 +239,7 @@ class Multi30kDataset(_Parallel):
                  cache=None):
         who = 'Multi30kDataset'
         dataset_dir = check_dir(dataset_dir, who)
-        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         pair = ('en', 'de') if language_pair is None else language_pair
         if not isinstance(pair, (list, tuple)) or tuple(pair) not in (('en', 'de'), ('de', 'en')):
             raise TypeError(f"{who}: language_pair must be ['en', 'de'] or ['de', 'en'], got "
@@ -329,10 +320,10 @@ class IWSLT2016Dataset(_IWSLT):
                  shard_id=None, num_parallel_workers=None, cache=None):
         who = 'IWSLT2016Dataset'
         dataset_dir = check_dir(dataset_dir, who)
-        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         pair = _pair(language_pair, self._PAIRS, ('de', 'en'), who)
-        valid_set = _choice(valid_set, _IWSLT_SETS, who, 'valid_set', 'tst2013')
-        test_set = _choice(test_set, _IWSLT_SETS, who, 'test_set', 'tst2014')
+        valid_set = check_choice(valid_set, _IWSLT_SETS, who, 'valid_set', 'tst2013')
+        test_set = check_choice(test_set, _IWSLT_SETS, who, 'test_set', 'tst2014')
         base = os.path.join(dataset_dir, 'texts', pair[0], pair[1], f'{pair[0]}-{pair[1]}')
         self._start(who, self._files_of(base, pair, usage, valid_set, test_set, '16'),
                     num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache,
@@ -369,7 +360,7 @@ class IWSLT2017Dataset(_IWSLT):
                  num_parallel_workers=None, cache=None):
         who = 'IWSLT2017Dataset'
         dataset_dir = check_dir(dataset_dir, who)
-        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         pair = _pair(language_pair, self._PAIRS, ('de', 'en'), who)
         base = os.path.join(dataset_dir, 'texts', 'DeEnItNlRo', 'DeEnItNlRo',
                             'DeEnItNlRo-DeEnItNlRo')

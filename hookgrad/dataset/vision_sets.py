@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from .file_sources import FileSource, check_dir
+from .file_sources import FileSource, check_choice, check_dir
 from .image_folder import decode_image
 
 __all__ = ['STL10Dataset', 'SVHNDataset', 'Caltech101Dataset', 'Flowers102Dataset',
@@ -28,15 +28,6 @@ def load_mat(path, who):
     if not os.path.isfile(path):
         raise RuntimeError(f"{who}: invalid file, {path} does not exist")
     return loadmat(path)
-
-
-def _choice(value, choices, who, arg, default):
-    if value is None:
-        return default
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{who}: {arg} {value!r} is not within the valid set of "
-                         f"{list(choices)}")
-    return value
 
 
 def _read_image(path, decode, who):
@@ -96,7 +87,7 @@ class STL10Dataset(_Rows):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'STL10Dataset'
-        usage = _choice(usage, tuple(self._PARTS), who, 'usage', 'all')
+        usage = check_choice(usage, tuple(self._PARTS), who, 'usage', 'all')
         root = self._start(who, dataset_dir, False, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.usage = usage
@@ -148,7 +139,7 @@ class SVHNDataset(_Rows):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=1,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None):
         who = 'SVHNDataset'
-        usage = _choice(usage, ('train', 'test', 'extra', 'all'), who, 'usage', 'all')
+        usage = check_choice(usage, ('train', 'test', 'extra', 'all'), who, 'usage', 'all')
         root = self._start(who, dataset_dir, False, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, None)
         self.usage = usage
@@ -192,8 +183,8 @@ class Caltech101Dataset(_Rows):
     def __init__(self, dataset_dir, target_type=None, num_samples=None, num_parallel_workers=1,
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None):
         who = 'Caltech101Dataset'
-        target_type = _choice(target_type, ('category', 'annotation', 'all'), who,
-                              'target_type', 'category')
+        target_type = check_choice(target_type, ('category', 'annotation', 'all'), who,
+                                   'target_type', 'category')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, None)
         self.target_type = target_type
@@ -250,8 +241,8 @@ class Flowers102Dataset(_Rows):
                  num_parallel_workers=1, shuffle=None, decode=False, sampler=None,
                  num_shards=None, shard_id=None):
         who = 'Flowers102Dataset'
-        task = _choice(task, ('Classification', 'Segmentation'), who, 'task', 'Classification')
-        usage = _choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
+        task = check_choice(task, ('Classification', 'Segmentation'), who, 'task', 'Classification')
+        usage = check_choice(usage, ('train', 'valid', 'test', 'all'), who, 'usage', 'all')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, None)
         self.task, self.usage = task, usage
@@ -315,9 +306,9 @@ class LFWDataset(_Rows):
                  num_parallel_workers=None, shuffle=None, decode=False, sampler=None,
                  num_shards=None, shard_id=None, cache=None):
         who = 'LFWDataset'
-        task = _choice(task, ('people', 'pairs'), who, 'task', 'people')
-        usage = _choice(usage, ('10fold', 'train', 'test', 'all'), who, 'usage', 'all')
-        image_set = _choice(image_set, tuple(self._FOLDERS), who, 'image_set', 'funneled')
+        task = check_choice(task, ('people', 'pairs'), who, 'task', 'people')
+        usage = check_choice(usage, ('10fold', 'train', 'test', 'all'), who, 'usage', 'all')
+        image_set = check_choice(image_set, tuple(self._FOLDERS), who, 'image_set', 'funneled')
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.task, self.usage, self.image_set = task, usage, image_set
@@ -387,8 +378,8 @@ class Places365Dataset(_Rows):
                  num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
                  shard_id=None, cache=None):
         who = 'Places365Dataset'
-        usage = _choice(usage, ('train-standard', 'train-challenge', 'val'), who, 'usage',
-                        'train-standard')
+        usage = check_choice(usage, ('train-standard', 'train-challenge', 'val'), who, 'usage',
+                             'train-standard')
         if not isinstance(small, bool):
             raise TypeError(f"{who}: small must be a bool, got {small!r}")
         root = self._start(who, dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
@@ -437,9 +428,9 @@ class DIV2KDataset(_Rows):
                  num_samples=None, num_parallel_workers=None, shuffle=None, decode=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         who = 'DIV2KDataset'
-        usage = _choice(usage, ('train', 'valid', 'all'), who, 'usage', 'train')
-        downgrade = _choice(downgrade, ('bicubic', 'unknown', 'mild', 'difficult', 'wild'), who,
-                            'downgrade', 'bicubic')
+        usage = check_choice(usage, ('train', 'valid', 'all'), who, 'usage', 'train')
+        downgrade = check_choice(downgrade, ('bicubic', 'unknown', 'mild', 'difficult', 'wild'),
+                                 who, 'downgrade', 'bicubic')
         scale = 2 if scale is None else scale
         if isinstance(scale, bool) or scale not in (2, 3, 4, 8):
             raise ValueError(f"{who}: scale {scale!r} is not within the valid set of "
@@ -497,10 +488,10 @@ class PhotoTourDataset(_Rows):
                  num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
                  shard_id=None, cache=None):
         who = 'PhotoTourDataset'
-        name = _choice(name, self._NAMES, who, 'name', None)
+        name = check_choice(name, self._NAMES, who, 'name', None)
         if name is None:
             raise ValueError(f"{who}: name is required, one of {list(self._NAMES)}")
-        usage = _choice(usage, ('train', 'test'), who, 'usage', 'train')
+        usage = check_choice(usage, ('train', 'test'), who, 'usage', 'train')
         root = self._start(who, dataset_dir, False, num_samples, num_parallel_workers, shuffle,
                            sampler, num_shards, shard_id, cache)
         self.name, self.usage = name, usage

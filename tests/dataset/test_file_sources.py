@@ -100,6 +100,13 @@ def test_mnist_errors(mnist, tmp_path):
         ds.MnistDataset(mnist, usage='train')
 
 
+def test_usage_of_another_type_is_a_type_error_or_value_error_by_reader(mnist):
+    with pytest.raises(TypeError, match="MnistDataset: usage must be a str or None, got 1"):
+        ds.MnistDataset(mnist, usage=1)
+    with pytest.raises(ValueError, match=r"STL10Dataset: usage 1 is not within the valid set"):
+        ds.STL10Dataset(str(mnist), usage=1)
+
+
 # ----------------------------------------------------------------- CIFAR
 def _cifar(path, n_labels, ids, labels):
     """Records whose R plane starts with the record id; labels as given."""
