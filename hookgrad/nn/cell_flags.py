@@ -17,6 +17,7 @@ from .._frames import warn
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import effect
+from .cell_internals import check_property_type
 from .parameter import _replace_data
 
 _NAME_PATTERN = re.compile(r'^\w*[0-9a-zA-Z\_\.\-]*$', re.ASCII)
@@ -69,9 +70,7 @@ class CellFlags:
 
     @bprop_debug.setter
     def bprop_debug(self, value):
-        if not isinstance(value, bool):
-            raise TypeError(f"For 'Cell', the property 'bprop_debug' must be bool type, but got "
-                            f"type {type(value)}.")
+        check_property_type('bprop_debug', value, bool, 'bool')
         self.__dict__['_bprop_debug'] = value
 
     @property
@@ -87,9 +86,7 @@ class CellFlags:
 
     @cell_init_args.setter
     def cell_init_args(self, value):
-        if not isinstance(value, str):
-            raise TypeError(f"For 'Cell', the property 'cell_init_args' must be string type, "
-                            f"but got type {type(value)}.")
+        check_property_type('cell_init_args', value, str, 'string')
         self.__dict__['_cell_init_args'] = value
 
     # ----------------------------------------------------------------- names and scopes

@@ -30,7 +30,9 @@ def _lazy(cell, key, make):
     return value
 
 
-def _check_type(name, value, kind, what):
+def check_property_type(name, value, kind, what):
+    """TypeError, in MindSpore's words, unless the value set on Cell property ``name`` is a
+    ``kind`` (named ``what`` in the message)."""
     if not isinstance(value, kind):
         raise TypeError(f"For 'Cell', the property '{name}' must be {what} type, but got type "
                         f"{type(value)}.")
@@ -67,9 +69,7 @@ class CellInternals:
 
     @phase.setter
     def phase(self, value):
-        if not isinstance(value, str):
-            raise TypeError(f"For 'Cell', the property 'phase' must be string type, but got "
-                            f"type {type(value)}.")
+        check_property_type('phase', value, str, 'string')
         self.__dict__['phase'] = value
 
     @property
@@ -120,7 +120,7 @@ class CellInternals:
 
     @parameter_layout_dict.setter
     def parameter_layout_dict(self, value):
-        _check_type('parameter_layout_dict', value, dict, 'dict')
+        check_property_type('parameter_layout_dict', value, dict, 'dict')
         self.__dict__['_parameter_layout_dict'] = value
 
     @property
@@ -130,7 +130,7 @@ class CellInternals:
 
     @parallel_parameter_name_list.setter
     def parallel_parameter_name_list(self, value):
-        _check_type('parallel_parameter_name_list', value, list, 'list')
+        check_property_type('parallel_parameter_name_list', value, list, 'list')
         self.__dict__['_parallel_parameter_name_list'] = value
 
     @property
@@ -140,7 +140,7 @@ class CellInternals:
 
     @parallel_parameter_merge_net_dict.setter
     def parallel_parameter_merge_net_dict(self, value):
-        _check_type('parallel_parameter_merge_net_dict', value, dict, 'dict')
+        check_property_type('parallel_parameter_merge_net_dict', value, dict, 'dict')
         self.__dict__['_parallel_parameter_merge_net_dict'] = value
 
     def to_empty(self, *, device=None, recurse=True):
