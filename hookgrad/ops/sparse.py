@@ -431,44 +431,25 @@ def make_row_tensor(indices, values, dense_shape):
 make_sparse_tensor = make_row_tensor
 
 
-def coo_tensor_get_indices(x):
-    return x.indices
+def _field_getter(name, field):
+    """The function ``name(x)``: ``x.<field>``, one of a sparse tensor's parts."""
+    def getter(x):
+        return getattr(x, field)
+    getter.__name__ = getter.__qualname__ = name
+    getter.__doc__ = f"``x.{field}``."
+    return getter
 
 
-def coo_tensor_get_values(x):
-    return x.values
-
-
-def coo_tensor_get_dense_shape(x):
-    return x.shape
-
-
-def csr_tensor_get_indptr(x):
-    return x.indptr
-
-
-def csr_tensor_get_indices(x):
-    return x.indices
-
-
-def csr_tensor_get_values(x):
-    return x.values
-
-
-def csr_tensor_get_dense_shape(x):
-    return x.shape
-
-
-def row_tensor_get_indices(x):
-    return x.indices
-
-
-def row_tensor_get_values(x):
-    return x.values
-
-
-def row_tensor_get_dense_shape(x):
-    return x.dense_shape
+coo_tensor_get_indices = _field_getter('coo_tensor_get_indices', 'indices')
+coo_tensor_get_values = _field_getter('coo_tensor_get_values', 'values')
+coo_tensor_get_dense_shape = _field_getter('coo_tensor_get_dense_shape', 'shape')
+csr_tensor_get_indptr = _field_getter('csr_tensor_get_indptr', 'indptr')
+csr_tensor_get_indices = _field_getter('csr_tensor_get_indices', 'indices')
+csr_tensor_get_values = _field_getter('csr_tensor_get_values', 'values')
+csr_tensor_get_dense_shape = _field_getter('csr_tensor_get_dense_shape', 'shape')
+row_tensor_get_indices = _field_getter('row_tensor_get_indices', 'indices')
+row_tensor_get_values = _field_getter('row_tensor_get_values', 'values')
+row_tensor_get_dense_shape = _field_getter('row_tensor_get_dense_shape', 'dense_shape')
 
 
 # ----------------------------------------------------------------- segments
