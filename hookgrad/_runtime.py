@@ -10,6 +10,7 @@ import numpy as np
 
 from ._frames import warn
 from . import _dtype, _random
+from .compat.checkparam import GT, check_integral
 from ._tensor import Tensor
 from .debug.log import get_level, get_log_config  # noqa: F401  (mindspore.log's logger)
 from .runtime.device import (  # noqa: F401  (MindSpore's top-level names as well)
@@ -131,13 +132,7 @@ def set_recursion_limit(recursion_limit=1000):
         TypeError: not an int. ValueError: not > 0.
     """
     global _recursion_limit
-    if isinstance(recursion_limit, bool) or not isinstance(recursion_limit, numbers.Integral):
-        raise TypeError(f"The input value must be int, but got "
-                        f"'{type(recursion_limit).__name__}'")
-    if recursion_limit <= 0:
-        raise ValueError(f"The input value must be int and must > 0, but got "
-                         f"'{recursion_limit}' with type 'int'.")
-    _recursion_limit = int(recursion_limit)
+    _recursion_limit = int(check_integral(recursion_limit, 0, GT))
 
 
 def recompute(block, *args, use_reentrant=True, output_recompute=False, early_stop=True,

@@ -6,7 +6,7 @@ file system directly and never uses MindIO, which is what MindSpore does when Mi
 installed: the server setting is checked and kept, and ``mindio_preload`` returns False
 (nothing preloaded).
 """
-import numbers
+from ..compat.checkparam import GT, check_integral
 
 __all__ = ['set_mindio_server_info', 'mindio_preload']
 
@@ -19,13 +19,8 @@ def set_mindio_server_info(data_block_pool_capacity_in_gb=100):
     Raises:
         TypeError: not an int. ValueError: not positive.
     """
-    value = data_block_pool_capacity_in_gb
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"The 'data_block_pool_capacity_in_gb' must be int, but got "
-                        f"'{type(value).__name__}'")
-    if value <= 0:
-        raise ValueError(f"The 'data_block_pool_capacity_in_gb' must be int and must > 0, but "
-                         f"got '{value}' with type 'int'.")
+    value = check_integral(data_block_pool_capacity_in_gb, 0, GT,
+                           'data_block_pool_capacity_in_gb')
     mindio_server_info["memfs.data_block_pool_capacity_in_gb"] = str(value)
 
 

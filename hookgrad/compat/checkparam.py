@@ -6,6 +6,7 @@ word. Code written for MindSpore before 2.3 imports ``Validator`` and ``Rel`` in
 kept, as namespaces over the same functions and constants.
 """
 import math
+import numbers
 from collections.abc import Iterable
 
 import numpy as np
@@ -71,6 +72,19 @@ def check(arg_name, arg_value, value_name, value, rel=EQ, prim_name=None, excp_c
         subject = f"{prefix} '{arg_name}'" if ' ' not in arg_name else f"{prefix} {arg_name}"
         raise excp_cls(f"{subject} should be {_rel_text(f'{value_name}: {value}', rel)}, but "
                        f"got {arg_value}.")
+    return arg_value
+
+
+def check_integral(arg_value, value, rel, arg_name=None, prim_name=None):
+    """An integral number (NumPy's included, a bool refused) with ``arg_value rel value``, in
+    ``check_int``'s words: the check MindSpore's setters such as ``set_recursion_limit`` make by
+    hand, which takes NumPy ints and refuses bools with the type message."""
+    prefix, name = _subject(arg_name, prim_name)
+    if isinstance(arg_value, bool) or not isinstance(arg_value, numbers.Integral):
+        raise TypeError(f"{prefix} {name} must be int, but got '{type(arg_value).__name__}'")
+    if not _holds(arg_value, value, rel):
+        raise ValueError(f"{prefix} {name} must be int and must {_rel_text(value, rel)}, but got "
+                         f"'{arg_value}' with type 'int'.")
     return arg_value
 
 

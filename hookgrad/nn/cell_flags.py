@@ -7,7 +7,6 @@ MindSpore gives the same results with or without them, and so does hookgrad, whi
 arguments as MindSpore does and keeps the flags they set. What needs a graph compiler that
 hookgrad does not have raises an error saying so.
 """
-import numbers
 from collections import OrderedDict
 import re
 
@@ -17,6 +16,7 @@ from .._frames import warn
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import effect
+from ..compat.checkparam import GE, check_integral
 from .cell_internals import check_property_type
 from .parameter import _replace_data
 
@@ -246,12 +246,7 @@ class CellFlags:
         Raises:
             TypeError: ``fusion_type`` is not an int. ValueError: it is negative.
         """
-        if isinstance(fusion_type, bool) or not isinstance(fusion_type, numbers.Integral):
-            raise TypeError(f"The input value must be int, but got "
-                            f"'{type(fusion_type).__name__}'")
-        if fusion_type < 0:
-            raise ValueError(f"The input value must be int and must >= 0, but got "
-                             f"'{fusion_type}' with type 'int'.")
+        check_integral(fusion_type, 0, GE)
         return self
 
     @property
