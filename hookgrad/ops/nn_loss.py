@@ -310,9 +310,16 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction='mean
         ValueError: for ``p`` other than 1 or 2, a non-2-d input, a target of another length
             or a weight of another size than C.
     """
-    op = 'multi_margin_loss'
     if isinstance(margin, bool) or not isinstance(margin, int):
-        raise TypeError(f"ops.{op}: margin must be an int, got {type(margin).__name__}")
+        raise TypeError(f"ops.multi_margin_loss: margin must be an int, got "
+                        f"{type(margin).__name__}")
+    return multi_margin_hinge(input, target, p, margin, weight, reduction)
+
+
+def multi_margin_hinge(input, target, p=1, margin=1.0, weight=None, reduction='mean',
+                       op='multi_margin_loss'):
+    """``multi_margin_loss`` with any real ``margin`` (MindSpore's MultiMarginLoss Primitive
+    takes a float one)."""
     if p not in (1, 2) or isinstance(p, bool):
         raise ValueError(f"ops.{op}: p must be 1 or 2, got {p!r}")
     x = _input(input, op, 'input')
