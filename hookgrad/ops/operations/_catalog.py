@@ -25,6 +25,7 @@ from ._matrix import *  # noqa: F401,F403
 from ._loss import *  # noqa: F401,F403
 from ._normalization import *  # noqa: F401,F403
 from ._optimizer import *  # noqa: F401,F403
+from ._optimizer_more import *  # noqa: F401,F403
 from ._pooling_nd import *  # noqa: F401,F403
 from ._random import *  # noqa: F401,F403
 from ._reduction import *  # noqa: F401,F403

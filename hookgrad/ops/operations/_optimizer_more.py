@@ -1,0 +1,309 @@
+"""More of MindSpore's optimizer Primitives: AdaMax, AddSign, PowerSign, Keras momentum,
+centered RMSProp, proximal Adagrad, Adagrad dual averaging and AMSGrad Adam, and the sparse
+forms of Adagrad, proximal Adagrad and FTRL.
+
+Like those of ``_optimizer.py``, each computes its update through hookgrad's ops with nothing
+recorded for autograd and writes it into the Parameters in place (``ops.assign``). A sparse
+form updates only the rows ``indices`` of its Parameters: the gradient rows of a repeated
+index are summed first (as MindSpore's CPU kernels do), then the dense Primitive's update
+runs on those rows. Constructor and call arguments follow MindSpore 2.10's Primitives.
+"""
+from ...autograd.grad_mode import no_grad
+from .. import arithmetic as _arith, creation as _create, unary as _unary
+from ..comparison import gt as _gt, maximum as _maximum
+from ..indexing import gather as _gather, where as _where
+from ..scatter_gather import tensor_scatter_update as _scatter_update
+from ..segment import unsorted_segment_sum as _segment_sum
+from ..selection import unique as _unique
+from ..shaping import expand_dims as _expand_dims
+from ._optimizer import ApplyAdagrad, _parameter
+from ._primitive import Primitive, _flag, _float
+
+__all__ = ['ApplyAdaMax', 'ApplyAddSign', 'ApplyPowerSign', 'ApplyKerasMomentum',
+           'ApplyCenteredRMSProp', 'ApplyProximalAdagrad', 'ApplyAdagradDA',
+           'ApplyAdamWithAmsgrad', 'ApplyAdamWithAmsgradV2', 'SparseApplyAdagrad',
+           'SparseApplyAdagradV2', 'SparseApplyProximalAdagrad', 'SparseApplyFtrl']
+
+
+def _locking(prim, use_locking):
+    return _flag(use_locking, prim, 'use_locking')
+
+
+def _write(pairs):
+    """Assign each ``(parameter, value)``; returns the parameters."""
+    return tuple(_create.assign(p, v) for p, v in pairs)
+
+
+def _check(prim, **parameters):
+    for what, p in parameters.items():
+        _parameter(p, prim, what)
+
+
+class ApplyAdaMax(Primitive):
+    """``ApplyAdaMax()(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)``: in place,
+    ``m = beta1 m + (1 - beta1) g``, ``v = max(beta2 v, |g|)`` and
+    ``var -= lr / (1 - beta1_power) * m / (v + epsilon)``; returns ``(var, m, v)``."""
+    def construct(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+        _check('ApplyAdaMax', var=var, m=m, v=v)
+        with no_grad():
+            new_m = m * beta1 + grad * (1 - beta1)
+            new_v = _maximum(v * beta2, _unary.abs(grad))
+            new = var - lr / (1 - beta1_power) * new_m / (new_v + epsilon)
+        return _write(((var, new), (m, new_m), (v, new_v)))
+
+
+class ApplyAddSign(Primitive):
+    """``ApplyAddSign()(var, m, lr, alpha, sign_decay, beta, grad)``: in place,
+    ``m = beta m + (1 - beta) g`` and ``var -= lr (alpha + sign_decay sign(g) sign(m)) g``;
+    returns ``(var, m)``."""
+    def construct(self, var, m, lr, alpha, sign_decay, beta, grad):
+        _check('ApplyAddSign', var=var, m=m)
+        with no_grad():
+            new_m = m * beta + grad * (1 - beta)
+            agree = _unary.sign(grad) * _unary.sign(new_m)
+            new = var - lr * (alpha + sign_decay * agree) * grad
+        return _write(((var, new), (m, new_m)))
+
+
+class ApplyPowerSign(Primitive):
+    """``ApplyPowerSign()(var, m, lr, logbase, sign_decay, beta, grad)``: in place,
+    ``m = beta m + (1 - beta) g`` and ``var -= lr exp(logbase sign_decay sign(g) sign(m)) g``;
+    returns ``(var, m)``."""
+    def construct(self, var, m, lr, logbase, sign_decay, beta, grad):
+        _check('ApplyPowerSign', var=var, m=m)
+        with no_grad():
+            new_m = m * beta + grad * (1 - beta)
+            agree = _unary.sign(grad) * _unary.sign(new_m)
+            new = var - lr * _unary.exp(logbase * sign_decay * agree) * grad
+        return _write(((var, new), (m, new_m)))
+
+
+class ApplyKerasMomentum(Primitive):
+    """``ApplyKerasMomentum(use_locking=False, use_nesterov=False)(var, accum, lr, grad,
+    momentum)``: in place, ``accum = momentum accum - lr grad`` and ``var += accum`` (with
+    use_nesterov, ``var += momentum accum - lr grad``); returns ``(var, accum)``."""
+    def __init__(self, use_locking=False, use_nesterov=False):
+        super().__init__(use_locking=_locking('ApplyKerasMomentum', use_locking),
+                         use_nesterov=_flag(use_nesterov, 'ApplyKerasMomentum', 'use_nesterov'))
+
+    def construct(self, var, accum, lr, grad, momentum):
+        _check('ApplyKerasMomentum', var=var, accum=accum)
+        with no_grad():
+            new_acc = accum * momentum - grad * lr
+            step = new_acc * momentum - grad * lr if self.use_nesterov else new_acc
+            new = var + step
+        return _write(((var, new), (accum, new_acc)))
+
+
+class ApplyCenteredRMSProp(Primitive):
+    """``ApplyCenteredRMSProp(use_locking=False)(var, mean_gradient, mean_square, moment, grad,
+    learning_rate, decay, momentum, epsilon)``: in place, ``mean_gradient = decay mg + (1 -
+    decay) g``, ``mean_square = decay ms + (1 - decay) g**2``, ``moment = momentum moment +
+    learning_rate g / sqrt(ms - mg**2 + epsilon)`` and ``var -= moment``; returns var."""
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_locking('ApplyCenteredRMSProp', use_locking))
+
+    def construct(self, var, mean_gradient, mean_square, moment, grad, learning_rate, decay,
+                  momentum, epsilon):
+        _check('ApplyCenteredRMSProp', var=var, mean_gradient=mean_gradient,
+               mean_square=mean_square, moment=moment)
+        with no_grad():
+            mg = mean_gradient * decay + grad * (1 - decay)
+            ms = mean_square * decay + _arith.square(grad) * (1 - decay)
+            mom = moment * momentum + grad * learning_rate * _unary.rsqrt(
+                ms - _arith.square(mg) + epsilon)
+            new = var - mom
+        _write(((mean_gradient, mg), (mean_square, ms), (moment, mom)))
+        return _create.assign(var, new)
+
+
+class ApplyProximalAdagrad(Primitive):
+    """``ApplyProximalAdagrad(use_locking=False)(var, accum, lr, l1, l2, grad)``: in place,
+    ``accum += g**2`` and, with the per-element rate ``r = lr / sqrt(accum)``,
+    ``var = sign(v) max(|v| - r l1, 0) / (1 + r l2)`` where ``v = var - r g``; returns
+    ``(var, accum)``.
+
+    MindSpore 2.10's CPU kernel shrinks by the per-element rate ``r`` (as TensorFlow's op
+    does); its documentation writes ``lr`` there. This follows the kernel.
+    """
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_locking('ApplyProximalAdagrad', use_locking))
+
+    def construct(self, var, accum, lr, l1, l2, grad):
+        _check('ApplyProximalAdagrad', var=var, accum=accum)
+        with no_grad():
+            acc = accum + _arith.square(grad)
+            rate = lr * _unary.rsqrt(acc)
+            prox = var - rate * grad
+            new = (_unary.sign(prox) * _maximum(_unary.abs(prox) - rate * l1, 0)
+                   / (1 + rate * l2))
+        return _write(((var, new), (accum, acc)))
+
+
+class ApplyAdagradDA(Primitive):
+    """``ApplyAdagradDA(use_locking=False)(var, gradient_accumulator,
+    gradient_squared_accumulator, grad, lr, l1, l2, global_step)``: in place, ``ga += g``,
+    ``gsa += g**2`` and ``var = -lr shrink(ga) / (l2 global_step lr + sqrt(gsa))`` with
+    ``shrink(ga) = sign(ga) |ga - l1 global_step|``; returns var.
+
+    That shrink is MindSpore 2.10's CPU kernel's (its documentation writes
+    ``sign(ga) max(|ga| - l1 global_step, 0)``; the two agree for ``l1 = 0`` and for
+    ``ga >= l1 global_step``). This follows the kernel.
+    """
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_locking('ApplyAdagradDA', use_locking))
+
+    def construct(self, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1,
+                  l2, global_step):
+        _check('ApplyAdagradDA', var=var, gradient_accumulator=gradient_accumulator,
+               gradient_squared_accumulator=gradient_squared_accumulator)
+        with no_grad():
+            step = _arith.cast(global_step, var.dtype)
+            ga = gradient_accumulator + grad
+            gsa = gradient_squared_accumulator + _arith.square(grad)
+            ga_used = _unary.sign(ga) * _unary.abs(ga - l1 * step)
+            new = -lr * ga_used / (l2 * step * lr + _unary.sqrt(gsa))
+        _write(((gradient_accumulator, ga), (gradient_squared_accumulator, gsa)))
+        return _create.assign(var, new)
+
+
+def _amsgrad(prim, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+             grad):
+    _check(prim, var=var, m=m, v=v, vhat=vhat)
+    with no_grad():
+        new_m = m * beta1 + grad * (1 - beta1)
+        new_v = v * beta2 + _arith.square(grad) * (1 - beta2)
+        new_vhat = _maximum(vhat, new_v)
+        lr_t = lr * _unary.sqrt(1 - beta2_power) / (1 - beta1_power)
+        new = var - lr_t * new_m / (_unary.sqrt(new_vhat) + epsilon)
+    return _write(((var, new), (m, new_m), (v, new_v), (vhat, new_vhat)))
+
+
+class ApplyAdamWithAmsgrad(Primitive):
+    """``ApplyAdamWithAmsgrad(beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False)(var, m,
+    v, vhat, beta1_power, beta2_power, lr, grad)``: Adam with ``vhat = max(vhat, v)`` in the
+    denominator, in place; returns ``(var, m, v, vhat)``."""
+    def __init__(self, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False):
+        super().__init__(beta1=_float(beta1, 'ApplyAdamWithAmsgrad', 'beta1'),
+                         beta2=_float(beta2, 'ApplyAdamWithAmsgrad', 'beta2'),
+                         epsilon=_float(epsilon, 'ApplyAdamWithAmsgrad', 'epsilon'),
+                         use_locking=_locking('ApplyAdamWithAmsgrad', use_locking))
+
+    def construct(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):
+        return _amsgrad('ApplyAdamWithAmsgrad', var, m, v, vhat, beta1_power, beta2_power, lr,
+                        self.beta1, self.beta2, self.epsilon, grad)
+
+
+class ApplyAdamWithAmsgradV2(Primitive):
+    """``ApplyAdamWithAmsgradV2(use_locking=False)(var, m, v, vhat, beta1_power, beta2_power,
+    lr, beta1, beta2, epsilon, grad)``: ApplyAdamWithAmsgrad with the rates as inputs."""
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_locking('ApplyAdamWithAmsgradV2', use_locking))
+
+    def construct(self, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                  grad):
+        return _amsgrad('ApplyAdamWithAmsgradV2', var, m, v, vhat, beta1_power, beta2_power,
+                        lr, beta1, beta2, epsilon, grad)
+
+
+# ----------------------------------------------------------------------------- sparse forms
+def _sparse(prim, dense, slots, grad, indices):
+    """Run ``dense(row_slots, summed_grad)`` on the rows ``indices`` of the Parameters
+    ``slots`` (var first) and write the rows back; returns the Parameters."""
+    for i, p in enumerate(slots):
+        _parameter(p, prim, 'var' if i == 0 else f'input {i}')
+    if indices.ndim != 1 or indices.shape[0] != grad.shape[0]:
+        raise ValueError(f"ops.{prim}: indices must be 1-D with grad's first dimension "
+                         f"({grad.shape[0]}), got shape {indices.shape}")
+    with no_grad():
+        rows, where = _unique(indices)
+        summed = _segment_sum(grad, where, rows.shape[0])
+        picked = [_gather(p, rows, 0) for p in slots]
+        dense(picked, summed)
+        positions = _expand_dims(rows, -1)
+        updated = [_scatter_update(p, positions, r) for p, r in zip(slots, picked)]
+    return _write(zip(slots, updated))
+
+
+class SparseApplyAdagrad(Primitive):
+    """``SparseApplyAdagrad(lr, update_slots=True, use_locking=False)(var, accum, grad,
+    indices)``: ApplyAdagrad on the rows ``indices``; returns ``(var, accum)``."""
+    def __init__(self, lr, update_slots=True, use_locking=False):
+        super().__init__(lr=_float(lr, 'SparseApplyAdagrad', 'lr'),
+                         update_slots=_flag(update_slots, 'SparseApplyAdagrad', 'update_slots'),
+                         use_locking=_locking('SparseApplyAdagrad', use_locking))
+
+    def construct(self, var, accum, grad, indices):
+        step = ApplyAdagrad(self.update_slots)
+        return _sparse('SparseApplyAdagrad', lambda s, g: step(s[0], s[1], self.lr, g),
+                       (var, accum), grad, indices)
+
+
+class SparseApplyAdagradV2(Primitive):
+    """``SparseApplyAdagradV2(lr, epsilon, use_locking=False, update_slots=True)(var, accum,
+    grad, indices)``: on the rows ``indices``, ``accum += g**2`` (with update_slots) and
+    ``var -= lr g / sqrt(accum + epsilon)``; returns ``(var, accum)``.
+
+    MindSpore 2.10's CPU kernel adds epsilon under the square root here (ApplyAdagradV2 adds
+    it to the root); this follows the kernel.
+    """
+    def __init__(self, lr, epsilon, use_locking=False, update_slots=True):
+        super().__init__(lr=_float(lr, 'SparseApplyAdagradV2', 'lr'),
+                         epsilon=_float(epsilon, 'SparseApplyAdagradV2', 'epsilon'),
+                         use_locking=_locking('SparseApplyAdagradV2', use_locking),
+                         update_slots=_flag(update_slots, 'SparseApplyAdagradV2',
+                                            'update_slots'))
+
+    def construct(self, var, accum, grad, indices):
+        def rows(slots, g):
+            var_rows, accum_rows = slots
+            acc = accum_rows + _arith.square(g) if self.update_slots else accum_rows
+            new = var_rows - self.lr * g * _unary.rsqrt(acc + self.epsilon)
+            _write(((var_rows, new), (accum_rows, acc)))
+        return _sparse('SparseApplyAdagradV2', rows, (var, accum), grad, indices)
+
+
+class SparseApplyProximalAdagrad(Primitive):
+    """``SparseApplyProximalAdagrad(use_locking=False)(var, accum, lr, l1, l2, grad,
+    indices)``: ApplyProximalAdagrad on the rows ``indices``; returns ``(var, accum)``."""
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=_locking('SparseApplyProximalAdagrad', use_locking))
+
+    def construct(self, var, accum, lr, l1, l2, grad, indices):
+        step = ApplyProximalAdagrad()
+        return _sparse('SparseApplyProximalAdagrad',
+                       lambda s, g: step(s[0], s[1], lr, l1, l2, g), (var, accum), grad, indices)
+
+
+class SparseApplyFtrl(Primitive):
+    """``SparseApplyFtrl(lr, l1, l2, lr_power, use_locking=False)(var, accum, linear, grad,
+    indices)``: the FTRL-proximal update on the rows ``indices``; returns ``(var, accum,
+    linear)``. With ``n = accum + g**2``: ``linear += g - (n**-lr_power - accum**-lr_power) /
+    lr * var``, ``accum = n`` and ``var = (sign(linear) l1 - linear) / (n**-lr_power / lr +
+    2 l2)`` where ``|linear| > l1``, else 0.
+
+    That is MindSpore 2.10's documented form, which its sparse CPU kernel computes (its dense
+    ApplyFtrl kernel shrinks by ``l1 - linear``), so this does not share ApplyFtrl's code.
+    """
+    def __init__(self, lr, l1, l2, lr_power, use_locking=False):
+        super().__init__(lr=_float(lr, 'SparseApplyFtrl', 'lr'),
+                         l1=_float(l1, 'SparseApplyFtrl', 'l1'),
+                         l2=_float(l2, 'SparseApplyFtrl', 'l2'),
+                         lr_power=_float(lr_power, 'SparseApplyFtrl', 'lr_power'),
+                         use_locking=_locking('SparseApplyFtrl', use_locking))
+        if self.lr <= 0 or self.l1 < 0 or self.l2 < 0 or self.lr_power > 0:
+            raise ValueError(f"ops.SparseApplyFtrl: lr must be > 0, l1 and l2 >= 0 and "
+                             f"lr_power <= 0, got lr={self.lr}, l1={self.l1}, l2={self.l2}, "
+                             f"lr_power={self.lr_power}")
+
+    def construct(self, var, accum, linear, grad, indices):
+        def rows(slots, g):
+            var_rows, accum_rows, linear_rows = slots
+            acc = accum_rows + _arith.square(g)
+            new_power = acc ** -self.lr_power
+            lin = linear_rows + g - (new_power - accum_rows ** -self.lr_power) / self.lr * var_rows
+            size = _unary.abs(lin)
+            shrunk = (_unary.sign(lin) * self.l1 - lin) / (new_power / self.lr + 2 * self.l2)
+            new = _where(_gt(size, self.l1), shrunk, size * 0)
+            _write(((var_rows, new), (accum_rows, acc), (linear_rows, lin)))
+        return _sparse('SparseApplyFtrl', rows, (var, accum, linear), grad, indices)
