@@ -48,9 +48,7 @@ CALLS = {
     'SparseApplyFtrl': f"P.SparseApplyFtrl(lr=0.1, l1=0.05, l2=0.2, lr_power=-0.5)({_V3}, "
                        f"{_A3}, {_B3}, {_G2}, {_I})",
     'SparseApplyRMSProp': f"P.SparseApplyRMSProp(rho=0.9, momentum=0.5, epsilon=1e-6)({_V3}, "
-                          f"{_A3}, {_B3}, T(0.01), {_G2}, {_I})",
-    'SparseApplyAdadelta': f"P.SparseApplyAdadelta(epsilon=1e-6)({_V3}, {_A3}, {_B3}, "
-                           f"T(0.5), T(0.9), {_G2}, {_I})",
+                          f"{_A3}, {_B3}, T(0.01), {_G3}, {_I3})",
 }
 
 

@@ -26,7 +26,7 @@ def T(value, dtype='float32'):
 
 def test_recorded_calls_are_in_the_table():
     assert set(RECORDED) <= set(CALLS)
-    assert len(RECORDED) >= 13
+    assert len(RECORDED) >= 14
 
 
 @pytest.mark.parametrize('name', sorted(RECORDED))
@@ -84,6 +84,8 @@ def test_sparse_proximal_adagrad_updates_only_the_rows():
      'update_slots must be a bool'),
     (lambda: P.SparseApplyFtrl(0.1, -1.0, 0.0, -0.5), ValueError, 'l1 and l2 >= 0'),
     (lambda: P.SparseApplyFtrl(0.1, 0.0, 0.0, 0.5), ValueError, 'lr_power <= 0'),
+    (lambda: P.SparseApplyRMSProp(1.5, 0.5, 1e-6), ValueError, r'rho must be in \[0, 1\]'),
+    (lambda: P.SparseApplyRMSProp(0.9, 0.5, 'a'), TypeError, 'epsilon must be a float'),
 ])
 def test_constructor_checks(make, error, message):
     with pytest.raises(error, match=message):

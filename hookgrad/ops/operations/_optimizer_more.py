@@ -8,6 +8,9 @@ form updates only the rows ``indices`` of its Parameters: the gradient rows of a
 index are summed first (as MindSpore's CPU kernels do), then the dense Primitive's update
 runs on those rows. Constructor and call arguments follow MindSpore 2.10's Primitives.
 """
+import numpy as np
+
+from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from .. import arithmetic as _arith, creation as _create, unary as _unary
 from ..comparison import gt as _gt, maximum as _maximum
@@ -16,13 +19,14 @@ from ..scatter_gather import tensor_scatter_update as _scatter_update
 from ..segment import unsorted_segment_sum as _segment_sum
 from ..selection import unique as _unique
 from ..shaping import expand_dims as _expand_dims
-from ._optimizer import ApplyAdagrad, _parameter
+from ._optimizer import ApplyAdagrad, ApplyRMSProp, _parameter
 from ._primitive import Primitive, _flag, _float
 
 __all__ = ['ApplyAdaMax', 'ApplyAddSign', 'ApplyPowerSign', 'ApplyKerasMomentum',
            'ApplyCenteredRMSProp', 'ApplyProximalAdagrad', 'ApplyAdagradDA',
            'ApplyAdamWithAmsgrad', 'ApplyAdamWithAmsgradV2', 'SparseApplyAdagrad',
-           'SparseApplyAdagradV2', 'SparseApplyProximalAdagrad', 'SparseApplyFtrl']
+           'SparseApplyAdagradV2', 'SparseApplyProximalAdagrad', 'SparseApplyFtrl',
+           'SparseApplyRMSProp']
 
 
 def _locking(prim, use_locking):
@@ -307,3 +311,45 @@ class SparseApplyFtrl(Primitive):
             new = _where(_gt(size, self.l1), shrunk, size * 0)
             _write(((var_rows, new), (accum_rows, acc), (linear_rows, lin)))
         return _sparse('SparseApplyFtrl', rows, (var, accum, linear), grad, indices)
+
+
+class SparseApplyRMSProp(Primitive):
+    """``SparseApplyRMSProp(rho, momentum, epsilon, use_locking=False)(var, ms, mom, lr, grad,
+    indices)``: ApplyRMSProp (decay ``rho``) on the rows ``indices``; returns
+    ``(var, ms, mom)``.
+
+    A repeated index takes its gradient rows one after another, in order (MindSpore 2.10's
+    CPU kernel does so here, where its sparse Adagrad sums them first).
+    """
+    def __init__(self, rho, momentum, epsilon, use_locking=False):
+        super().__init__(rho=_float(rho, 'SparseApplyRMSProp', 'rho'),
+                         momentum=_float(momentum, 'SparseApplyRMSProp', 'momentum'),
+                         epsilon=_float(epsilon, 'SparseApplyRMSProp', 'epsilon'),
+                         use_locking=_locking('SparseApplyRMSProp', use_locking))
+        if not 0 <= self.rho <= 1 or self.momentum < 0 or self.epsilon <= 0:
+            raise ValueError(f"ops.SparseApplyRMSProp: rho must be in [0, 1], momentum >= 0 "
+                             f"and epsilon > 0, got rho={self.rho}, momentum={self.momentum}, "
+                             f"epsilon={self.epsilon}")
+
+    def construct(self, var, ms, mom, lr, grad, indices):
+        step = ApplyRMSProp()
+
+        def rows(slots, g):
+            step(slots[0], slots[1], slots[2], lr, g, self.rho, self.momentum, self.epsilon)
+        for sel in _rounds(indices):
+            _sparse('SparseApplyRMSProp', rows, (var, ms, mom), grad[sel], indices[sel])
+        return var, ms, mom
+
+
+def _rounds(indices):
+    """The positions of ``indices`` split into rounds of distinct indices: round k holds the
+    k-th occurrence of each index, so that applying the rounds in turn applies a repeated
+    index's rows in order."""
+    ids = np.asarray(indices.asnumpy()).reshape(-1)
+    seen = {}
+    occurrence = np.empty(ids.shape, np.int64)
+    for i, value in enumerate(ids.tolist()):
+        occurrence[i] = seen.get(value, 0)
+        seen[value] = occurrence[i] + 1
+    return [Tensor(np.nonzero(occurrence == k)[0].astype(np.int32))
+            for k in range(int(occurrence.max()) + 1 if ids.size else 0)]
