@@ -1,6 +1,6 @@
 """MindSpore's Primitive classes that update Parameters as optimizers do: momentum, SGD,
-Adam (with and without weight decay), AdaMax, plain and proximal gradient descent, RMSProp,
-Adagrad (plain and proximal), Adadelta, FTRL, PowerSign and AddSign.
+Adam (with and without weight decay), plain and proximal gradient descent, RMSProp, Adagrad,
+Adadelta and FTRL (AdaMax, PowerSign, AddSign, proximal Adagrad and others: _optimizer_more.py).
 
 Each computes its update through hookgrad's ops with nothing recorded for autograd, and
 writes it into the Parameters in place (``ops.assign``), as MindSpore's do. Constructor and
@@ -15,8 +15,7 @@ from ._primitive import Primitive, _flag, _float
 
 __all__ = ['ApplyMomentum', 'SGD', 'Adam', 'AdamWeightDecay', 'ApplyGradientDescent',
            'ApplyRMSProp', 'ApplyAdagrad', 'ApplyAdagradV2', 'ApplyFtrl',
-           'ApplyAdadelta', 'ApplyProximalGradientDescent', 'ApplyAdaMax',
-           'ApplyProximalAdagrad', 'ApplyPowerSign', 'ApplyAddSign']
+           'ApplyAdadelta', 'ApplyProximalGradientDescent']
 
 
 def _parameter(value, prim, what):
@@ -294,68 +293,3 @@ class ApplyProximalGradientDescent(Primitive):
             new = _unary.sign(prox) * _maximum(shrunk, 0) / (1 + alpha * l2)
         return _create.assign(var, new)
 
-
-class ApplyAdaMax(Primitive):
-    """``ApplyAdaMax()(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)``: in place,
-    ``m = beta1 * m + (1 - beta1) * grad``, ``v = max(beta2 * v, |grad|)`` and ``var -= lr /
-    (1 - beta1_power) * m / (v + epsilon)``; returns ``(var, m, v)``."""
-    def construct(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
-        var, m, v = (_parameter(t, 'ApplyAdaMax', n) for t, n in ((var, 'var'), (m, 'm'),
-                                                                  (v, 'v')))
-        with no_grad():
-            new_m = m * beta1 + grad * (1 - beta1)
-            new_v = _maximum(v * beta2, _unary.abs(grad))
-            new = var - new_m / (new_v + epsilon) * (lr / (1 - beta1_power))
-        _create.assign(m, new_m)
-        _create.assign(v, new_v)
-        return _create.assign(var, new), m, v
-
-
-class ApplyProximalAdagrad(Primitive):
-    """``ApplyProximalAdagrad(use_locking=False)(var, accum, lr, l1, l2, grad)``: in place,
-    ``accum += grad**2``; with the step ``s = lr / sqrt(accum)`` and ``p = var - s * grad``,
-    ``var = sign(p) * max(|p| - s * l1, 0) / (1 + s * l2)``; returns ``(var, accum)``."""
-    def __init__(self, use_locking=False):
-        super().__init__(use_locking=_flag(use_locking, 'ApplyProximalAdagrad', 'use_locking'))
-
-    def construct(self, var, accum, lr, l1, l2, grad):
-        var = _parameter(var, 'ApplyProximalAdagrad', 'var')
-        accum = _parameter(accum, 'ApplyProximalAdagrad', 'accum')
-        with no_grad():
-            acc = accum + _arith.square(grad)
-            step = _unary.rsqrt(acc) * lr
-            prox = var - step * grad
-            shrunk = _maximum(_unary.abs(prox) - step * l1, 0)
-            new = _unary.sign(prox) * shrunk / (step * l2 + 1)
-        _create.assign(accum, acc)
-        return _create.assign(var, new), accum
-
-
-class _SignUpdate(Primitive):
-    """``m = beta * m + (1 - beta) * grad`` and ``var -= lr * scale * grad`` with ``scale``
-    from ``sign(grad) * sign(m)``; returns ``(var, m)``."""
-    def construct(self, var, m, lr, base, sign_decay, beta, grad):
-        name = type(self).__name__
-        var, m = _parameter(var, name, 'var'), _parameter(m, name, 'm')
-        with no_grad():
-            new_m = m * beta + grad * (1 - beta)
-            agree = _unary.sign(grad) * _unary.sign(new_m) * sign_decay
-            new = var - self._scale(base, agree) * grad * lr
-        _create.assign(m, new_m)
-        return _create.assign(var, new), m
-
-
-class ApplyPowerSign(_SignUpdate):
-    """``ApplyPowerSign()(var, m, lr, logbase, sign_decay, beta, grad)``: the update scales
-    grad by ``exp(logbase * sign_decay * sign(grad) * sign(m))``."""
-    @staticmethod
-    def _scale(logbase, agree):
-        return _unary.exp(agree * logbase)
-
-
-class ApplyAddSign(_SignUpdate):
-    """``ApplyAddSign()(var, m, lr, alpha, sign_decay, beta, grad)``: the update scales grad by
-    ``alpha + sign_decay * sign(grad) * sign(m)``."""
-    @staticmethod
-    def _scale(alpha, agree):
-        return agree + alpha
