@@ -1,12 +1,9 @@
 """Records MindSpore 2.10's results of the sparse-tensor cases of cases.py into
 mindspore_values.json (read by test_recorded.py). Run with MindSpore 2.10 installed (its CPU
 sparse kernels need the ``decorator`` package for AKG): ``python tests/sparse/record.py``."""
+import importlib.util
 import json
 import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import CASES  # noqa: E402
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mindspore_values.json')
 
@@ -30,10 +27,20 @@ def describe(out, ms):
             'values': a.tolist()}
 
 
+def _cases():
+    """cases.py beside this file, loaded by its path (another module named cases may be loaded)."""
+    spec = importlib.util.spec_from_file_location(
+        'sparse_cases', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cases.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.CASES
+
+
 def main():
     import mindspore as ms          # here: the test collection imports this file without it
+    cases = _cases()
     values = {}
-    for name, case in CASES.items():
+    for name, case in cases.items():
         try:
             values[name] = describe(case(ms), ms)
         except Exception as e:      # noqa: BLE001  (recorded: the error MindSpore raises)
