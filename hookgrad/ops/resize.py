@@ -27,11 +27,12 @@ from .._tensor import Tensor
 from ..kernels import backend
 from ._base import as_tensor
 from . import indexing as _index, linalg as _linalg, pooling as _pool, shaping as _shape
+from . import pooling_nd as _pool_nd
 
 __all__ = ['interpolate', 'upsample']
 
-_MODES = ('nearest', 'linear', 'bilinear', 'bicubic', 'area')
-_UNSUPPORTED = ('trilinear', 'nearest-exact')
+_MODES = ('nearest', 'linear', 'bilinear', 'bicubic', 'trilinear', 'area')
+_UNSUPPORTED = ('nearest-exact',)
 _TABLE_STEPS = 1024         # ResizeBicubic's kernel table: entries per pixel
 
 
@@ -181,15 +182,17 @@ def _sizes(value, what, where, kind, n):
     return items
 
 
-_UPSAMPLE_RANKS = {'nearest': (3, 4), 'linear': (3,), 'bilinear': (4,), 'bicubic': (4,)}
+_UPSAMPLE_RANKS = {'nearest': (3, 4, 5), 'linear': (3,), 'bilinear': (4,), 'bicubic': (4,),
+                   'trilinear': (5,)}
 
 
 def upsample_scaled(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
                     recompute_scale_factor=None, where='mint.nn.functional.interpolate'):
     """``mint.nn.functional.interpolate``'s resizing (MindSpore's Upsample* operators,
-    PyTorch's ``interpolate``) of an (N, C, L) or (N, C, H, W) tensor: 'nearest' (source
-    ``floor(i * step)``), 'linear' (3-d), 'bilinear' (4-d) and 'bicubic' (4-d floating: a =
-    -0.75 at the exact source position, the taps clamped to the border).
+    PyTorch's ``interpolate``) of an (N, C, L), (N, C, H, W) or (N, C, D, H, W) tensor:
+    'nearest' (source ``floor(i * step)``), 'linear' (3-d), 'bilinear' (4-d), 'trilinear'
+    (5-d; linear along D, H and W in turn) and 'bicubic' (4-d floating: a = -0.75 at the
+    exact source position, the taps clamped to the border).
 
     A ``scale_factor`` gives the output size ``floor(in * scale_factor)`` and the sampling
     step ``1 / scale_factor``; with ``recompute_scale_factor=True`` the step follows the
@@ -214,8 +217,8 @@ def upsample_scaled(input, size=None, scale_factor=None, mode='nearest', align_c
     if align_corners is not None and not isinstance(align_corners, bool):
         raise TypeError(f"{where}: align_corners must be a bool, got {align_corners!r}")
     if align_corners and mode == 'nearest':
-        raise ValueError(f"{where}: align_corners can only be set with 'linear', 'bilinear' or "
-                         f"'bicubic', not 'nearest'")
+        raise ValueError(f"{where}: align_corners can only be set with 'linear', 'bilinear', "
+                         f"'bicubic' or 'trilinear', not 'nearest'")
     if size is not None and scale_factor is not None:
         raise ValueError(f"{where}: size and scale_factor cannot be set simultaneously")
     if size is None and scale_factor is None:
@@ -279,23 +282,26 @@ def _along(x, axis, matrix):
 
 def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
                 recompute_scale_factor=None):
-    """Resize the spatial dimensions of a (N, C, L) or (N, C, H, W) tensor.
+    """Resize the spatial dimensions of a (N, C, L), (N, C, H, W) or (N, C, D, H, W) tensor.
 
     Args:
         size: the output's spatial size (an int or one per dimension); or
         scale_factor: multipliers of the spatial size (with ``recompute_scale_factor=True``:
-            the size is ``floor(in * factor)``, as MindSpore requires).
+            the size is ``floor(in * factor)``, as MindSpore requires for 3-d and 4-d input;
+            a 5-d 'nearest' or 'trilinear' resize without it samples with the step
+            ``1 / factor``, as ``upsample_scaled``).
         mode: 'nearest' (source ``floor(i * in / out)``), 'linear' (3-d input), 'bilinear'
-            (4-d input), 'bicubic' (4-d floating input; MindSpore's ResizeBicubic: see this
-            module's docstring) or 'area' (adaptive average pooling).
-        align_corners: for 'linear', 'bilinear' and 'bicubic', True maps the corner pixels
+            (4-d input), 'trilinear' (5-d input), 'bicubic' (4-d floating input; MindSpore's
+            ResizeBicubic: see this module's docstring) or 'area' (adaptive average pooling).
+        align_corners: for 'linear', 'bilinear', 'trilinear' and 'bicubic', True maps the
+            corner pixels
             onto each other (``src = i * (in - 1) / (out - 1)``); otherwise pixel centres are
             aligned (half-pixel sampling, ``src = (i + 0.5) * in / out - 0.5``).
 
     Raises:
         TypeError: for 'bicubic' with a non-floating input.
-        ValueError: for an unknown mode, a mode hookgrad does not implement ('trilinear',
-            'nearest-exact'), a mode that does not fit the input's rank, align_corners with
+        ValueError: for an unknown mode, a mode hookgrad does not implement
+            ('nearest-exact'), a mode that does not fit the input's rank, align_corners with
             'nearest' or 'area', or a bad size / scale_factor.
 
     >>> import hookgrad as ms
@@ -310,19 +316,24 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
     if mode not in _MODES:
         raise ValueError(f"ops.interpolate: mode must be one of {', '.join(map(repr, _MODES))},"
                          f" got {mode!r}")
-    if x.ndim not in (3, 4) or (mode == 'linear' and x.ndim != 3) or \
-            (mode in ('bilinear', 'bicubic') and x.ndim != 4):
+    if x.ndim not in dict(_UPSAMPLE_RANKS, area=(3, 4, 5))[mode]:
         raise ValueError(f"ops.interpolate: mode {mode!r} does not take an input of shape "
-                         f"{x.shape} (linear: 3-d, bilinear and bicubic: 4-d, nearest and "
-                         f"area: 3-d or 4-d)")
+                         f"{x.shape} (linear: 3-d, bilinear and bicubic: 4-d, trilinear: 5-d, "
+                         f"nearest and area: 3-d, 4-d or 5-d)")
     if align_corners and mode in ('nearest', 'area'):
         raise ValueError(f"ops.interpolate: align_corners can only be set with 'linear', "
-                         f"'bilinear' or 'bicubic', not {mode!r}")
+                         f"'bilinear', 'trilinear' or 'bicubic', not {mode!r}")
+    if x.ndim == 5 and mode != 'area':
+        # MindSpore's UpsampleNearest3D / UpsampleTrilinear3D: a scale factor sets the step
+        return upsample_scaled(x, size, scale_factor, mode, align_corners,
+                               recompute_scale_factor, where='ops.interpolate')
     out = _out_size(x, size, scale_factor, recompute_scale_factor, mode)
     if mode == 'bicubic':
         _floating(x, 'ops.interpolate', mode)
         return resize_bicubic(x, out, bool(align_corners), not align_corners)
     if mode == 'area':
+        if x.ndim == 5:
+            return _pool_nd.adaptive_avg_pool3d(x, out)
         if x.ndim == 3:
             y = _pool.adaptive_avg_pool2d(_shape.expand_dims(x, 2), (1, out[0]))
             return _shape.squeeze(y, 2)
@@ -331,8 +342,9 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
 
 
 def _resize_axes(x, out, mode, align_corners, steps=None):
-    """x resized to ``out`` axis by axis ('nearest' or linear), each axis sampled with its
-    step in ``steps`` (None: ``in / out``)."""
+    """x resized to ``out`` axis by axis ('nearest', or linear: 'linear', 'bilinear' and
+    'trilinear' are one linear resize per axis), each axis sampled with its step in
+    ``steps`` (None: ``in / out``)."""
     y = x
     device = backend.device_of(x._data)
     for k, n_out in enumerate(out):

@@ -81,7 +81,7 @@ ERRORS = [
                  "(1, 1, 2)"),
     (lambda: F.interpolate(T(np.ones((1, 1, 2, 2), np.float32)), 3, align_corners=True),
      ValueError, "mint.nn.functional.interpolate: align_corners can only be set with 'linear', "
-                 "'bilinear' or 'bicubic', not 'nearest'"),
+                 "'bilinear', 'bicubic' or 'trilinear', not 'nearest'"),
     (lambda: F.interpolate(T(np.ones((1, 1, 2, 2), np.float32)), scale_factor=(2.0,)),
      ValueError, "mint.nn.functional.interpolate: scale_factor must be a positive float or 2 "
                  "of them for a 4-d input, got (2.0,)"),

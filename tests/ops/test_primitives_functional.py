@@ -97,10 +97,10 @@ def test_gradients_match_finite_differences(fn, arrays):
 
 ERRORS = [
     (lambda: ops.interpolate(T(IMG), size=(2, 2, 2), mode='trilinear'), ValueError,
-     r"ops\.interpolate: mode 'trilinear' is not implemented in hookgrad"),
+     r"ops\.interpolate: mode 'trilinear' does not take an input of shape \(1, 1, 3, 4\)"),
     (lambda: ops.interpolate(T(IMG), size=(2, 2), mode='cubic'), ValueError,
      r"ops\.interpolate: mode must be one of 'nearest', 'linear', 'bilinear', 'bicubic', "
-     r"'area', got 'cubic'"),
+     r"'trilinear', 'area', got 'cubic'"),
     (lambda: ops.interpolate(T(IMG), size=(2, 2), mode='linear'), ValueError,
      r"ops\.interpolate: mode 'linear' does not take an input of shape \(1, 1, 3, 4\)"),
     (lambda: ops.interpolate(T(IMG), scale_factor=2.0), ValueError,
@@ -108,8 +108,8 @@ ERRORS = [
     (lambda: ops.interpolate(T(IMG)), ValueError,
      r"ops\.interpolate: exactly one of size and scale_factor must be given"),
     (lambda: ops.interpolate(T(IMG), size=(2, 2), align_corners=True), ValueError,
-     r"ops\.interpolate: align_corners can only be set with 'linear', 'bilinear' or "
-     r"'bicubic', not 'nearest'"),
+     r"ops\.interpolate: align_corners can only be set with 'linear', 'bilinear', "
+     r"'trilinear' or 'bicubic', not 'nearest'"),
     (lambda: ops.conv_transpose2d(T(IMG), T(np.zeros((2, 1, 2, 2)))), ValueError,
      r"ops\.conv_transpose2d: input \(N, C_in, H, W\) and weight"),
     (lambda: ops.conv_transpose2d(T(IMG), T(np.zeros((1, 1, 2, 2))), stride=2,

@@ -347,13 +347,13 @@ def pixel_shuffle(input, upscale_factor):
 def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
                 recompute_scale_factor=None):
     """``input`` resized to ``size`` or by ``scale_factor`` ('nearest', 'linear', 'bilinear',
-    'bicubic', and 'area'), as MindSpore's Upsample* operators and PyTorch's ``interpolate``:
-    a ``scale_factor`` gives the output size ``floor(size * scale_factor)`` and the sampling
-    step ``1 / scale_factor``, unless ``recompute_scale_factor=True`` (the step then follows
-    the output size). 'bicubic' (4-d) takes a = -0.75 at the exact source position, the taps
-    clamped to the border; 'area' (adaptive average pooling) always follows the output size.
-    See ``ops.resize.upsample_scaled``."""
-    if mode in ('nearest', 'linear', 'bilinear', 'bicubic'):
+    'trilinear', 'bicubic', and 'area'), as MindSpore's Upsample* operators and PyTorch's
+    ``interpolate``: a ``scale_factor`` gives the output size ``floor(size * scale_factor)``
+    and the sampling step ``1 / scale_factor``, unless ``recompute_scale_factor=True`` (the
+    step then follows the output size). 'bicubic' (4-d) takes a = -0.75 at the exact source
+    position, the taps clamped to the border; 'area' (adaptive average pooling) always follows
+    the output size. See ``ops.resize.upsample_scaled``."""
+    if mode in ('nearest', 'linear', 'bilinear', 'bicubic', 'trilinear'):
         return _resize.upsample_scaled(input, size, scale_factor, mode, align_corners,
                                        recompute_scale_factor)
     if scale_factor is not None and recompute_scale_factor is None:
