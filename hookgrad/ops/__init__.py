@@ -33,7 +33,7 @@ from .bessel_functions import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bes
                                bessel_j1, bessel_y0, bessel_y1, bessel_k0, bessel_k0e,
                                bessel_k1, bessel_k1e)
 from .composed import aminmax, batch_dot, approximate_equal, accumulate_n, bernoulli
-from .spatial import batch_to_space_nd, affine_grid
+from .spatial import batch_to_space_nd, space_to_batch_nd, affine_grid
 from .windows import (bartlett_window, blackman_window, hamming_window, hann_window,
                       kaiser_window)
 from .decompositions import cholesky, cholesky_inverse, cholesky_solve, qr, lstsq, lu_solve

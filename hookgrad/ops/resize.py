@@ -36,22 +36,24 @@ _UNSUPPORTED = ('nearest-exact',)
 _TABLE_STEPS = 1024         # ResizeBicubic's kernel table: entries per pixel
 
 
-def source_coordinates(n_in, n_out, align_corners, half_pixel, step=None):
-    """Each output position's source coordinate along one axis (float32, as MindSpore); the
-    sampling ``step`` is ``n_in / n_out`` unless given (align_corners ignores it)."""
+def source_coordinates(n_in, n_out, align_corners, half_pixel, step=None, dtype=np.float32):
+    """Each output position's source coordinate along one axis, computed in ``dtype``
+    (float32 as MindSpore's kernels, float64 for their float64 Upsample* forms); the sampling
+    ``step`` is ``n_in / n_out`` unless given (align_corners ignores it)."""
     if align_corners and n_out > 1:
-        scale = np.float32((n_in - 1) / (n_out - 1))
+        scale = dtype((n_in - 1) / (n_out - 1))
     else:
-        scale = np.float32(step if step is not None else n_in / n_out)
-    i = np.arange(n_out, dtype=np.float32)
-    return (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel else i * scale
+        scale = dtype(step if step is not None else n_in / n_out)
+    i = np.arange(n_out, dtype=dtype)
+    return (i + dtype(0.5)) * scale - dtype(0.5) if half_pixel else i * scale
 
 
 @functools.lru_cache(maxsize=64)
-def linear_matrix(n_in, n_out, align_corners, half_pixel, step=None):
-    """(n_out, n_in) weights of linear interpolation along one axis, the coordinates clamped to
-    the input (float64, read-only)."""
-    src = source_coordinates(n_in, n_out, align_corners, half_pixel, step).astype(np.float64)
+def linear_matrix(n_in, n_out, align_corners, half_pixel, step=None, coordinates=np.float32):
+    """(n_out, n_in) weights of linear interpolation along one axis, the coordinates (computed
+    in the dtype ``coordinates``) clamped to the input (float64, read-only)."""
+    src = source_coordinates(n_in, n_out, align_corners, half_pixel, step,
+                             coordinates).astype(np.float64)
     floor = np.floor(src)
     lerp = src - floor
     lower = np.clip(floor, 0, n_in - 1).astype(np.int64)
@@ -246,7 +248,9 @@ def upsample_scaled(input, size=None, scale_factor=None, mode='nearest', align_c
         return _separable(x, upsample_bicubic_matrix, (in_size[0], out[0], corners, scales[0]),
                           (in_size[1], out[1], corners, scales[1]))
     steps = [None if f is None else 1.0 / f for f in scales]
-    return _resize_axes(x, out, mode, corners, steps)
+    # the Upsample* kernels compute a float64 input's coordinates in float64
+    wide = np.float64 if x._data.dtype == np.float64 else np.float32
+    return _resize_axes(x, out, mode, corners, steps, wide)
 
 
 def _out_size(x, size, scale_factor, recompute_scale_factor, mode):
@@ -341,10 +345,10 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
     return _resize_axes(x, out, mode, bool(align_corners))
 
 
-def _resize_axes(x, out, mode, align_corners, steps=None):
+def _resize_axes(x, out, mode, align_corners, steps=None, coordinates=np.float32):
     """x resized to ``out`` axis by axis ('nearest', or linear: 'linear', 'bilinear' and
     'trilinear' are one linear resize per axis), each axis sampled with its step in
-    ``steps`` (None: ``in / out``)."""
+    ``steps`` (None: ``in / out``), the linear coordinates computed in ``coordinates``."""
     y = x
     device = backend.device_of(x._data)
     for k, n_out in enumerate(out):
@@ -357,7 +361,7 @@ def _resize_axes(x, out, mode, align_corners, steps=None):
             y = _index.take(y, src, axis)       # uploaded to x's device by take
         else:
             matrix = _on_device(linear_matrix, (n_in, n_out, align_corners, not align_corners,
-                                                step), x._data.dtype, device, False)
+                                                step, coordinates), x._data.dtype, device, False)
             y = _along(y, axis, Tensor._wrap(matrix))
     return y
 

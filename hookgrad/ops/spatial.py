@@ -1,6 +1,7 @@
-"""Blocks of the batch moved into space and sampling grids: ``batch_to_space_nd`` and
-``affine_grid`` (MindSpore 2.10's), written with reshapes, transposes, slices and matrix
-products, so their gradients are those ops'.
+"""Blocks of the batch moved into space and back, and sampling grids:
+``batch_to_space_nd``, ``space_to_batch_nd`` and ``affine_grid`` (MindSpore 2.10's), written
+with pads, reshapes, transposes, slices and matrix products, so their gradients are those
+ops'.
 """
 import numbers
 
@@ -9,13 +10,38 @@ import numpy as np
 from .._tensor import Tensor
 from ..kernels import backend
 from .linalg import matmul
+from .nn_pad import pad
 from .shaping import reshape, transpose
 
-__all__ = ['batch_to_space_nd', 'affine_grid']
+__all__ = ['batch_to_space_nd', 'space_to_batch_nd', 'affine_grid']
 
 
 def _is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _checked_blocks(input_x, block_shape, pairs, what, where):
+    """The block shape as a tuple, after checking input_x, block_shape and the (start, end)
+    ``pairs`` (the crops or paddings, named ``what``) of ``where``."""
+    if not isinstance(input_x, Tensor):
+        raise TypeError(f"{where}: input_x must be a Tensor, got {type(input_x).__name__}")
+    if not isinstance(pairs, (tuple, list)) or not all(
+            isinstance(c, (tuple, list)) and len(c) == 2 and all(_is_int(v) and v >= 0 for v in c)
+            for c in pairs):
+        raise TypeError(f"{where}: {what} must be a tuple or list of (start, end) pairs of ints "
+                        f">= 0, got {pairs!r}")
+    blocks = (block_shape,) * len(pairs) if _is_int(block_shape) else block_shape
+    if not isinstance(blocks, (tuple, list)) or not all(_is_int(b) and b >= 1 for b in blocks):
+        raise TypeError(f"{where}: block_shape must be an int >= 1 or a tuple or list of them, "
+                        f"got {block_shape!r}")
+    m = len(blocks)
+    if m == 0 or len(pairs) != m:
+        raise ValueError(f"{where}: block_shape and {what} must have one length >= 1, got "
+                         f"{block_shape!r} and {pairs!r}")
+    if input_x.ndim < m + 1:
+        raise ValueError(f"{where}: input_x must have more than {m} dimensions, got shape "
+                         f"{input_x.shape}")
+    return tuple(blocks)
 
 
 def batch_to_space_nd(input_x, block_shape, crops):
@@ -38,24 +64,8 @@ def batch_to_space_nd(input_x, block_shape, crops):
             the lengths differ, or crops leave nothing.
     """
     where = 'ops.batch_to_space_nd'
-    if not isinstance(input_x, Tensor):
-        raise TypeError(f"{where}: input_x must be a Tensor, got {type(input_x).__name__}")
-    if not isinstance(crops, (tuple, list)) or not all(
-            isinstance(c, (tuple, list)) and len(c) == 2 and all(_is_int(v) and v >= 0 for v in c)
-            for c in crops):
-        raise TypeError(f"{where}: crops must be a tuple or list of (start, end) pairs of ints "
-                        f">= 0, got {crops!r}")
-    blocks = (block_shape,) * len(crops) if _is_int(block_shape) else block_shape
-    if not isinstance(blocks, (tuple, list)) or not all(_is_int(b) and b >= 1 for b in blocks):
-        raise TypeError(f"{where}: block_shape must be an int >= 1 or a tuple or list of them, "
-                        f"got {block_shape!r}")
+    blocks = _checked_blocks(input_x, block_shape, crops, 'crops', where)
     m = len(blocks)
-    if m == 0 or len(crops) != m:
-        raise ValueError(f"{where}: block_shape and crops must have one length >= 1, got "
-                         f"{block_shape!r} and {crops!r}")
-    if input_x.ndim < m + 1:
-        raise ValueError(f"{where}: input_x must have more than {m} dimensions, got shape "
-                         f"{input_x.shape}")
     prod = int(np.prod(blocks))
     batch = input_x.shape[0]
     if batch % prod:
@@ -79,6 +89,57 @@ def batch_to_space_nd(input_x, block_shape, crops):
             slice(start, s * b - end) for (start, end), s, b in zip(crops, spatial, blocks))
         y = y[key]
     return y
+
+
+def space_to_batch_nd(input_x, block_size, paddings):
+    """Pads the last M dimensions, then moves blocks of them into the batch (the inverse of
+    ``batch_to_space_nd``).
+
+    With ``block_size = (b1, ..., bM)``, an input (B, ..., s1, ..., sM) is zero-padded by
+    ``paddings[k] = (start, end)`` along its k-th last-M dimension and becomes
+    (B * b1 ... bM, ..., (s1 + start1 + end1) / b1, ...): output element
+    ((j1, ..., jM) * B + n, ..., i1, ...) is padded element (n, ..., i1 * b1 + j1, ...), the
+    block offsets major in the batch.
+
+    Args:
+        input_x (Tensor): at least M + 1 dimensions.
+        block_size (Union[int, tuple[int], list[int]]): ints >= 1; an int is used for each
+            of the ``len(paddings)`` dimensions.
+        paddings (Union[tuple, list]): M pairs (start, end) of ints >= 0.
+
+    Raises:
+        TypeError: input_x is not a Tensor, or block_size or paddings are malformed.
+        ValueError: the rank is too small, the lengths differ, or a padded dimension is not
+            divisible by its block.
+
+    >>> import hookgrad as ms
+    >>> x = ms.Tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    >>> ms.ops.space_to_batch_nd(x, 2, [[0, 0], [0, 0]]).shape
+    (4, 1, 1, 1)
+    """
+    where = 'ops.space_to_batch_nd'
+    blocks = _checked_blocks(input_x, block_size, paddings, 'paddings', where)
+    m = len(blocks)
+    batch, mid = input_x.shape[0], input_x.shape[1:input_x.ndim - m]
+    padded = tuple(s + start + end for s, (start, end)
+                   in zip(input_x.shape[input_x.ndim - m:], paddings))
+    for size, block in zip(padded, blocks):
+        if size % block:
+            raise ValueError(f"{where}: the padded size {size} of a dimension must be divisible "
+                             f"by its block {block} (block_size {tuple(blocks)}, paddings "
+                             f"{paddings!r})")
+    y = input_x
+    if any(start or end for start, end in paddings):
+        y = pad(y, tuple(v for pair in reversed(paddings) for v in pair))
+    k = len(mid)
+    split = ()
+    for size, block in zip(padded, blocks):
+        split += (size // block, block)
+    y = reshape(y, (batch,) + mid + split)
+    offsets = tuple(2 + k + 2 * i for i in range(m))
+    perm = offsets + (0,) + tuple(range(1, 1 + k)) + tuple(1 + k + 2 * i for i in range(m))
+    return reshape(transpose(y, perm), (batch * int(np.prod(blocks)),) + mid +
+                   tuple(size // block for size, block in zip(padded, blocks)))
 
 
 def _base_coordinates(size, align_corners):
