@@ -62,7 +62,6 @@ def inputs(name, shape, dtype):
 
 def function(call, kwargs):
     """The case's call as a function of the input Tensor."""
-    import mindspore as ms
     from mindspore import mint, ops
     kw = dict(kwargs)
     if call == 'interpolate':

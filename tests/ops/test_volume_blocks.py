@@ -5,7 +5,6 @@ outputs and input gradients (volume_blocks_mindspore_values.npz, written by
 make_volume_blocks_values.py), NumPy references and float64 finite-difference gradients (the
 rows), and the argument errors."""
 import itertools
-import math
 import os
 
 import numpy as np
