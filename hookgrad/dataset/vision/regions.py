@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 from PIL import Image
 
+from ...kernels import color as _color
 from ..engine import row_generator
 from ..transforms import _checks
 from ..transforms.transforms import PyTensorOperation
@@ -350,16 +351,7 @@ class RgbToHsv(PyTensorOperation):
 
     def __call__(self, rgb_imgs):
         x = _channels_last(rgb_imgs, self.is_hwc, 'RgbToHsv')
-        r, g, b = x[..., 0], x[..., 1], x[..., 2]
-        maxc, minc = x.max(axis=-1), x.min(axis=-1)
-        span = maxc - minc
-        flat = span == 0
-        safe = np.where(flat, 1, span)
-        rc, gc, bc = (maxc - r) / safe, (maxc - g) / safe, (maxc - b) / safe
-        h = np.where(r == maxc, bc - gc, np.where(g == maxc, 2.0 + rc - bc, 4.0 + gc - rc))
-        h = np.where(flat, 0.0, (h / 6.0) % 1.0)
-        s = np.where(flat, 0.0, span / np.where(maxc == 0, 1, maxc))
-        return _restore(np.stack([h, s, maxc], axis=-1), self.is_hwc)
+        return _restore(_color.rgb_to_hsv(x), self.is_hwc)
 
 
 class HsvToRgb(PyTensorOperation):
@@ -376,13 +368,4 @@ class HsvToRgb(PyTensorOperation):
 
     def __call__(self, hsv_imgs):
         x = _channels_last(hsv_imgs, self.is_hwc, 'HsvToRgb')
-        h, s, v = x[..., 0], x[..., 1], x[..., 2]
-        sector = np.trunc(h * 6.0)
-        f = h * 6.0 - sector
-        p, q, t = v * (1.0 - s), v * (1.0 - s * f), v * (1.0 - s * (1.0 - f))
-        table = np.stack([np.stack(c, -1) for c in
-                          ((v, t, p), (q, v, p), (p, v, t), (p, q, v), (t, p, v), (v, p, q))])
-        index = (sector.astype(np.int64) % 6)[None, ..., None]
-        rgb = np.take_along_axis(table, index, axis=0)[0]
-        rgb = np.where((s == 0.0)[..., None], v[..., None], rgb)
-        return _restore(rgb, self.is_hwc)
+        return _restore(_color.hsv_to_rgb(x), self.is_hwc)
