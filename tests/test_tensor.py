@@ -85,9 +85,26 @@ def test_operators_with_scalars_on_both_sides():
     np.testing.assert_array_equal((x > 1.5).asnumpy(), [False, True, True])
     np.testing.assert_array_equal((1.5 < x).asnumpy(), [False, True, True])
     np.testing.assert_array_equal((x == 2).asnumpy(), [False, True, False])
-    np.testing.assert_allclose((np.float32(2) * x).asnumpy(), [2., 4., 8.])
+    np.testing.assert_allclose((x * np.float32(2)).asnumpy(), [2., 4., 8.])
     m = ms.Tensor(np.eye(3, dtype=np.float32))
     np.testing.assert_allclose((x @ m).asnumpy(), x.asnumpy())
+
+
+def test_numpy_on_the_left_gives_numpy_results_as_in_mindspore():
+    """MindSpore 2.10: NumPy arrays and scalars on the left, and NumPy functions, read the
+    Tensor as an array (recorded: nd - T -> ndarray [2. 2.], np.float32(2) * T -> ndarray
+    [2. 4.], np.exp(T) -> ndarray, nd < T -> bool ndarray, nd @ T -> float32 11.0)."""
+    t = ms.Tensor(np.array([1., 2.], np.float32))
+    n = np.array([3., 4.], np.float32)
+    cases = [(n - t, [2., 2.]), (np.float32(2) * t, [2., 4.]), (np.add(n, t), [4., 6.]),
+             (np.exp(t), np.exp([1., 2.])), (np.abs(-t), [1., 2.]), (n < t, [False, False])]
+    for got, want in cases:
+        assert type(got) is np.ndarray
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert (n - t).dtype == np.float32 and (n < t).dtype == np.bool_
+    product = n @ t
+    assert isinstance(product, np.float32) and product == 11.0
+    assert isinstance(t - n, ms.Tensor) and isinstance(t * np.float32(2), ms.Tensor)
 
 
 def test_integer_true_division_gives_float32():

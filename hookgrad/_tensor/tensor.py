@@ -29,15 +29,20 @@ class Tensor(TensorMethods):
         init: an initializer name, ``Initializer`` or number, used with ``shape``.
         requires_grad: record operations on this tensor so that ``backward()`` fills ``.grad``.
 
+    With NumPy, as in MindSpore: a NumPy array or scalar on the left of an operator, and NumPy
+    functions (``np.exp(t)``), read the Tensor as an array and give NumPy results, outside the
+    graph; a Tensor on the left keeps the result a Tensor.
+
     >>> import hookgrad as ms
     >>> ms.Tensor([1.0, 2.0]) * 2
     Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00])
+    >>> import numpy as np
+    >>> type(np.float32(2) * ms.Tensor([1.0, 2.0])).__name__
+    'ndarray'
     """
 
     __slots__ = ('_data', '_node', '_index', 'requires_grad', '_grad', '_hooks', '_extras',
                  '__weakref__')
-    __array_priority__ = 1000
-    __array_ufunc__ = None      # NumPy defers to Tensor's reflected operators
     _is_parameter = False       # True for Parameter (nn/parameter.py), which autograd tells apart
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,

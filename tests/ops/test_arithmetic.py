@@ -281,7 +281,7 @@ def test_host_operands_land_on_the_tensors_device(here, default):
     from hookgrad.testing.cases import device_named
     x = ms.Tensor(np.array([1.0, 2.0], np.float32)).move_to(here)
     with backend.default_device(device_named(default)):
-        ys = [x + [1.0, 2.0], np.float32(3.0) * x, x - np.array([1.0, 1.0], np.float32),
+        ys = [x + [1.0, 2.0], x * np.float32(3.0), x - np.array([1.0, 1.0], np.float32),
               ops.lerp([0.0, 0.0], x, 0.5), ops.addn([x, np.ones(2, np.float32)])]
     want = 'GPU:0' if here == 'GPU' else 'CPU'
     assert [y.device for y in ys] == [want] * len(ys)
