@@ -208,8 +208,9 @@ def msort(input):
 def topk(input, k, dim=None, largest=True, sorted=True):
     """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim`` (the
     last axis when None), largest first; indices are Int32, ties keep their order. With
-    ``sorted=False`` the chosen elements keep the order they have in ``input`` (for k equal to
-    the size of ``dim`` that is ``input`` itself, as MindSpore gives it).
+    ``sorted=False`` and k the size of ``dim`` the result is ``input`` itself, as MindSpore
+    gives it; for a smaller k MindSpore's order is its kernel's selection order, which is
+    unspecified: hookgrad gives the chosen elements largest first.
 
     Raises:
         ValueError: when k is outside [0, size of dim].
@@ -222,7 +223,7 @@ def topk(input, k, dim=None, largest=True, sorted=True):
         raise ValueError(f"ops.topk: k must be an int in [0, {x.shape[ax]}], got {k!r}")
     order = ArgSort.apply(x, axis=ax, descending=bool(largest))
     index = GetItem.apply(order, key=(slice(None),) * ax + (slice(0, k),))
-    if not sorted:
+    if not sorted and k == x.shape[ax]:
         index = _gathered(index, ArgSort.apply(index, axis=ax, descending=False), ax)
     return _gathered(x, index, ax), cast(index, _I32)
 
