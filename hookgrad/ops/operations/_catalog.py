@@ -35,6 +35,7 @@ from ._special import *  # noqa: F401,F403
 from ._segment_norm_loss import *  # noqa: F401,F403
 from ._scatter_resize_more import *  # noqa: F401,F403
 from ._volume_blocks import *  # noqa: F401,F403  (UpsampleNearest3D, SpaceToBatchND...)
+from ._color_index_draw import *  # noqa: F401,F403  (RGBToHSV, UnravelIndex, TruncatedNormal...)
 from ._sparse import *  # noqa: F401,F403  (SparseToDense, SparseTensorDenseMatmul...)
 from ._graph import *  # noqa: F401,F403  (FloatStatus, Partial, InsertGradientOf)
 from ._graph import make_range, tuple_len  # noqa: F401
