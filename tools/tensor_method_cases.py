@@ -553,6 +553,8 @@ _VALUES = {
     'igamma': ["big.igamma(p)"],
     'igammac': ["big.igammac(p)"],
     'svd': ["q.svd(compute_uv=False)", "bq.svd(compute_uv=False)"],
+    'to_coo': ["u.to_coo()"],
+    'to_csr': ["u.to_csr()"],
 }
 
 CASES = {**_VALUES, **STRUCTURE_CASES}
