@@ -10,7 +10,7 @@ consumer's thread, so a row's ``ds_step_end`` comes before the next row's ``ds_s
 """
 import numbers
 
-from .engine import current_iterator
+from .row_state import current_iterator
 
 __all__ = ['DSCallback', 'DSRunContext', 'check_callbacks', 'CallbackRunner']
 

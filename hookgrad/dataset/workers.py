@@ -10,7 +10,7 @@ import concurrent.futures
 import multiprocessing
 
 from . import config
-from .engine import set_row_seed
+from .row_state import set_row_seed
 
 _process_ops = None      # the operations of a forked map worker, set by its initializer
 
