@@ -126,6 +126,8 @@ def test_load_segmented_checkpoints(tmp_path):
 
 
 def test_get_ckpt_path_with_strategy(tmp_path, monkeypatch):
+    from hookgrad.communication.management import GlobalComm
+    monkeypatch.setattr(GlobalComm, 'INITED', False)     # another test may have called init()
     with pytest.raises(RuntimeError, match="Distributed Communication has not been inited"):
         ms.get_ckpt_path_with_strategy('rank_0/net.ckpt', 'strategy.ckpt')   # as MindSpore
     monkeypatch.setattr(ms.communication, 'get_rank', lambda: 0)
