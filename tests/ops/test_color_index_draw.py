@@ -108,3 +108,31 @@ test_errors = error_test([
     (lambda: P.TruncatedNormal(seed=-1), ValueError,
      r"ops\.TruncatedNormal: seed must be an int >= 0, got -1"),
 ])
+
+
+HSV_GRAD_PIXELS = np.array([[0.2, 0.5, 0.3], [0.9, 0.1, 0.4], [0.3, 0.3, 0.8], [0.7, 0.7, 0.2],
+                            [0.1, 0.6, 0.6], [0.4, 0.9, 0.4], [0.5, 0.5, 0.5], [0.6, 0.2, 0.6],
+                            [0.0, 0.0, 0.0], [0.3, 0.1, 0.1]], np.float32)
+# ms.grad of (RGBToHSV()(x) * [1, 2, 3]).sum() on MindSpore 2.10 CPU, rounded to 5 decimals:
+# ties for the largest channel go to the first, for the smallest to the last, and a grey
+# pixel keeps its saturation's gradient
+HSV_GRAD_MINDSPORE = [[-4.37037, 4.41482, 0.55556], [3.32504, -2.09201, -0.20833],
+                      [0.33333, -2.83333, 3.9375], [3.48299, 0.33333, -2.85714],
+                      [-3.33333, 3.22222, 0.33333], [-0.33333, 3.98765, -1.88889],
+                      [7.0, 0.0, -4.0], [4.52778, -3.33333, -0.41667], [3.0, 0.0, 0.0],
+                      [5.22222, 0.83333, -7.5]]
+
+
+def test_rgb_to_hsv_has_mindspore_s_gradient():
+    x = ms.Tensor(HSV_GRAD_PIXELS)
+    weights = ms.Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    grad = ms.grad(lambda x: (P.RGBToHSV()(x) * weights).sum())(x)
+    np.testing.assert_allclose(grad.asnumpy(), HSV_GRAD_MINDSPORE, atol=2e-5)
+
+
+def test_rgb_to_hsv_recorded_and_plain_paths_agree():
+    x = ms.Tensor(HSV_GRAD_PIXELS, requires_grad=True)
+    recorded = P.RGBToHSV()(x)
+    assert recorded._node is not None
+    plain = P.RGBToHSV()(ms.Tensor(HSV_GRAD_PIXELS))
+    np.testing.assert_allclose(recorded.asnumpy(), plain.asnumpy(), rtol=1e-6, atol=1e-7)

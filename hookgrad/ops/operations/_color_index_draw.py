@@ -3,8 +3,9 @@
 normal draws within two standard deviations).
 
 The conversions run ``kernels.color`` (the code ``dataset.vision``'s RgbToHsv / HsvToRgb use)
-and the draws ``kernels.normal_quantile`` (the initializers' code). None of them has a
-gradient here. Constructor and call arguments follow MindSpore 2.10's Primitives.
+and the draws ``kernels.normal_quantile`` (the initializers' code). RGBToHSV has MindSpore's
+gradient: where its input carries one, the same formulas run as recorded ops. HSVToRGB has
+none, as in MindSpore. Constructor and call arguments follow MindSpore 2.10's Primitives.
 """
 import numbers
 
@@ -14,6 +15,7 @@ from ... import _random
 from ..._dtype import float32 as _float32, to_numpy
 from ..._tensor import Tensor
 from ...autograd.function import value_read
+from ...autograd.state import grad_enabled
 from ...kernels import color as _color
 from ...kernels.normal_quantile import truncated_standard_normal
 from .. import sampling as _sampling
@@ -30,6 +32,7 @@ class _Convert(Primitive):
     """``Prim()(images)``: each pixel of a floating (..., 3) Tensor converted by ``convert``
     (Float16 computed in Float32), the dtype kept."""
     convert = None
+    differentiable = False
 
     def construct(self, images):
         name = type(self).__name__
@@ -40,6 +43,8 @@ class _Convert(Primitive):
         if x.ndim < 1 or x.shape[-1] != 3:
             raise ValueError(f"ops.{name}: the last dimension of images must be 3, got shape "
                              f"{x.shape}")
+        if self.differentiable and grad_enabled() and (x._node is not None or x.requires_grad):
+            return self.recorded(x)
         data = x._data
         wide = data.astype(np.float32) if data.dtype == np.float16 else data
         return Tensor._wrap(type(self).convert(wide).astype(data.dtype, copy=False))
@@ -47,8 +52,30 @@ class _Convert(Primitive):
 
 class RGBToHSV(_Convert):
     """``RGBToHSV()(images)``: RGB pixels (the last axis) to hue, saturation and value, hue
-    and saturation in [0, 1] (a grey pixel has both 0), value the largest channel."""
+    and saturation in [0, 1] (a grey pixel has both 0), value the largest channel; with
+    MindSpore's gradient (that of these formulas)."""
     convert = staticmethod(_color.rgb_to_hsv)
+    differentiable = True
+
+    @staticmethod
+    def recorded(x):
+        """``kernels.color.rgb_to_hsv``'s formulas as recorded ops, so they differentiate."""
+        from ... import ops
+        r, g, b = x[..., 0], x[..., 1], x[..., 2]
+        # the extremes picked as MindSpore's gradient picks them: a tie for the largest goes to
+        # the first channel, one for the smallest to the last
+        maxc = ops.where(r >= g, ops.where(r >= b, r, b), ops.where(g >= b, g, b))
+        minc = ops.where(r < g, ops.where(r < b, r, b), ops.where(g < b, g, b))
+        span = maxc - minc
+        flat = span == 0
+        safe = ops.where(flat, ops.ones_like(span), span)
+        rc, gc, bc = (maxc - r) / safe, (maxc - g) / safe, (maxc - b) / safe
+        h = ops.where(r == maxc, bc - gc, ops.where(g == maxc, 2.0 + rc - bc, 4.0 + gc - rc))
+        h = ops.where(flat, ops.zeros_like(h), (h / 6.0) % 1.0)
+        # 0 for a grey pixel all the same (span 0), whose gradient MindSpore keeps
+        s = ops.where(maxc == 0, ops.zeros_like(span),
+                      span / ops.where(maxc == 0, ops.ones_like(maxc), maxc))
+        return ops.stack([h, s, maxc], axis=-1)
 
 
 class HSVToRGB(_Convert):
