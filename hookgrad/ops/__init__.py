@@ -137,6 +137,8 @@ from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ..
 from .feature_maps import *  # noqa: E402,F401,F403  (pixel_shuffle, max_unpool2d, ...)
 from .layer_forms import *  # noqa: E402,F401,F403  (rms_norm, swiglu, embedding, ...)
 from .operations._functional_forms import *  # noqa: E402,F401,F403  (iou, lrn, ...)
+from .operations._instance_forms import *  # noqa: E402,F401,F403  (pows, reshape_, ...)
+from .ext_forms import *  # noqa: E402,F401,F403  (baddbmm_ext, add_rms_norm, intopk, ...)
 from .distributions import *  # noqa: E402,F401,F403  (gamma, poisson, randperm, ...)
 from .inplace_forms import *  # noqa: E402,F401,F403  (zero_, clamp_, uniform_, ...)
 from .grid_sampling import grid_sample  # noqa: E402
