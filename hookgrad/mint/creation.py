@@ -11,6 +11,7 @@ from .. import ops
 from ..kernels import backend
 from .._dtype import float32, int64
 from ..ops import arange, eye, full, full_like, ones_like, zeros_like
+from ..ops.ext_forms import generator_seed
 
 __all__ = ['arange', 'eye', 'full', 'full_like', 'ones', 'ones_like', 'zeros', 'zeros_like',
            'empty', 'empty_like', 'linspace', 'clone', 'rand', 'rand_like', 'randn',
@@ -46,9 +47,7 @@ def _moved(t, device, name):
             ops.move_to(t, 'CPU' if target is backend.CPU else 'GPU')
 
 
-def _seed(generator):
-    """A seed drawn from ``generator`` (None: the global one, through the op's own draw)."""
-    return None if generator is None else int(generator._generator().integers(2 ** 31))
+_seed = generator_seed  # a seed drawn from a Generator (None: the op's global draw)
 
 
 def ones(size, *, dtype=None):
@@ -151,8 +150,7 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
 
 def bernoulli(input, *, generator=None):
     """0/1 draws, 1 with the probability held in each element of ``input``."""
-    u = ops.rand_like(input, _seed(generator))
-    return ops.cast(ops.lt(u, input), input.dtype)
+    return ops.bernoulli_ext(input, generator=generator)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

@@ -132,15 +132,7 @@ class BiDense(Cell):
         if input1.shape[:-1] != input2.shape[:-1]:
             raise ValueError(f"nn.BiDense '{self.path()}': input1 {input1.shape} and input2 "
                              f"{input2.shape} must have the same leading axes")
-        lead = input1.shape[:-1]
-        x1 = ops.reshape(input1, (-1, self.in1_channels))
-        x2 = ops.reshape(input2, (-1, self.in2_channels))
-        w = ops.reshape(ops.transpose(self.weight, (1, 2, 0)), (self.in1_channels, -1))
-        y = ops.reshape(ops.matmul(x1, w), (-1, self.in2_channels, self.out_channels))
-        y = ops.sum(y * ops.expand_dims(x2, 2), 1)
-        if self.bias is not None:
-            y = y + self.bias
-        return ops.reshape(y, lead + (self.out_channels,))
+        return ops.bidense(input1, input2, self.weight, self.bias)
 
     def extend_repr(self):
         s = (f"in1_channels={self.in1_channels}, in2_channels={self.in2_channels}, "
