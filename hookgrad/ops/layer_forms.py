@@ -13,6 +13,8 @@ import numpy as np
 from .. import _random
 from .._tensor import Tensor
 from ..autograd.function import Op
+from ..autograd.grad_mode import no_grad
+from ..kernels.backend import array_module
 from .activation import relu, silu, softmax
 from .arithmetic import add, cast, mul, neg, sub
 from .comparison import lt, ne
@@ -58,19 +60,22 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     """Rows of ``weight`` (num_embeddings, dim) at the integer indices ``input``; the row
     ``padding_idx`` gets no gradient.
 
+    ``max_norm``: first, each row ``input`` looks up whose ``norm_type``-norm exceeds it is
+    scaled in place to that norm (``max_norm / (norm + 1e-7)``, outside the graph, as MindSpore's
+    docs and PyTorch do). ``scale_grad_by_freq``: each row's gradient is divided by how often
+    ``input`` looks it up.
+
     Raises:
-        NotImplementedError: for ``max_norm`` (MindSpore renormalizes ``weight`` in place) or
-            ``scale_grad_by_freq``.
-        ValueError: when ``padding_idx`` is outside [-num_embeddings, num_embeddings).
+        ValueError: when ``padding_idx`` is outside [-num_embeddings, num_embeddings), or
+            ``max_norm`` is not positive.
     """
     x = _tensor(input, 'embedding')
     weight = _tensor(weight, 'embedding', 'weight')
     if x._data.dtype.kind not in 'iu':
         raise TypeError(f"ops.embedding: input must be an integer tensor, got {x.dtype}")
-    if max_norm is not None or scale_grad_by_freq:
-        raise NotImplementedError("ops.embedding: max_norm and scale_grad_by_freq are not "
-                                  "available in hookgrad")
     rows = weight.shape[0]
+    if max_norm is not None:
+        _renormalize_rows(weight, x, max_norm, norm_type)
     if padding_idx is not None:
         padding_idx = _int(padding_idx, 'embedding', 'padding_idx')
         if not -rows <= padding_idx < rows:
@@ -78,7 +83,31 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                              f"{padding_idx}")
         keep = ne(arange(rows), padding_idx % rows)
         weight = where(expand_dims(keep, 1), weight, stop_gradient(weight))
-    return gather(weight, x, 0)
+    y = gather(weight, x, 0)
+    if scale_grad_by_freq:
+        # the value stays y exactly; the gradient of each lookup is divided by its row's count
+        xp = array_module(x._data)
+        flat = x._data.reshape(-1).astype(np.int64) % rows
+        counts = xp.bincount(flat, minlength=rows)[flat].reshape(x.shape + (1,))
+        share = mul(y, Tensor._wrap((1.0 / counts).astype(y._data.dtype)))
+        y = add(stop_gradient(y), sub(share, stop_gradient(share)))
+    return y
+
+
+def _renormalize_rows(weight, index, max_norm, norm_type):
+    """Scale, in place, the rows of ``weight`` that ``index`` looks up whose ``norm_type``-norm
+    exceeds ``max_norm`` down to it."""
+    if isinstance(max_norm, bool) or not isinstance(max_norm, numbers.Real) or max_norm <= 0:
+        raise ValueError(f"ops.embedding: max_norm must be a positive number, got {max_norm!r}")
+    xp = array_module(weight._data)
+    used = xp.unique(index._data.reshape(-1).astype(np.int64) % weight.shape[0])
+    block = weight._data[used]
+    p = float(norm_type)
+    wide = xp.abs(block).astype(np.float64)       # the norm and scale in double, as PyTorch
+    norms = wide.max(axis=1) if p == float('inf') else (wide ** p).sum(axis=1) ** (1.0 / p)
+    scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(block.dtype)
+    with no_grad():
+        weight[Tensor._wrap(used)] = Tensor._wrap(block * scale[:, None])
 
 
 def rms_norm(x, gamma, epsilon=1e-6):

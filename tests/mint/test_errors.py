@@ -71,8 +71,8 @@ ERRORS = [
     (lambda: mint.imag(T(ONES)), TypeError, 'mint.imag: expects a complex tensor, got Float32'),
     (lambda: mint.polar(T(ONES), T(ONES)), NotImplementedError,
      'mint.polar is not available in hookgrad'),
-    (lambda: F.embedding(T(np.array([0])), T(np.ones((2, 2), np.float32)), max_norm=1.0),
-     NotImplementedError, 'max_norm and scale_grad_by_freq are not available in hookgrad'),
+    (lambda: F.embedding(T(np.array([0])), T(np.ones((2, 2), np.float32)), max_norm=-1.0),
+     ValueError, 'ops.embedding: max_norm must be a positive number, got -1.0'),
     (lambda: F.interpolate(T(np.ones((1, 1, 2), np.float32)), 3, mode='bicubic'),
      ValueError, "mint.nn.functional.interpolate: mode 'bicubic' takes a 4-d input, got shape "
                  "(1, 1, 2)"),

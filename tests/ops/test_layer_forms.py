@@ -343,8 +343,8 @@ ERRORS = [
      "ops.sequence_mask: maxlen must be positive"),
     (lambda: ops.embedding(ms.Tensor([0]), ms.Tensor(np.ones((2, 2))), 5), ValueError,
      r"ops.embedding: padding_idx must be in \[-2, 2\)"),
-    (lambda: ops.embedding(ms.Tensor([0]), ms.Tensor(np.ones((2, 2))), max_norm=1.0),
-     NotImplementedError, "ops.embedding: max_norm and scale_grad_by_freq"),
+    (lambda: ops.embedding(ms.Tensor([0]), ms.Tensor(np.ones((2, 2))), max_norm=0.0),
+     ValueError, "ops.embedding: max_norm must be a positive number, got 0.0"),
     (lambda: ops.multilabel_margin_loss(ms.Tensor(np.ones((2, 3))), ms.Tensor(np.ones((2, 2),
                                                                                      int))),
      ValueError, "ops.multilabel_margin_loss: input must be"),
@@ -380,3 +380,30 @@ ERRORS = [
      "ops.select_scatter: input must be a Tensor"),
 ]
 test_errors_name_the_op_and_argument = error_test(ERRORS)
+
+
+# PyTorch 2.13's F.embedding on the same inputs (MindSpore's CPU build has no Embedding kernel;
+# its docs describe PyTorch's in-place renormalisation and gradient scaling)
+def test_embedding_max_norm_renormalizes_the_looked_up_rows_in_place():
+    w = ms.Parameter(ms.Tensor(np.array([[3., 4.], [0.3, 0.4], [1., 1.], [6., 8.]], np.float32)),
+                     name='w')
+    y = ops.embedding(ms.Tensor(np.array([[0, 1], [0, 3]], np.int32)), w, max_norm=2.0)
+    np.testing.assert_array_equal(y.asnumpy(), np.float32([[[1.2, 1.6], [0.3, 0.4]],
+                                                           [[1.2, 1.6], [1.2, 1.6]]]))
+    np.testing.assert_array_equal(w.asnumpy(), np.float32([[1.2, 1.6], [0.3, 0.4], [1., 1.],
+                                                           [1.2, 1.6]]))
+    w1 = ms.Parameter(ms.Tensor(np.array([[3., 4.], [1., 1.]], np.float32)), name='w1')
+    y1 = ops.embedding(ms.Tensor(np.array([0, 1], np.int32)), w1, max_norm=1.0, norm_type=1.0)
+    assert y1.asnumpy().tolist() == [[0.4285714030265808, 0.5714285373687744],
+                                     [0.4999999701976776, 0.4999999701976776]]
+
+
+def test_embedding_scale_grad_by_freq_divides_each_row_s_gradient_by_its_count():
+    w = ms.Tensor(np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32))
+    x = ms.Tensor(np.array([0, 0, 1, 0], np.int32))
+    g = ms.Tensor(np.array([[1., 2.], [3., 4.], [5., 6.], [7., 8.]], np.float32))
+    y = ops.embedding(x, w, scale_grad_by_freq=True)
+    np.testing.assert_array_equal(y.asnumpy(), w.asnumpy()[[0, 0, 1, 0]])
+    grad = ms.grad(lambda w: (ops.embedding(x, w, scale_grad_by_freq=True) * g).sum())(w)
+    np.testing.assert_allclose(grad.asnumpy(), [[11 / 3, 14 / 3], [5., 6.], [0., 0.]],
+                               rtol=1e-6)

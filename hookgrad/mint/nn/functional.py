@@ -320,11 +320,9 @@ def one_hot(tensor, num_classes=-1):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False):
-    """Rows of ``weight`` at the indices ``input``; the ``padding_idx`` row gets no gradient."""
-    if max_norm is not None or scale_grad_by_freq:
-        raise NotImplementedError("mint.nn.functional.embedding: max_norm and "
-                                  "scale_grad_by_freq are not available in hookgrad")
-    return ops.embedding(input, weight, padding_idx)
+    """Rows of ``weight`` at the indices ``input``; the ``padding_idx`` row gets no gradient
+    (``max_norm`` and ``scale_grad_by_freq``: see ``ops.embedding``)."""
+    return ops.embedding(input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq)
 
 
 def pad(input, pad, mode='constant', value=None):
