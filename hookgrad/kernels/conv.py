@@ -324,10 +324,11 @@ def conv_forward(x, w, stride, padding, dilation, groups, plan=None, grads=(True
     ho = out_length(h + pt + pb, kh, stride[0], dilation[0])
     wo = out_length(wd + pl + pr, kw, stride[1], dilation[1])
     if plan is None:
-        rules = rules_plan(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype,
-                           _bl.stored_batch_last(x))
-        plan = _conv_plan.plan_for(_self, x, w, stride, padding, dilation, groups, (ho, wo),
-                                   rules, grads)
+        batch_last = _bl.stored_batch_last(x)
+        plan = _conv_plan.plan_for(
+            _self, x, w, stride, padding, dilation, groups, (ho, wo),
+            lambda: rules_plan(w.shape, stride, padding, dilation, groups, (ho, wo), x.dtype,
+                               batch_last), grads, batch_last)
     how = plan.forward
     _conv_plan.ran.forward = how
     y, xh, rows, cols = _forward(x, w, how, stride, padding, dilation, groups, ho, wo)

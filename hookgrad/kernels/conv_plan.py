@@ -145,25 +145,26 @@ def layer_plan(k):
     return None
 
 
-def plan_for(conv, x, w, stride, padding, dilation, groups, out_hw, rules, grads=(True, True)):
+def plan_for(conv, x, w, stride, padding, dilation, groups, out_hw, rules, grads=(True, True),
+             batch_last_input=False):
     """The plan for running ``x`` through ``w``: kept, measured now (``conv`` is the kernels
-    module: its passes are timed), or ``rules`` where the layer is not measured. ``grads``
-    says which gradients backward will compute (the input's, the weight's): only the passes
-    that run are timed, and a pass that does not keeps the rules' kernel."""
-    from . import conv_batchlast
+    module: its passes are timed), or ``rules()`` (the rules' plan, asked for only when needed)
+    where the layer is not measured. ``grads`` says which gradients backward will compute (the
+    input's, the weight's): only the passes that run are timed, and a pass that does not keeps
+    the rules' kernel. ``batch_last_input``: whether x is stored batch-last."""
     if not _plannable(x.shape, w.shape, out_hw, groups, x.dtype, conv.ALGORITHM):
-        return rules
+        return rules()
     grads = (bool(grads[0]), bool(grads[1]))
     k = key(x.shape, w.shape, stride, padding, dilation, groups, x.dtype,
-            conv_batchlast.stored_batch_last(x)) + grads
-    plan = lookup(k)
+            batch_last_input) + grads
+    plan = _plans.get(k) or lookup(k)
     if plan is not None:
         return plan
     with _lock:
         plan = _plans.get(k)
         if plan is None:
             try:
-                plan, times = _measure(conv, x, w, (stride, padding, dilation, groups), rules,
+                plan, times = _measure(conv, x, w, (stride, padding, dilation, groups), rules(),
                                        grads)
             finally:
                 # the losing candidates' scratch buffers would stay idle in the pool for good
