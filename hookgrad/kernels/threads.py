@@ -203,6 +203,8 @@ def matmul(a, b, out=None):
     try:
         if a.dtype is _HALF:
             return half_matmul(a, b, out)
+        if flops < _gemm.MIN_FLOPS:         # no other library takes it: NumPy's, at once
+            return np.matmul(a, b, out=out)
         return _gemm.matmul(a, b, out=out)
     finally:
         set_threads(before)
