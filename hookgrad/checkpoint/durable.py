@@ -16,7 +16,10 @@ TMP_SUFFIX = '.tmp-hookgrad'
 
 # ----------------------------------------------------------------- checksums
 def crc32(arr):
-    """CRC32 of the array's little-endian bytes (the same on every machine)."""
+    """CRC32 of the array's little-endian bytes (the same on every machine; bfloat16 by its
+    16-bit values)."""
+    if arr.dtype.kind == 'V' and arr.dtype.itemsize == 2:      # ml_dtypes' bfloat16
+        arr = arr.view(np.uint16)
     le = arr.astype(arr.dtype.newbyteorder('<'), order='C', copy=False)
     return zlib.crc32(le.reshape(-1).view(np.uint8))
 

@@ -285,8 +285,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     Returns:
         A dict ``{name: Parameter | str}`` in the file's order (safetensors files: by name, as
         MindSpore reads them). MindSpore's files give Parameters with ``requires_grad=True``
-        (BFloat16 entries as Float32, with a warning); hookgrad's older files restore each
-        entry's ``requires_grad``.
+        (BFloat16 entries as bfloat16 Parameters, bit for bit); hookgrad's older files restore
+        each entry's ``requires_grad``.
 
     Raises:
         TypeError: for arguments of the wrong type.
@@ -346,17 +346,12 @@ def _read(data, path, wanted, crc_check):
         with _library_call(lambda: safetensors.safe_open(path, 'numpy'), path) as handle:
             metadata = _library_call(handle.metadata, path) or {}
             if hookgrad_format.is_hookgrad(metadata):
-                return hookgrad_format.read(handle, _library_call, path, wanted)
+                return hookgrad_format.read(handle, _library_call, path, wanted, data)
         entries, metadata = safetensors_ckpt.decode(safetensors, data, wanted)
         has_crc = 'crc_num' in metadata
     if crc_check and not has_crc:
         warn(f"load_checkpoint: crc_check=True but '{path}' carries no CRC32; it was loaded "
              f"without a check")
-    bfloat16 = [name for name, _, tensor_type in entries if tensor_type == 'BFloat16']
-    if bfloat16:
-        warn(f"load_checkpoint: '{path}' holds BFloat16 entries "
-             f"({', '.join(map(repr, bfloat16))}), a type NumPy and so hookgrad cannot hold; "
-             f"they are loaded as Float32, which holds every BFloat16 value exactly")
     return {name: value if isinstance(value, str) else Parameter(value, name=name)
             for name, value, _ in entries}
 

@@ -10,6 +10,7 @@ import json
 from .. import _dtype
 from ..nn.parameter import Parameter
 from .durable import crc32, metadata_crc32
+from .protobuf_ckpt import from_le
 
 __all__ = ['FORMAT', 'encode', 'read']
 
@@ -44,11 +45,13 @@ def is_hookgrad(metadata):
     return metadata.get('format') == FORMAT or 'entries' in metadata
 
 
-def read(handle, library_call, path, wanted):
-    """``{name: Parameter | str}`` from an open ``safe_open`` handle of a hookgrad checkpoint,
-    for the names ``wanted(name)`` accepts (all if None)."""
+def read(handle, library_call, path, wanted, data):
+    """``{name: Parameter | str}`` from an open ``safe_open`` handle of a hookgrad checkpoint
+    and the file's bytes ``data``, for the names ``wanted(name)`` accepts (all if None)."""
     records = _read_records(library_call(handle.metadata, path),
                             set(library_call(handle.keys, path)), path)
+    n = int.from_bytes(data[:8], 'little')      # safe_open has checked the header
+    header = json.loads(data[8:8 + n])
     parameter_dict = {}
     for rec in records:
         name = rec['name']
@@ -56,6 +59,10 @@ def read(handle, library_call, path, wanted):
             continue
         if rec['kind'] == 'str':
             parameter_dict[name] = rec['value']
+        elif header[name]['dtype'] == 'BF16':   # the library's NumPy API has no bfloat16
+            start, end = header[name]['data_offsets']
+            arr = from_le(data[8 + n + start:8 + n + end], _dtype.BFLOAT16)
+            parameter_dict[name] = _restore(arr.reshape(header[name]['shape']), rec, path)
         else:
             arr = library_call(lambda: handle.get_tensor(name), path)
             parameter_dict[name] = _restore(arr, rec, path)

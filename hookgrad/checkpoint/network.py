@@ -2,14 +2,16 @@
 name and rules; see docs/checkpoints.md)."""
 import numpy as np
 
+from .._dtype import BFLOAT16
 from .._frames import warn
 from ..nn.cell import Cell
 from ..nn.parameter import Parameter
 
 __all__ = ['load_param_into_net']
 
-# strict_load=False casts within these groups, as MindSpore does; anything else must match
-_CAST_GROUPS = ({np.dtype(t) for t in (np.float16, np.float32, np.float64)},
+# strict_load=False casts within these groups, as MindSpore does; anything else must match.
+# Casts to bfloat16 round to nearest even (float64 through float32, as MindSpore rounds)
+_CAST_GROUPS = ({np.dtype(t) for t in (np.float16, np.float32, np.float64)} | {BFLOAT16},
                 {np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)})
 
 
@@ -24,10 +26,11 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         net: the Cell to load into; its parameters are matched by ``Parameter.name``.
         parameter_dict: ``{name: Parameter | str}``, as ``load_checkpoint`` returns (str
             entries are never loaded).
-        strict_load: False (MindSpore's default): a float entry is cast into a float
-            parameter of another precision and an int entry into an int parameter, and a
-            parameter with no entry of its name takes the entry named ``prefix + name``
-            for a prefix found from the unmatched entries. True: names and dtypes must match.
+        strict_load: False (MindSpore's default): a float entry (BFloat16 included) is cast
+            into a float parameter of another precision and an int entry into an int
+            parameter, and a parameter with no entry of its name takes the entry named
+            ``prefix + name`` for a prefix found from the unmatched entries. True: names and
+            dtypes must match.
         remove_redundancy: a bool; data-parallel redundancy does not arise in one process.
 
     Returns:
@@ -89,7 +92,7 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
             problems.append(f"{label}: the network has dtype {param.dtype}, the checkpoint "
                             f"{src.dtype}")
         else:
-            updates.append((param, src_arr.astype(dst_dtype, copy=False)))
+            updates.append((param, _cast(src_arr, dst_dtype)))
     if problems:
         rule = ("with strict_load=True dtypes must match" if strict_load else
                 "strict_load=False casts only float to float and int to int")
@@ -125,6 +128,14 @@ def _prefix_matches(not_loaded, unused):
                 still.append((name, param))
         not_loaded[:] = still
     return pairs
+
+
+def _cast(arr, dtype):
+    """``arr`` as ``dtype``: NaN stays NaN, overflow gives inf, without NumPy's warnings."""
+    with np.errstate(invalid='ignore', over='ignore'):
+        if dtype == BFLOAT16 and arr.dtype == np.float64:
+            arr = arr.astype(np.float32)        # MindSpore rounds twice, through float32
+        return arr.astype(dtype, copy=False)
 
 
 def _castable(src, dst):

@@ -22,6 +22,8 @@ import zlib
 
 import numpy as np
 
+from .._dtype import BFLOAT16 as _BF16
+
 __all__ = ['schema', 'encode', 'decode', 'BadFile']
 
 CRC_MARK = b'crc_num'
@@ -29,12 +31,12 @@ _CRC_TRAILER = len(CRC_MARK) + 10
 UNREADABLE = "is not a readable checkpoint (corrupted, truncated or another format)"
 CHUNK_BYTES = 512 * 1024 * 1024     # MindSpore's SLICE_SIZE: one message per 512 MiB
 
-# tensor_type -> little-endian NumPy dtype, for the types a hookgrad tensor holds
+# tensor_type -> little-endian NumPy dtype, for the types a hookgrad tensor holds; BFloat16 is
+# ml_dtypes' bfloat16 (native order: from_le and le_bytes go through its 16 bits)
 NUMPY_TYPES = {name: np.dtype(code) for name, code in (
-    ('Float16', '<f2'), ('Float32', '<f4'), ('Float64', '<f8'), ('Int8', 'i1'),
-    ('Int16', '<i2'), ('Int32', '<i4'), ('Int64', '<i8'), ('UInt8', 'u1'), ('UInt16', '<u2'),
-    ('UInt32', '<u4'), ('UInt64', '<u8'), ('Bool', '?'))}
-BFLOAT16 = 'BFloat16'           # read as Float32: the top 16 bits of a float32
+    ('Float16', '<f2'), ('Float32', '<f4'), ('Float64', '<f8'), ('BFloat16', _BF16),
+    ('Int8', 'i1'), ('Int16', '<i2'), ('Int32', '<i4'), ('Int64', '<i8'), ('UInt8', 'u1'),
+    ('UInt16', '<u2'), ('UInt32', '<u4'), ('UInt64', '<u8'), ('Bool', '?'))}
 _REFUSED = {
     'Int4': "NumPy, which holds hookgrad tensors, has no 4-bit integers",
     'Complex64': "hookgrad's ops compute on real numbers",
@@ -96,7 +98,7 @@ def encode(entries, crc_check):
             dims, dtype_name, content = [0], 'str', _str_bytes(value)
         else:
             dims = list(value.shape)
-            content = value.astype(value.dtype.newbyteorder('<'), copy=False).tobytes()
+            content = le_bytes(value)
         view = memoryview(content)
         for start in range(0, max(len(content), 1), CHUNK_BYTES):
             message = checkpoint()
@@ -110,6 +112,20 @@ def encode(entries, crc_check):
     if crc_check:
         payload += CRC_MARK + zlib.crc32(payload).to_bytes(10, 'big')
     return payload
+
+
+def le_bytes(arr):
+    """The array's elements as little-endian bytes, in C order (bfloat16 as its 16 bits)."""
+    if arr.dtype == _BF16:
+        arr = arr.view(np.uint16)
+    return arr.astype(arr.dtype.newbyteorder('<'), copy=False).tobytes()
+
+
+def from_le(content, dtype):
+    """A read-only 1-D array of ``dtype`` over little-endian bytes (bfloat16 via its bits)."""
+    if dtype == _BF16:
+        return np.frombuffer(content, '<u2').astype(np.uint16, copy=False).view(_BF16)
+    return np.frombuffer(content, dtype)
 
 
 def _str_bytes(text):
@@ -127,9 +143,10 @@ def decode(data, wanted):
     """``(entries, has_crc)`` from the bytes of a ``.ckpt`` file.
 
     ``entries`` is ``[(name, ndarray | str, tensor_type)]`` in file order for the names
-    ``wanted(name)`` accepts (all if None); BFloat16 arrays come back as float32. ``has_crc``
-    tells whether the file carried a CRC32 (checked here: a mismatch is an error). Sizes are
-    checked against the bytes present before any array is made. Raises BadFile.
+    ``wanted(name)`` accepts (all if None); BFloat16 arrays come back as bfloat16 (ml_dtypes'
+    type), bit for bit. ``has_crc`` tells whether the file carried a CRC32 (checked here: a
+    mismatch is an error). Sizes are checked against the bytes present before any array is
+    made. Raises BadFile.
     """
     checkpoint, unknown_fields = schema()
     has_crc = len(data) >= _CRC_TRAILER and data[-_CRC_TRAILER:-10] == CRC_MARK
@@ -188,9 +205,7 @@ def _value(name, chunks):
         b''.join(c.tensor_content for c in chunks)
     if tensor_type == 'str':
         return _text(name, chunks[-1].tensor_content)
-    if tensor_type == BFLOAT16:
-        dtype = np.dtype('<u2')
-    elif tensor_type in NUMPY_TYPES:
+    if tensor_type in NUMPY_TYPES:
         dtype = NUMPY_TYPES[tensor_type]
     elif tensor_type in _REFUSED:
         raise BadFile(f"entry '{name}' has tensor_type '{tensor_type}', which hookgrad cannot "
@@ -205,10 +220,7 @@ def _value(name, chunks):
     if need != len(content):
         raise BadFile(f"entry '{name}' declares shape {tuple(dims)} of {tensor_type} "
                       f"({need} bytes) but holds {len(content)} bytes")
-    arr = np.frombuffer(content, dtype).reshape(dims)
-    if tensor_type == BFLOAT16:
-        arr = (arr.astype(np.uint32) << 16).view(np.float32)
-    return arr
+    return from_le(content, dtype).reshape(dims)
 
 
 def _text(name, content):

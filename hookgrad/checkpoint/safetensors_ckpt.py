@@ -1,15 +1,16 @@
 """MindSpore's ``format='safetensors'`` checkpoints: a plain safetensors file, tensors sorted by
 name, metadata ``{'format': 'ms'}`` plus ``'crc_num'`` (with ``crc_check``) and
 ``'remove_redundancy'`` (when given). The CRC32 runs over each tensor's name (UTF-8) and then
-its bytes, in name order. str entries cannot be stored (MindSpore fails on them too). Any other
-safetensors file loads the same way, as MindSpore loads it. See docs/checkpoints.md.
+its bytes, in name order. str entries cannot be stored (MindSpore fails on them too). BFloat16
+is BF16; with ``crc_check`` hookgrad writes its CRC32 too (over the 16-bit values), which
+MindSpore 2.10 cannot: its CRC code fails on bfloat16 arrays, saving and under
+``load_checkpoint(crc_check=True)``, and without ``crc_check`` it loads the file unchecked. Any
+other safetensors file loads the same way, as MindSpore loads it. See docs/checkpoints.md.
 """
 import json
 import zlib
 
-import numpy as np
-
-from .protobuf_ckpt import BadFile, NUMPY_TYPES, UNREADABLE
+from .protobuf_ckpt import BadFile, NUMPY_TYPES, UNREADABLE, from_le, le_bytes
 
 __all__ = ['encode', 'decode']
 
@@ -29,7 +30,7 @@ def encode(safetensors, entries, crc_check, remove_redundancy):
     if crc_check:
         crc = 0
         for name, arr in tensors.items():
-            crc = zlib.crc32(arr.tobytes(), zlib.crc32(name.encode('utf-8'), crc))
+            crc = zlib.crc32(le_bytes(arr), zlib.crc32(name.encode('utf-8'), crc))
         metadata['crc_num'] = str(crc)
     return safetensors.numpy.save(tensors, metadata=metadata if tensors else None)
 
@@ -38,8 +39,9 @@ def decode(safetensors, data, wanted):
     """``(entries, metadata)`` from the bytes of a safetensors file (already known to be one).
 
     ``entries`` is ``[(name, ndarray, tensor_type)]`` sorted by name, for the names
-    ``wanted(name)`` accepts (all if None); BF16 comes back as float32. A ``crc_num`` in the
-    metadata is checked. The library checks that the header's offsets tile the data.
+    ``wanted(name)`` accepts (all if None); BF16 comes back as bfloat16, bit for bit. A
+    ``crc_num`` in the metadata is checked. The library checks that the header's offsets tile
+    the data.
     """
     try:
         stored = safetensors.deserialize(data)
@@ -63,11 +65,7 @@ def decode(safetensors, data, wanted):
         if metadata.get(name) == 'Int4' or tensor_type is None:
             kind = metadata.get(name) or info['dtype']
             raise BadFile(f"entry '{name}' has dtype {kind}, which hookgrad cannot load (its "
-                          f"tensors hold {', '.join(NUMPY_TYPES)}; BFloat16 loads as Float32)")
-        if tensor_type == 'BFloat16':
-            bits = np.frombuffer(info['data'], '<u2').astype(np.uint32) << 16
-            arr = bits.view(np.float32)
-        else:
-            arr = np.frombuffer(info['data'], NUMPY_TYPES[tensor_type])
+                          f"tensors hold {', '.join(NUMPY_TYPES)})")
+        arr = from_le(info['data'], NUMPY_TYPES[tensor_type])
         entries.append((name, arr.reshape(info['shape']), tensor_type))
     return entries, metadata

@@ -55,15 +55,11 @@ cpu_cast = Cast()
 
 
 def tensor_to_np_type(tensor_type_str):
-    """The NumPy type of a checkpoint's dtype name ('Float32' -> np.float32; 'str' -> 'U'),
-    None for an unknown name.
-
-    Raises:
-        TypeError: for 'BFloat16', which NumPy (hookgrad's array library) lacks.
-    """
+    """The NumPy type of a checkpoint's dtype name ('Float32' -> np.float32; 'str' -> 'U';
+    'BFloat16' -> ml_dtypes' bfloat16, the type of hookgrad's bfloat16 arrays), None for an
+    unknown name."""
     if tensor_type_str == "BFloat16":
-        raise TypeError("tensor_to_np_type: NumPy, which holds hookgrad's tensors, has no "
-                        "bfloat16; read such a checkpoint with load_checkpoint, which converts")
+        return mstype.bfloat16.np_dtype.type
     return _TENSOR_TO_NP.get(tensor_type_str)
 
 

@@ -10,6 +10,7 @@ import json
 import pathlib
 import warnings
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -57,22 +58,21 @@ def test_reads_what_mindspore_reads(file):
             assert value == e['value']
             continue
         assert isinstance(value, ms.Parameter) and value.name == e['name']
-        # BFloat16 loads as Float32, which holds each of its values exactly
-        assert value.dtype.name == ('Float32' if e['dtype'] == 'BFloat16' else e['dtype'])
+        assert value.dtype.name == e['dtype']
         assert list(value.shape) == e['shape']
-        assert value.asnumpy().reshape(-1).tolist() == e['values']
+        assert value.asnumpy().astype(np.float64).reshape(-1).tolist() == e['values']
         assert value.requires_grad == e['requires_grad'] is True
 
 
 @pytest.mark.parametrize('file', ['dtypes.ckpt', 'dtypes.safetensors'])
-def test_bfloat16_loads_as_float32_with_a_warning(file):
-    with pytest.warns(UserWarning, match=r"load_checkpoint: '.*dtypes\.\w+' holds BFloat16 "
-                                         r"entries \('t_bfloat16'\), a type NumPy and so "
-                                         r"hookgrad cannot hold; they are loaded as Float32, "
-                                         r"which holds every BFloat16 value exactly"):
+def test_bfloat16_loads_as_bfloat16_without_a_warning(file):
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
         got = ms.load_checkpoint(FIXTURES / file, choice_func=lambda n: n == 't_bfloat16')
-    assert got['t_bfloat16'].dtype == ms.float32
-    assert got['t_bfloat16'].tolist() == [[1.5, -2.25, 3.0], [0.0, 7.0, -0.5]]
+    assert got['t_bfloat16'].dtype == ms.bfloat16
+    assert got['t_bfloat16'].asnumpy().dtype == ml_dtypes.bfloat16
+    assert got['t_bfloat16'].asnumpy().view(np.uint16).tolist() == [
+        [0x3fc0, 0xc010, 0x4040], [0x0000, 0x40e0, 0xbf00]]      # 1.5, -2.25, 3, 0, 7, -0.5
 
 
 @pytest.mark.parametrize('file', ['dense_crc.ckpt', 'dense_crc.safetensors'])
@@ -127,11 +127,9 @@ def test_ckpt_of_every_dtype_matches_mindspores_messages(tmp_path):
     theirs = checkpoint.FromString((FIXTURES / 'dtypes.ckpt').read_bytes()).value
     assert [v.tag for v in ours] == [v.tag for v in theirs]
     for a, b in zip(ours, theirs):
-        if a.tag == 't_bfloat16':       # saved back as Float32
-            assert (a.tensor.tensor_type, b.tensor.tensor_type) == ('Float32', 'BFloat16')
-            assert list(a.tensor.dims) == list(b.tensor.dims)
-        else:
-            assert a.SerializeToString() == b.SerializeToString(), a.tag
+        assert a.SerializeToString() == b.SerializeToString(), a.tag
+    assert [v.tensor.tensor_type for v in ours if v.tag == 't_bfloat16'] == ['BFloat16']
+    assert (tmp_path / 'out.ckpt').read_bytes() == (FIXTURES / 'dtypes.ckpt').read_bytes()
 
 
 def safetensors_parts(path):
@@ -144,17 +142,13 @@ def safetensors_parts(path):
     ('convbn.safetensors', {}), ('dense_crc.safetensors', {'crc_check': True}),
     ('dtypes.safetensors', {})])
 def test_safetensors_written_has_mindspores_header_and_data(tmp_path, file, kwargs):
-    got = load_quietly(FIXTURES / file, choice_func=lambda n: n != 't_bfloat16')
+    got = load_quietly(FIXTURES / file)
     ms.save_checkpoint(got, tmp_path / 'out', format='safetensors', **kwargs)
     ours, our_data = safetensors_parts(tmp_path / 'out.safetensors')
     theirs, their_data = safetensors_parts(FIXTURES / file)
-    if 't_bfloat16' in theirs:          # left out: MindSpore placed it at some offset
-        del theirs['t_bfloat16']
-        assert len(their_data) - len(our_data) == 12
-        assert ours.keys() == theirs.keys()
-        assert all(ours[k]['shape'] == theirs[k]['shape'] for k in ours if k[0] != '_')
-        return
     assert ours == theirs and our_data == their_data
+    if file == 'dtypes.safetensors':
+        assert ours['t_bfloat16']['dtype'] == 'BF16'
 
 
 def test_safetensors_records_remove_redundancy(tmp_path):
