@@ -3,9 +3,10 @@
 Three families, as in MindSpore:
 
 - tensor element types hookgrad stores: Bool, Int8-Int64, UInt8-UInt64, Float16-Float64, each
-  a NumPy dtype;
-- element types hookgrad cannot store: BFloat16, the 8-bit floats and Int4 (NumPy has no such
-  types) and Complex64/128 (hookgrad's ops compute on real numbers). They exist, print and
+  a NumPy dtype, and BFloat16, the NumPy dtype of ``ml_dtypes`` (its ``kind`` is ``'V'``, so
+  code that asks whether a dtype is a float tests ``kind in 'fV'``);
+- element types hookgrad cannot store: the 8-bit floats and Int4 (NumPy has no such types)
+  and Complex64/128 (hookgrad's ops compute on real numbers). They exist, print and
   compare as in MindSpore; making a tensor of one raises a TypeError saying why;
 - types that are not element types: the generic ``int_``, ``uint``, ``float_`` and ``number``,
   and ``string``, ``list_``, ``tuple_``, ``type_none``, ``tensor_type``, ``function`` and
@@ -17,13 +18,15 @@ attributes of this module and of ``hookgrad.common.dtype``, never as globals her
 builtins keep their meaning in this code.
 
 Promotion of two tensors follows MindSpore 2.10: Bool gives way to any type, integers widen
-(UInt8 with Int8 gives Int16), a float wins over integers; UInt16, UInt32 and UInt64 mix only
+(UInt8 with Int8 gives Int16), a float wins over integers, BFloat16 with Float16 gives
+Float32; UInt16, UInt32 and UInt64 mix only
 with themselves and Bool: any other pair with one of them is a TypeError, as in MindSpore. A
 Python scalar takes the tensor's type (a float scalar with an integer tensor gives Float32).
 """
 import builtins
 import inspect
 
+import ml_dtypes
 import numpy as np
 
 __all__ = ['DType', 'Type', 'TensorType', 'float16', 'float32', 'float64', 'int8', 'int16',
@@ -52,7 +55,7 @@ class DType:
         self.name = name
         self._repr = repr_name
         self.np_dtype = None if np_dtype is None else np.dtype(np_dtype)
-        kind = self.np_dtype.kind if self.np_dtype is not None else kind
+        kind = kind or (self.np_dtype.kind if self.np_dtype is not None else '')
         self.is_floating = kind == 'f'
         self.is_integer = kind in ('i', 'u')
         self._why = why
@@ -133,7 +136,8 @@ uint64 = _element('UInt64', np.uint64)
 bool_ = DType('Bool', 'mindspore.bool', np.bool_)
 
 _NO_NUMPY = 'NumPy, which holds hookgrad tensors, has no such type; use float16 or float32'
-bfloat16 = DType('BFloat16', 'mindspore.bfloat16', why=_NO_NUMPY, kind='f')
+bfloat16 = DType('BFloat16', 'mindspore.bfloat16', ml_dtypes.bfloat16, kind='f')
+BFLOAT16 = bfloat16.np_dtype
 float8_e4m3fn = DType('Float8E4M3FN', 'mindspore.float8_e4m3fn', why=_NO_NUMPY, kind='f')
 float8_e5m2 = DType('Float8E5M2', 'mindspore.float8_e5m2', why=_NO_NUMPY, kind='f')
 hifloat8 = DType('HiFloat8', 'mindspore.hifloat8', why=_NO_NUMPY, kind='f')
@@ -190,8 +194,8 @@ def __getattr__(name):
     return reporter('mindspore.common.dtype')(name)
 
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-        bool_)
+_ALL = (float16, float32, float64, bfloat16, int8, int16, int32, int64, uint8, uint16, uint32,
+        uint64, bool_)
 _BY_NUMPY = {d.np_dtype: d for d in _ALL}
 _BY_REPR = {d._repr: d for d in (_ALL + number_type + (int_, uint, float_, number, string,
                                                         list_, tuple_, type_none, function,
@@ -259,7 +263,7 @@ def dtype_to_nptype(type_):
     """The NumPy scalar type of a MindSpore element type (``ms.int8`` -> ``numpy.int8``).
 
     Raises:
-        TypeError: for an element type NumPy cannot hold (bfloat16, the 8-bit floats, int4)
+        TypeError: for an element type NumPy cannot hold (the 8-bit floats, int4)
             or complex ones, which hookgrad does not support.
         KeyError: for anything that is not an element type (as in MindSpore).
     """
@@ -299,7 +303,7 @@ _SIMPLE_TYPES = {list: list_, tuple: tuple_, type(None): type_none, builtins.boo
                  np.bool_: bool_, np.str_: string, np.int8: int8, np.int16: int16,
                  np.int32: int32, np.int64: int64, np.uint8: uint8, np.uint16: uint16,
                  np.uint32: uint32, np.uint64: uint64, np.float16: float16,
-                 np.float32: float32, np.float64: float64}
+                 np.float32: float32, np.float64: float64, ml_dtypes.bfloat16: bfloat16}
 
 
 def pytype_to_dtype(obj):
@@ -367,14 +371,22 @@ def promote(a, b):
                             f"{from_numpy(b)} is not supported (MindSpore converts UInt16, "
                             f"UInt32 and UInt64 only to themselves); cast one operand first, "
                             f"e.g. x.astype(ms.int64)")
-        elif a.kind == 'f' and b.kind in 'iu':
+        elif a.kind in 'fV' and b.kind in 'iu':
             r = a
-        elif b.kind == 'f' and a.kind in 'iu':
+        elif b.kind in 'fV' and a.kind in 'iu':
             r = b
         else:
-            r = np.promote_types(a, b)
+            r = _float_pair(a, b) if a == BFLOAT16 or b == BFLOAT16 else \
+                np.promote_types(a, b)
         _promotions[key] = r
     return r
+
+
+def _float_pair(a, b):
+    """BFloat16 with another float: Float32 with Float16 (neither holds the other), else the
+    wider one, as MindSpore promotes."""
+    other = b if a == BFLOAT16 else a
+    return np.dtype(np.float32) if other.itemsize <= 2 else other
 
 
 def scalar_dtype(value, other):
@@ -383,7 +395,7 @@ def scalar_dtype(value, other):
     if isinstance(value, builtins.bool):
         return other
     if isinstance(value, builtins.int):
-        return other if kind in 'fiu' else np.dtype(np.int64)
+        return other if kind in 'fiuV' else np.dtype(np.int64)
     if isinstance(value, builtins.float):
-        return other if kind == 'f' else np.dtype(np.float32)
+        return other if kind in 'fV' else np.dtype(np.float32)
     raise TypeError(f"unsupported operand type {type(value).__name__}")

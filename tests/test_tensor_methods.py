@@ -1,4 +1,5 @@
 """Tensor methods: layout, casts, new_* constructors, shaping, selection, sorting, scatters."""
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -46,9 +47,10 @@ def test_cast_methods(method, dtype):
     np.testing.assert_array_equal(y.asnumpy().astype(np.float64), A.astype(dtype.np_dtype))
 
 
-def test_bfloat16_is_refused():
-    with pytest.raises(TypeError, match="BFloat16\\) cannot be a hookgrad tensor's dtype"):
-        t().bfloat16()
+def test_bfloat16_casts():
+    y = t().bfloat16()
+    assert y.dtype == ms.bfloat16
+    np.testing.assert_array_equal(y.asnumpy(), t().asnumpy().astype(ml_dtypes.bfloat16))
 
 
 def test_type_and_type_as():

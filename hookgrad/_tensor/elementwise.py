@@ -76,9 +76,10 @@ class MathMethods:
 
     def ldexp(self, other):
         """``self * 2 ** other``."""
-        x = self if self._data.dtype.kind == 'f' else _ops.cast(self, _dtype.float32)
-        return _ops.mul(x, _ops.pow(2.0, _ops.cast(other, x.dtype) if hasattr(other, '_data')
-                                    else float(other)))
+        x = self if self._data.dtype.kind in 'fV' else _ops.cast(self, _dtype.float32)
+        if not hasattr(other, '_data'):         # a number: a scalar factor keeps x's dtype
+            return _ops.mul(x, 2.0 ** float(other))
+        return _ops.mul(x, _ops.pow(2.0, _ops.cast(other, x.dtype)))
 
     def copysign(self, other):
         """``|self|`` with the sign of ``other``: negative where ``other < 0``."""
@@ -182,7 +183,7 @@ class MathMethods:
 
     def angle(self):
         """The complex argument of real values: pi where negative, else 0."""
-        if self._data.dtype.kind != 'f':
+        if self._data.dtype.kind not in 'fV':
             raise TypeError(f"Tensor.angle: the tensor must be floating-point, got {self.dtype}")
         return _ops.mul(_ops.cast(_ops.lt(self, 0), self.dtype), math.pi)
 

@@ -1,16 +1,18 @@
-"""MindSpore's printed form of a tensor (``repr``); ``str`` is NumPy's.
+"""MindSpore's printed form of a tensor (``repr``, and ``str`` of BFloat16); ``str`` of the
+other types is NumPy's.
 
 The rules are those of MindSpore 2.10's C++ printer:
 
 - a 0-d tensor prints its value as C++ streams it (``%g``: ``0.1``, ``2``, ``1e+20``);
 - floats print in scientific notation, right-aligned in 15 characters with 8 decimals
   (Float16: 11 characters, 4 decimals); integers right-aligned to the widest printed value;
-  booleans right-aligned in 5 characters;
+  BFloat16 as integers, each value as ``%g`` prints it; booleans right-aligned in 5
+  characters;
 - a 1-d tensor longer than 1000 elements, or a row of more than 6 elements of a tensor with 2
   or more dimensions, shows its first 3 and last 3 elements around `` ... ``; an outer
   dimension longer than 6 shows its first 3 and last 3 entries around a ``...`` line;
 - a 1-d tensor of more than 3 elements breaks its line after every 12 floats or booleans, or
-  24 integers (after the last element too when the count is a multiple);
+  24 integers or BFloat16 values (after the last element too when the count is a multiple);
 - elements are separated by ``, `` and rows by ``,`` and a new line indented by depth.
 """
 import numpy as np
@@ -42,7 +44,7 @@ def values_text(a):
     cells = []                      # (text, is_integer_cell) in printing order
     parts = []
     _rows(a, 0, parts, cells)
-    if a.dtype.kind in 'iu':        # integers are right-aligned to the widest shown value
+    if a.dtype.kind in 'iuV':       # integers are right-aligned to the widest shown value
         width = max(len(t) for t in cells)
         texts = iter(t.rjust(width) for t in cells)
         parts = [next(texts) if p is None else p for p in parts]
@@ -50,17 +52,25 @@ def values_text(a):
 
 
 def _scalar(v, dtype):
-    if dtype.kind == 'f':
+    if dtype.kind in 'fV':
         return f"{v:g}"
     return str(v)
 
 
 def _element(v, kind, itemsize):
+    if kind == 'V':                 # BFloat16
+        return f"{v:g}"
     if kind == 'f':
         return f"{v:>11.4e}" if itemsize == 2 else f"{v:>15.8e}"
     if kind == 'b':
         return f"{'True' if v else 'False':>5}"
     return str(v)
+
+
+def bfloat16_str(a):
+    """``str`` of a BFloat16 array as MindSpore prints it: NumPy's layout, each value as
+    ``%f`` prints it (``[0.300781 -1.203125]``)."""
+    return np.array2string(a, formatter={'all': lambda v: '%f' % float(v)})
 
 
 def _rows(a, depth, parts, cells):
@@ -98,7 +108,7 @@ def _items(chunk, depth, parts, cells):
     last = len(chunk) - 1
     for i, v in enumerate(chunk.tolist()):
         text = _element(v, kind, itemsize)
-        if kind in 'iu':
+        if kind in 'iuV':
             cells.append(text)
             parts.append(None)
         else:

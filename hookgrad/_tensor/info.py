@@ -185,11 +185,11 @@ class InfoMethods:
 
     # ----------------------------------------------------------------- types
     def is_floating_point(self):
-        return self._data.dtype.kind == 'f'
+        return self._data.dtype.kind in 'fV'
 
     def is_signed(self):
         """Whether the dtype holds negative numbers (floats and signed ints)."""
-        return self._data.dtype.kind in 'fi'
+        return self._data.dtype.kind in 'fiV'
 
     def is_complex(self):
         """Always False: hookgrad tensors hold real numbers."""

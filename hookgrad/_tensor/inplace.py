@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd import function as _function
-from ..kernels import backend as _backend
+from ..kernels import backend as _backend, half as _half
 from .info import _replace_data
 from .shaping import _constant, _embed_along, _scattered
 
@@ -230,7 +230,7 @@ class InplaceMethods:
         if to is None:
             dt = self._data.dtype
             to = (int(np.iinfo(dt).max) + 1 if dt.kind in 'iu'
-                  else 2 ** (np.finfo(dt).nmant + 1) if dt.kind == 'f' else 2)
+                  else 2 ** (_half.finfo(dt).nmant + 1) if dt.kind in 'fV' else 2)
         if to <= from_:
             raise ValueError(f"Tensor.random_: from_ must be less than to, got {from_} and {to}")
         draws = _ops.randint_like(self, from_, to, dtype=_dtype.int64)
@@ -310,7 +310,7 @@ def _scaled(other, alpha):
 
 
 def _float_of(x):
-    return x.dtype if x._data.dtype.kind == 'f' else _dtype.float32
+    return x.dtype if x._data.dtype.kind in 'fV' else _dtype.float32
 
 
 def _uniform(x, low, high):

@@ -291,11 +291,11 @@ class ReduceMethods:
 
 
 def _float(x):
-    return x if x._data.dtype.kind == 'f' else _ops.cast(x, _dtype.float32)
+    return x if x._data.dtype.kind in 'fV' else _ops.cast(x, _dtype.float32)
 
 
 def _nan_zeroed(x):
-    return _ops.where(_ops.isnan(x), _ops.zeros_like(x), x) if x._data.dtype.kind == 'f' else x
+    return _ops.where(_ops.isnan(x), _ops.zeros_like(x), x) if x._data.dtype.kind in 'fV' else x
 
 
 def _square(x, name):

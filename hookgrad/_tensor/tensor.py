@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import _dtype
 from ..kernels import backend as _backend
-from .format import tensor_repr
+from .format import bfloat16_str, tensor_repr
 from ..autograd import function as _function
 from .methods import TensorMethods
 from ..hooks.handle import HookStore, check_hook
@@ -253,7 +253,8 @@ class Tensor(TensorMethods):
         return tensor_repr(_backend.to_host(self._data, 'printing a Tensor'))
 
     def __str__(self):
-        return str(_backend.to_host(self._data, 'printing a Tensor'))
+        a = _backend.to_host(self._data, 'printing a Tensor')
+        return bfloat16_str(a) if a.dtype is _dtype.BFLOAT16 else str(a)
 
     def __format__(self, spec):
         """``str(self)`` without a spec (``f"{Tensor(0.1)}"`` is ``0.1``); a 0-d tensor also
@@ -269,7 +270,7 @@ class Tensor(TensorMethods):
     # ----------------------------------------------------------------- autograd
     def requires_grad_(self, requires_grad=True):
         """Set whether operations on this leaf are recorded; returns self."""
-        if requires_grad and self._data.dtype.kind not in 'fc':
+        if requires_grad and self._data.dtype.kind not in 'fcV':
             raise TypeError(f"only floating-point tensors can require gradients, this one is "
                             f"{self.dtype}")
         if self._node is not None and not requires_grad:
@@ -446,7 +447,7 @@ def _to_array(data, dtype):
         raise TypeError(f"Tensor: input_data must be a number, list, tuple, NumPy array or "
                         f"Tensor, got {type(data).__name__}")
     if arr.dtype not in _SUPPORTED:
-        if arr.dtype.kind == 'f':
+        if arr.dtype.kind in 'fV':
             arr = arr.astype(np.float64)
         else:
             _dtype.from_numpy(arr.dtype)    # raises a TypeError naming the dtype
@@ -463,7 +464,7 @@ def _from_sequence(data, npd):
         data = _replace_tensors(data)
     arr = np.array(data, dtype=npd)
     if npd is None:
-        if arr.dtype.kind == 'f' and not any(isinstance(v, (np.floating, np.ndarray))
+        if arr.dtype.kind in 'fV' and not any(isinstance(v, (np.floating, np.ndarray))
                                              for v in flat):
             arr = arr.astype(np.float32)    # Python floats default to Float32
         elif arr.dtype.kind in 'iu' and arr.dtype != np.int64 and all(

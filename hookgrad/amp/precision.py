@@ -43,16 +43,13 @@ def _check_dtype(dtype):
     if dtype not in _LOW:
         raise ValueError(f"The dtype should be one of (mstype.float16, mstype.bfloat16), but got "
                          f"{dtype}.")
-    if dtype == _dtype.bfloat16:
-        raise ValueError("mixed precision: hookgrad cannot compute in bfloat16 (NumPy has no "
-                         "bfloat16 type); use mindspore.float16")
 
 
 def _cast_floats(value, dtype):
     """Floating Tensors in ``value`` (nested tuples and lists too) cast to ``dtype``."""
     if isinstance(value, (tuple, list)):
         return type(value)(_cast_floats(v, dtype) for v in value)
-    if hasattr(value, '_data') and value._data.dtype.kind == 'f' and value.dtype != dtype:
+    if hasattr(value, '_data') and value._data.dtype.kind in 'fV' and value.dtype != dtype:
         return ops.cast(value, dtype)
     return value
 
@@ -184,14 +181,14 @@ def auto_mixed_precision(network, amp_level='O0', dtype=_dtype.float16):
         network (Cell): the network.
         amp_level (str): 'O0' (unchanged), 'O1' (white list in ``dtype``), 'O2' (all but the
             black list in ``dtype``), 'O3' (all in ``dtype``). Default 'O0'.
-        dtype: ``mindspore.float16`` (bfloat16 is refused: NumPy cannot hold it).
+        dtype: ``mindspore.float16`` or ``mindspore.bfloat16``. Default float16.
 
     Returns:
         Cell: the network (O0, O1) or an ``_OutputTo32`` wrapping it (O2, O3).
 
     Raises:
         TypeError: ``network`` is not a Cell.
-        ValueError: an unknown ``amp_level``, or a ``dtype`` other than float16.
+        ValueError: an unknown ``amp_level``, or a ``dtype`` other than float16 or bfloat16.
         NotImplementedError: ``amp_level='auto'``.
     """
     if not isinstance(network, Cell):
@@ -252,7 +249,7 @@ def custom_mixed_precision(network, *, white_list=None, black_list=None,
     Raises:
         TypeError: ``network`` is not a Cell, or a list is not a list of Cell (white list:
             or Primitive) classes.
-        ValueError: neither or both lists given, or ``dtype`` other than float16.
+        ValueError: neither or both lists given, or ``dtype`` other than float16 or bfloat16.
     """
     if not isinstance(network, Cell):
         raise TypeError("The network type should be Cell.")

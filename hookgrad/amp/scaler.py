@@ -47,7 +47,7 @@ def _finite_flag(inputs):
     flags = []
     for t in _tensors(inputs):
         a = t._data
-        if a.dtype.kind in 'fc' and a.size:
+        if a.dtype.kind in 'fcV' and a.size:
             if type(a) is np.ndarray:
                 if not np.isfinite(np.max(np.abs(a))):
                     return False

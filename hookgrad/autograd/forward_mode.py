@@ -342,7 +342,7 @@ def _differentiated(level, count, one, nested):
 
 def _as_float(x):
     """Integer primals are taken as Float32, as MindSpore takes them."""
-    if x._data.dtype.kind == 'f':
+    if x._data.dtype.kind in 'fV':
         return x
     from ..ops import cast
     return cast(x, np.float32)

@@ -22,7 +22,7 @@ Every op registers itself in ``OPS`` by name, so a tracer can replay ops without
 """
 from operator import attrgetter
 
-from ..kernels import backend as _backend
+from ..kernels import backend as _backend, half as _low
 from ..kernels.backend import asarray as _asarray, ndarray as _ndarray, xp
 from .math import array_math
 from .state import current as _state, grad_enabled as _grad_enabled, integer_leaves
@@ -120,7 +120,10 @@ class Op:
     """Base class of primitives: ``forward`` and ``backward`` (and optionally
     ``backward_arrays``) as static methods; see the module docstring for the contract.
 
-    ``differentiable = False`` marks ops whose outputs never carry a gradient (comparisons,
+    ``widens_bfloat16 = True`` marks ops that accumulate (sums, products, normalisations, losses):
+their bfloat16 inputs are computed in float32 and the results rounded once (bfloat16's own
+arithmetic would round at every step of a sum). ``differentiable = False`` marks ops whose
+outputs never carry a gradient (comparisons,
     argmax...); ``shape_from_values = True`` ops whose output shape depends on the values of
     their inputs, not only on their shapes (indexing by a boolean mask): a graph-mode program
     then does not assume the shape. ``ufunc`` names the NumPy ufunc an element-wise op's
@@ -136,6 +139,7 @@ class Op:
     name = None
     backward_arrays = None
     array_rule = None       # backward_arrays if the op has one, else backward; set per class
+    widens_bfloat16 = False     # forward and the array rule run bfloat16 inputs in float32
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -146,6 +150,11 @@ class Op:
             raise TypeError(f"op {name!r} is already registered by {OPS[name].__module__}")
         cls.name = name
         rule = cls.backward_arrays or getattr(cls, 'backward', None)
+        if cls.__dict__.get('widens_bfloat16'):
+            cls.forward = staticmethod(_low.widened_forward(cls.__dict__['forward']))
+            rule = rule and _low.widened_rule(rule)
+            if getattr(cls, 'backward', None) is not None:
+                cls.backward = staticmethod(_low.first_order_only(cls.backward, name))
         cls.array_rule = None if rule is None else staticmethod(rule)
         OPS[name] = cls
 
@@ -207,7 +216,7 @@ def _edge(x):
     parent = x._node
     if parent is not None:
         return (parent, x._index)
-    if x.requires_grad and (x._data.dtype.kind == 'f' or _integer_edge(x)):
+    if x.requires_grad and (x._data.dtype.kind in 'fV' or _integer_edge(x)):
         return (x, 0)
     return None
 
@@ -221,14 +230,14 @@ def is_diff_tensor(x):
     """Whether ``x`` is a Tensor that can carry a gradient (floating, or an integer tensor a
     transform differentiates): a user's backward rule or hook decides its gradient whatever
     its dtype."""
-    return isinstance(x, _Tensor) and (x._data.dtype.kind == 'f' or carries_gradient(x))
+    return isinstance(x, _Tensor) and (x._data.dtype.kind in 'fV' or carries_gradient(x))
 
 
 def carries_gradient(x):
     """Whether the Tensor ``x`` can carry a gradient: a floating one, or an integer or bool one
     that a transform differentiates (MindSpore differentiates integer inputs): on the graph,
     or an integer leaf the transform marked."""
-    if x._data.dtype.kind == 'f':
+    if x._data.dtype.kind in 'fV':
         return True
     return x.requires_grad and (x._node is not None or _integer_edge(x))
 
@@ -306,10 +315,10 @@ def _record2(op, a, b):
     pb = b._node
     # _edge, inline: a node's output, a leaf that requires grad, or nothing
     node.next = [(pa, a._index) if pa is not None else
-                 (a, 0) if a.requires_grad and (xa.dtype.kind == 'f' or _integer_edge(a))
+                 (a, 0) if a.requires_grad and (xa.dtype.kind in 'fV' or _integer_edge(a))
                  else None,
                  (pb, b._index) if pb is not None else
-                 (b, 0) if b.requires_grad and (xb.dtype.kind == 'f' or _integer_edge(b))
+                 (b, 0) if b.requires_grad and (xb.dtype.kind in 'fV' or _integer_edge(b))
                  else None]
     sa = xa.shape
     sb = xb.shape

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..kernels.backend import array_module
 from ..kernels.erf import erf_array
+from ..kernels.half import BFLOAT16, add_reduce
 from ..kernels.threads import half_matmul
 
 
@@ -17,7 +18,7 @@ def _sum_to(x, shape):
     if have == shape:
         return x
     axis, keepdims = summed_axes(have, shape)
-    x = np.add.reduce(x, axis=axis, keepdims=keepdims)
+    x = add_reduce(x, axis=axis, keepdims=keepdims)
     return x.reshape(shape) if keepdims and len(have) != len(shape) else x
 
 
@@ -102,6 +103,8 @@ use the array's own module."""
 
     @staticmethod
     def sum(x, axis=None, keepdims=False):
+        if x.dtype is BFLOAT16:
+            return add_reduce(x, axis, keepdims)
         return array_module(x).asarray(x.sum(axis=axis, keepdims=keepdims))
 
     @staticmethod

@@ -88,5 +88,5 @@ class _Function:
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` on ``args``, with ``backward`` as its gradient."""
-        needs = tuple(isinstance(a, Tensor) and a._data.dtype.kind in 'fc' for a in args)
+        needs = tuple(isinstance(a, Tensor) and a._data.dtype.kind in 'fcV' for a in args)
         return _FunctionCall(cls, FunctionCtx(needs), kwargs)(*args)

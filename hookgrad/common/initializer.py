@@ -392,7 +392,7 @@ def _check_shape(shape, who):
 def _check_dtype(init, dtype):
     """The NumPy dtype for ``dtype``; random initializers need a floating one."""
     npd = _dtype.to_numpy(dtype)    # raises TypeError for unsupported dtypes
-    if init._needs_float and npd.kind != 'f':
+    if init._needs_float and npd.kind not in 'fV':
         raise TypeError(f"{init!r} draws random values and needs a floating dtype "
                         f"(float16, float32, float64), got {_dtype.from_numpy(npd)}")
     return npd

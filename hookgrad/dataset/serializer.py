@@ -44,7 +44,7 @@ def _plain(value, where):
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
-    if isinstance(value, np.ndarray) and value.dtype.kind in 'biuf':
+    if isinstance(value, np.ndarray) and value.dtype.kind in 'biufV':
         return value.tolist()
     if isinstance(value, (list, tuple)):
         return [_plain(v, where) for v in value]

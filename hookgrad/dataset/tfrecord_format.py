@@ -132,7 +132,7 @@ def encode_example(features):
             feature.bytes_list.value.extend(items)
         elif arr.dtype.kind in 'iub':
             feature.int64_list.value.extend(arr.astype(np.int64).ravel().tolist())
-        elif arr.dtype.kind == 'f':
+        elif arr.dtype.kind in 'fV':
             feature.float_list.value.extend(arr.astype(np.float32).ravel().tolist())
         else:
             raise TypeError(f"encode_example: feature '{name}' has dtype {arr.dtype}; give ints, "

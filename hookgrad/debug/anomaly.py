@@ -475,7 +475,7 @@ class nan_guard(OpObserver):
     def _entry(self, a):
         """The index of ``a``'s counts among the pending ones (None for integers)."""
         kind = a.dtype.kind
-        if kind != 'f' and kind != 'c':
+        if kind not in 'fV' and kind != 'c':
             return None
         hit = self._entry_of.get(id(a))
         if hit is not None and hit[0]() is a:

@@ -232,7 +232,7 @@ def _read_values(m, probe, loss, got, params, before, inputs):
             arrays.append(_grad_numbers(g._data if isinstance(g, Tensor) else g))
     positions = []
     for i, x in enumerate(inputs):
-        if isinstance(x, Tensor) and x._data.dtype.kind == 'f' and x._data.size > 1:
+        if isinstance(x, Tensor) and x._data.dtype.kind in 'fV' and x._data.size > 1:
             positions.append(i)
             arrays.append(_spread(x._data))
     acts = [(key, hits) for key, counts in probe.acts.items() for hits in counts[0]]
@@ -302,7 +302,7 @@ def _to_host(arrays):
 def _loss(out, loss_fn, target):
     """The scalar the backward pass starts from."""
     if loss_fn is None:
-        outs = [o for o in _flat(out) if isinstance(o, Tensor) and o._data.dtype.kind == 'f']
+        outs = [o for o in _flat(out) if isinstance(o, Tensor) and o._data.dtype.kind in 'fV']
         if not outs:
             raise TypeError(f"check: the network returned no floating-point Tensor (got "
                             f"{type(out).__name__}); give a loss_fn")
@@ -314,7 +314,7 @@ def _loss(out, loss_fn, target):
             loss = term if loss is None else loss + term
         return loss
     loss = loss_fn(out) if target is None else loss_fn(out, target)
-    if not isinstance(loss, Tensor) or loss._data.dtype.kind != 'f':
+    if not isinstance(loss, Tensor) or loss._data.dtype.kind not in 'fV':
         raise TypeError(f"check: loss_fn must return a floating-point Tensor, got "
                         f"{type(loss).__name__}" + (f" of dtype {loss.dtype}"
                                                      if isinstance(loss, Tensor) else ''))
@@ -356,7 +356,7 @@ class _Probe(OpObserver):
         if path is None or name not in _DEAD_OPS + _SATURATING_OPS:
             return
         a = call.outputs[0]
-        if a.dtype.kind != 'f' or a.size == 0:
+        if a.dtype.kind not in 'fV' or a.size == 0:
             return
         xp = backend.array_module(a)
         if name == 'ReLU':

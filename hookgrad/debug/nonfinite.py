@@ -11,7 +11,7 @@ SMALL = 4096        # below this many elements the exact test is as fast as the 
 def finite(a):
     """Whether every element of ``a`` is finite; integers and booleans always are."""
     kind = a.dtype.kind
-    if kind != 'f' and kind != 'c':
+    if kind not in 'fV' and kind != 'c':
         return True
     if a.size < SMALL or kind == 'c' or a.dtype.itemsize < 4:
         return bool(np.isfinite(a).all())
@@ -34,7 +34,7 @@ def counts(arrays):
     nan = pos = neg = 0
     for a in arrays:
         kind = a.dtype.kind
-        if kind == 'f':
+        if kind in 'fV':
             nan += int(np.count_nonzero(np.isnan(a)))
             pos += int(np.count_nonzero(a == np.inf))
             neg += int(np.count_nonzero(a == -np.inf))

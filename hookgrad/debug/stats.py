@@ -391,7 +391,7 @@ class StatsRecorder:
             if not isinstance(t, Tensor):
                 continue
             a = t._data
-            if a.dtype.kind != 'f':
+            if a.dtype.kind not in 'fV':
                 continue
             hit = seen.get(id(a))
             if hit is not None and hit[0]() is a:

@@ -77,7 +77,7 @@ class StatsHistory:
         cap = max(8, 2 * n) if keep is None else min(max(8, 2 * n), 2 * keep)
         for name in ('_steps', '_cell_data', '_calls', '_param_data'):
             a = getattr(self, name)
-            new = np.full((cap,) + a.shape[1:], np.nan if a.dtype.kind == 'f' else 0, a.dtype)
+            new = np.full((cap,) + a.shape[1:], np.nan if a.dtype.kind in 'fV' else 0, a.dtype)
             new[:n] = a[:n]
             setattr(self, name, new)
 

@@ -95,7 +95,7 @@ class GradCAM:
 
         def capture(cell, inputs, output):
             if not isinstance(output, Tensor) or output.ndim != 4 or \
-                    output.shape[0] != x.shape[0] or output._data.dtype.kind != 'f':
+                    output.shape[0] != x.shape[0] or output._data.dtype.kind not in 'fV':
                 got = f"shape {output.shape}" if isinstance(output, Tensor) \
                     else type(output).__name__
                 raise ValueError(f"GradCAM: layer '{self.target_layer}' must output one float "
@@ -171,7 +171,7 @@ def _as_images(images, net):
                         f"{type(images).__name__}")
     if images.ndim != 4:
         raise ValueError(f"GradCAM: images must have shape (N, C, H, W), got {images.shape}")
-    if images._data.dtype.kind != 'f':
+    if images._data.dtype.kind not in 'fV':
         raise TypeError(f"GradCAM: images must be floating-point, got {images.dtype}")
     return images.detach()
 
@@ -320,7 +320,7 @@ def _as_rgb(image):
                          f"shape {np.shape(image)}")
     if a.dtype == np.uint8:
         return a.astype(np.float64)
-    if a.dtype.kind not in 'fiu':
+    if a.dtype.kind not in 'fiuV':
         raise ValueError(f"overlay: image must hold numbers, got {a.dtype}")
     a = a.astype(np.float64)
     lo, hi = a.min(), a.max()

@@ -44,7 +44,7 @@ def _attach(cell, args, out, wanted, positions, internal):
     items = list(out) if isinstance(out, (tuple, list)) else [out]
     # construct ran unrecorded: its integer outputs carry a gradient when an integer input
     # does (a transform differentiating integer tensors, as MindSpore does)
-    integer = any(t._data.dtype.kind != 'f' and carries_gradient(t) for t in wanted)
+    integer = any(t._data.dtype.kind not in 'fV' and carries_gradient(t) for t in wanted)
     out_positions = [i for i, o in enumerate(items)
                      if is_diff_tensor(o) or (integer and isinstance(o, Tensor))]
     if not out_positions:
@@ -157,7 +157,7 @@ def _checked(g, like, name, raw):
     if not isinstance(g, Tensor) and isinstance(g, (np.ndarray, np.generic, int, float, list)):
         g = Tensor._wrap(to_device(np.asarray(g, want), device_of(like._data)))
     if isinstance(g, Tensor):
-        if g._data.dtype.kind != 'f' and want.kind == 'f':
+        if g._data.dtype.kind not in 'fV' and want.kind in 'fV':
             g = Tensor._wrap(g._data.astype(want)) if raw else g.astype(want)
         if g.shape != like.shape and _broadcasts(like.shape, g.shape):
             g = Tensor._wrap(array_math.sum_to(g._data, like.shape)) if raw \

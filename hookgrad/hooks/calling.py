@@ -63,7 +63,7 @@ def gradient(new, old, name, raw):
         raise ValueError(f"{name} of shape {new.shape}, expected shape {shape}")
     have = new._data.dtype
     want = old.dtype if raw else old._data.dtype
-    if have.kind != 'f' and want.kind == 'f':
+    if have.kind not in 'fV' and want.kind in 'fV':
         raise TypeError(f"{name} of dtype {new.dtype}, expected a floating-point gradient "
                         f"({from_numpy(want)})")
     if raw:

@@ -221,7 +221,7 @@ def _input_boundary(record, args):
 def _output_boundary(record, out):
     if isinstance(out, Tensor):                             # the common case, unrolled
         record.n_outputs = 1
-        if out.requires_grad and (out._data.dtype.kind == 'f' or carries_gradient(out)):
+        if out.requires_grad and (out._data.dtype.kind in 'fV' or carries_gradient(out)):
             record.out_positions = _FIRST
             return _boundary(_OUTPUTS, record, (out,))[0]
         record.out_positions = ()

@@ -86,7 +86,7 @@ def erf_array(x):
             y *= h
             y += coef[k]
     np.copysign(y, flat, out=y)
-    if y.dtype != dt and dt.kind == 'f':
+    if y.dtype != dt and dt.kind in 'fV':
         y = y.astype(dt)
     return y.reshape(x.shape)
 

@@ -106,7 +106,7 @@ def first_maximum(views, y):
         np.subtract(k, t, out=step)
         np.multiply(step, hit, out=step)
         np.subtract(k, step, out=k)
-    if y.dtype.kind == 'f':
+    if y.dtype.kind in 'fV':
         nan = np.isnan(y)
         if type(y) is not np.ndarray or nan.any():
             for t in range(kk - 1, -1, -1):      # t in k's dtype: CuPy casts no Python int

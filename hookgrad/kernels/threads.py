@@ -34,6 +34,7 @@ import os
 import threading
 import time
 
+import ml_dtypes
 import numpy as np
 
 TINY = 524_288          # 2*M*N*K at OpenBLAS's own single-thread limit (M*N*K <= 262144)
@@ -179,16 +180,21 @@ def product_flops(a, b):
 
 
 _HALF = np.dtype(np.float16)
+_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+LOW = frozenset((_HALF, _BFLOAT16))     # the types multiplied in float32
 
 
 def half_matmul(a, b, out=None):
-    """``np.matmul(a, b, out=out)``; float16 NumPy operands are multiplied by BLAS in float32
-    and the result rounded once (NumPy's float16 loop sums in float32 too, about 100x slower;
-    a GPU's library has half-precision products of its own)."""
-    if a.dtype is _HALF and b.dtype is _HALF and type(a) is np.ndarray:
+    """``np.matmul(a, b, out=out)``; float16 NumPy operands, and bfloat16 ones on any device,
+    are multiplied in float32 and the result rounded once (NumPy's float16 loop sums in
+    float32 too, about 100x slower; bfloat16 has no product of its own; a GPU's library has
+    float16 products of its own). bfloat16 with another type gives float32."""
+    da, db = a.dtype, b.dtype
+    if da is _BFLOAT16 or db is _BFLOAT16 or \
+            (da is _HALF and db is _HALF and type(a) is np.ndarray):
         y = _gemm.matmul(a.astype(np.float32), b.astype(np.float32))
         if out is None:
-            return y.astype(_HALF)
+            return y.astype(da if da is db else np.float32, copy=False)
         np.copyto(out, y, casting='same_kind')
         return out
     return _gemm.matmul(a, b, out=out)
@@ -201,7 +207,7 @@ def matmul(a, b, out=None):
     flops, m, n = product_flops(a, b)
     before = set_threads(threads_for(flops, m, n))
     try:
-        if a.dtype is _HALF:
+        if a.dtype in LOW or b.dtype in LOW:
             return half_matmul(a, b, out)
         if flops < _gemm.MIN_FLOPS:         # no other library takes it: NumPy's, at once
             return np.matmul(a, b, out=out)

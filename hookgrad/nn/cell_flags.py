@@ -195,11 +195,11 @@ class CellFlags:
         np_dtype = _dtype.to_numpy(dtype)
         for _, cell in self.cells_and_names():
             for p in cell._params.values():
-                if p is not None and p._data.dtype.kind == 'f':
+                if p is not None and p._data.dtype.kind in 'fV':
                     effect(_replace_data, p, p._data.astype(np_dtype))
             buffers = cell.__dict__.get('_buffers', {})
             for name, buf in buffers.items():
-                if buf is not None and buf._data.dtype.kind == 'f':
+                if buf is not None and buf._data.dtype.kind in 'fV':
                     new = Tensor._wrap(buf._data.astype(np_dtype))
                     buffers[name] = new
                     object.__setattr__(cell, name, new)
@@ -370,7 +370,7 @@ def _parse_to(cell, args, kwargs):
     if device is not None and not isinstance(device, str):
         raise TypeError(f"Cell.to: device must be a str, got {type(device).__name__}")
     if dtype is not None and not (isinstance(dtype, _dtype.DType)
-                                  and np.dtype(_dtype.to_numpy(dtype)).kind == 'f'):
+                                  and np.dtype(_dtype.to_numpy(dtype)).kind in 'fV'):
         raise TypeError(f"Cell.to only accepts floating point or complex dtypes, but got "
                         f"desired dtype={dtype}")
     return device, dtype

@@ -34,16 +34,14 @@ class MixedPrecisionType(enum.Enum):
 
 _BY_DTYPE = {_dtype.float16: MixedPrecisionType.FP16, _dtype.float32: MixedPrecisionType.FP32,
              _dtype.bfloat16: MixedPrecisionType.BF16}
-_NUMPY = {MixedPrecisionType.FP16: 'float16', MixedPrecisionType.FP32: 'float32'}
+_NUMPY = {MixedPrecisionType.FP16: _dtype.float16.np_dtype,
+          MixedPrecisionType.FP32: _dtype.float32.np_dtype,
+          MixedPrecisionType.BF16: _dtype.bfloat16.np_dtype}
 
 
-def _numpy_dtype(kind, who):
-    """The NumPy dtype a cell computes in for ``kind``; bfloat16 has none."""
-    if kind is MixedPrecisionType.BF16:
-        raise ValueError(f"{who}: hookgrad cannot compute in bfloat16 (NumPy has no bfloat16 "
-                         f"type); use mindspore.float16 or mindspore.float32")
-    import numpy as np
-    return np.dtype(_NUMPY[kind])
+def _numpy_dtype(kind):
+    """The NumPy dtype a cell computes in for ``kind``."""
+    return _NUMPY[kind]
 
 
 class CellPrecision:
@@ -58,20 +56,20 @@ class CellPrecision:
         and ``bf16`` as MindSpore does; a later call overrides.
 
         Args:
-            dst_type: ``mindspore.float16`` or ``mindspore.float32``.
+            dst_type: ``mindspore.float16``, ``mindspore.bfloat16`` or ``mindspore.float32``.
 
         Returns:
             Cell, self.
 
         Raises:
-            ValueError: ``dst_type`` is another dtype, or bfloat16 (which NumPy cannot hold).
+            ValueError: ``dst_type`` is another dtype.
         """
         if dst_type not in _BY_DTYPE:
             raise ValueError(f"For 'to_float', the argument 'dst_type' must be mstype.float32, "
                              f"mstype.float16 or mstype.bfloat16, but got type: "
                              f"{type(dst_type)} and value: {dst_type}.")
         kind = _BY_DTYPE[dst_type]
-        np_dtype = _numpy_dtype(kind, f"Cell '{self.path()}'.to_float")
+        np_dtype = _numpy_dtype(kind)
         flags = {'fp16': dst_type == _dtype.float16, 'fp32': dst_type == _dtype.float32,
                  'bf16': dst_type == _dtype.bfloat16}
         for _, cell in self.cells_and_names():
@@ -86,7 +84,6 @@ class CellPrecision:
 
         Raises:
             TypeError: ``mixed_type`` is not a MixedPrecisionType.
-            ValueError: for ``BF16`` (NumPy has no bfloat16).
         """
         if not isinstance(mixed_type, MixedPrecisionType):
             raise TypeError(f"Cell '{self.path()}'.set_mixed_precision_type: mixed_type must be "
@@ -95,7 +92,7 @@ class CellPrecision:
             self.__dict__.pop('_amp_kind', None)
             self.__dict__.pop('_amp_dtype', None)
             return
-        np_dtype = _numpy_dtype(mixed_type, f"Cell '{self.path()}'.set_mixed_precision_type")
+        np_dtype = _numpy_dtype(mixed_type)
         self.__dict__['_amp_kind'] = mixed_type
         self.__dict__['_amp_dtype'] = np_dtype
 
@@ -121,7 +118,7 @@ def call(cell, run, args, kwargs):
     d = cell.__dict__
     swapped = []
     for name, p in cell._params.items():
-        if p is not None and p.requires_grad and p._data.dtype.kind == 'f' and \
+        if p is not None and p.requires_grad and p._data.dtype.kind in 'fV' and \
                 p._data.dtype != np_dtype and d.get(name) is p:
             swapped.append((name, p))
             d[name] = cast(p, _dtype.from_numpy(np_dtype))
@@ -141,7 +138,7 @@ def _cast(value, np_dtype, cast):
     """A floating Tensor cast to ``np_dtype`` (differentiably); anything else as it is."""
     if isinstance(value, Tensor):
         kind = value._data.dtype
-        if kind.kind == 'f' and kind != np_dtype:
+        if kind.kind in 'fV' and kind != np_dtype:
             return cast(value, _dtype.from_numpy(np_dtype))
     return value
 

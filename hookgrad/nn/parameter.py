@@ -12,7 +12,7 @@ from .parameter_internals import ParameterInternals
 
 _INPUT_TYPES = (Tensor, np.ndarray, np.generic, numbers.Real, list, tuple)
 # set_data may widen values (bool -> int -> float) but never narrow their kind
-_KIND_RANK = {'b': 0, 'u': 1, 'i': 1, 'f': 2}
+_KIND_RANK = {'b': 0, 'u': 1, 'i': 1, 'f': 2, 'V': 2}    # 'V': bfloat16 (ml_dtypes)
 # Parameters a Cell keeps in a list, tuple or ParameterTuple without a name are given one,
 # 'Parameter#<n>' (MindSpore's generated names), so that names in a network stay unique
 GENERATED_PREFIX = 'Parameter#'

@@ -116,7 +116,7 @@ def result(y, dtype, name):
 
 def floating(x):
     """``x`` as a floating Tensor: integers and bools become Float32."""
-    return x if x._data.dtype.kind == 'f' else ops.cast(x, np.float32)
+    return x if x._data.dtype.kind in 'fV' else ops.cast(x, np.float32)
 
 
 def values(t):

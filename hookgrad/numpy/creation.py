@@ -52,7 +52,7 @@ def asfarray(a, dtype=np.float32):
     """``a`` as a floating Tensor (Float32 by default; a non-floating ``dtype`` gives
     Float32)."""
     dt = np_dtype(dtype, 'asfarray')
-    return to_tensor(a, 'asfarray', dt if dt.kind == 'f' else _F32)
+    return to_tensor(a, 'asfarray', dt if dt.kind in 'fV' else _F32)
 
 
 def copy(a):
@@ -198,7 +198,7 @@ def _spaced(start, stop, num, endpoint, axis, name):
 
 def _float_of(value):
     dt = value._data.dtype if isinstance(value, Tensor) else None
-    return dt if dt is not None and dt.kind == 'f' else _F32
+    return dt if dt is not None and dt.kind in 'fV' else _F32
 
 
 def _axis_in(axis, ndim, name):

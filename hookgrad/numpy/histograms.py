@@ -44,7 +44,7 @@ def bincount(x, weights=None, minlength=0, length=None):
         if w.shape != t.shape:
             raise fail('bincount', f"x and weights must have the same shape, got {t.shape} "
                                    f"and {w.shape}")
-        w = w if w._data.dtype.kind == 'f' else ops.cast(w, _F32)
+        w = w if w._data.dtype.kind in 'fV' else ops.cast(w, _F32)
     t = ops.clamp(t, 0, None)
     if length is None:
         top = int(values(t).max()) + 1 if t.shape[0] else 0
@@ -130,7 +130,7 @@ def _flat_weights(weights, shape, name):
     if w.shape != shape:
         raise fail(name, f"weights must have the shape of the data {shape}, got {w.shape}")
     w = ops.reshape(w, (-1,))
-    return w if w._data.dtype.kind == 'f' else ops.cast(w, _F32)
+    return w if w._data.dtype.kind in 'fV' else ops.cast(w, _F32)
 
 
 def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002

@@ -263,7 +263,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's name)
     if not valid:
         raise fail('norm', f"invalid value for ord: {ord!r}")
     t = to_tensor(x, 'norm')
-    t = t if t._data.dtype.kind == 'f' else ops.cast(t, np.float32)
+    t = t if t._data.dtype.kind in 'fV' else ops.cast(t, np.float32)
     ndim = t.ndim
     if axis is None:
         if ord is None:

@@ -348,7 +348,7 @@ def fix(x):
 
 
 def _rint(x, decimals=0):
-    return ops.round(x, decimals=decimals) if x._data.dtype.kind == 'f' else ops.identity(x)
+    return ops.round(x, decimals=decimals) if x._data.dtype.kind in 'fV' else ops.identity(x)
 
 
 def rint(x, dtype=None):

@@ -78,9 +78,9 @@ def _statistic(x, axis, before, after, lengths, mode):
     def stat(part):
         if fn is not None:
             return fn(part, axis, True)
-        m = ops.mean(part if part._data.dtype.kind == 'f' else ops.cast(part, np.float64),
+        m = ops.mean(part if part._data.dtype.kind in 'fV' else ops.cast(part, np.float64),
                      axis, True)
-        if x._data.dtype.kind != 'f':
+        if x._data.dtype.kind not in 'fV':
             m = ops.round(m)
         return ops.cast(m, x._data.dtype) if m._data.dtype != x._data.dtype else m
 
@@ -95,7 +95,7 @@ def _statistic(x, axis, before, after, lengths, mode):
 def _ramp(x, axis, before, after, ends):
     n = x.shape[axis]
     dt = x._data.dtype
-    ftype = dt if dt.kind == 'f' else np.dtype(np.float64)
+    ftype = dt if dt.kind in 'fV' else np.dtype(np.float64)
 
     def side(edge, end, width, rising):
         frac = np.arange(width, dtype=np.float64) / width
@@ -105,7 +105,7 @@ def _ramp(x, axis, before, after, ends):
         e = ops.cast(edge, ftype) if edge._data.dtype != ftype else edge
         v = ops.cast(to_tensor(end, 'pad'), ftype)
         y = ops.add(v, ops.mul(ops.sub(e, v), frac))
-        if dt.kind != 'f':      # integers: truncated, as NumPy converts the ramp
+        if dt.kind not in 'fV':      # integers: truncated, as NumPy converts the ramp
             y = ops.trunc(y)
         return ops.cast(y, dt) if y._data.dtype != dt else y
 

@@ -20,7 +20,7 @@ def _shape(shape, name):
 
 def _float_dtype(dtype, name):
     dt = np_dtype(dtype, name)
-    if dt.kind != 'f':
+    if dt.kind not in 'fV':
         raise fail(name, f"dtype must be a float type, got {dtype}")
     return dt
 

@@ -51,7 +51,7 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):  # noqa: A001
     if dt is not None:
         x = ops.cast(x, dt)
     y = ops.sum(x, axes, _keep(keepdims, 'sum')) if axes else \
-        (ops.identity(x) if x._data.dtype.kind == 'f' else ops.cast(x, np.int64))
+        (ops.identity(x) if x._data.dtype.kind in 'fV' else ops.cast(x, np.int64))
     if dt is not None and y._data.dtype != dt:
         y = ops.cast(y, dt)
     if initial is not None:
@@ -188,7 +188,7 @@ def average(x, axis=None, weights=None, returned=False):
     if (values(total) == 0).any():
         raise ZeroDivisionError("numpy.average: weights sum to zero, cannot be normalized")
     avg = ops.div(sum(ops.mul(x, w), axis), total)
-    avg = ops.cast(avg, x._data.dtype) if x._data.dtype.kind == 'f' else avg
+    avg = ops.cast(avg, x._data.dtype) if x._data.dtype.kind in 'fV' else avg
     return (avg, ops.cast(total, avg._data.dtype)) if returned else avg
 
 
@@ -238,7 +238,7 @@ def cumprod(a, axis=None, dtype=None):
 
 def _nan_to(x, value):
     """``x`` with NaNs replaced by ``value`` (no gradient reaches them)."""
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         return x
     return ops.where(ops.isnan(x), Tensor._wrap(np.asarray(value, x._data.dtype)), x)
 
@@ -255,7 +255,7 @@ def nansum(a, axis=None, dtype=None, keepdims=False):
 
 def _count(x, axis, keepdims):
     """The number of non-NaN elements over ``axis``, Float32 or the input's float type."""
-    ok = ops.logical_not(ops.isnan(x)) if x._data.dtype.kind == 'f' else ops.ones_like(
+    ok = ops.logical_not(ops.isnan(x)) if x._data.dtype.kind in 'fV' else ops.ones_like(
         x, dtype=np.bool_)
     return ops.cast(sum(ok, axis, keepdims=keepdims), floating(x)._data.dtype)
 
@@ -274,7 +274,7 @@ def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
     x = floating(_input(a, 'nanvar'))
     clean = _nan_to(x, 0)           # NaN-free, so no NaN reaches a gradient
     centred = ops.sub(clean, nanmean(x, axis, x._data.dtype, keepdims=True))
-    if x._data.dtype.kind == 'f':
+    if x._data.dtype.kind in 'fV':
         centred = ops.where(ops.isnan(x), ops.zeros_like(centred), centred)
     with np.errstate(invalid='ignore', divide='ignore'):    # all-NaN slices: NaN, silently
         y = ops.div(sum(ops.square(centred), axis, keepdims=keepdims),
@@ -291,7 +291,7 @@ def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 def _nan_extreme(fn, a, axis, dtype, keepdims, fill, name):
     x = _input(a, name)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         return result(fn(x, axis, keepdims), dtype, name)
     y = fn(_nan_to(x, fill), axis, keepdims)
     all_nan = ops.logical_not(ops.cast(sum(ops.logical_not(ops.isnan(x)), axis,

@@ -104,6 +104,8 @@ class ReLU6(Op):
 
 class LeakyReLU(Op):
     """y = x where x > 0, alpha * x elsewhere."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, alpha):
         ctx.save(x)
@@ -162,6 +164,8 @@ class GeLU(Op):
     'tanh':  y = x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x**3).
     Backward recomputes Phi or tanh(u) from x so that the rule is differentiable again.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, approximate):
         ctx.save(x)
@@ -187,6 +191,8 @@ class GeLU(Op):
 
 class Softmax(Op):
     """y = exp(x - max) / sum(exp(x - max)) along ``axis``; dx = y (gy - sum(gy y)), keep y."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis):
         y = np.exp(x - x.max(axis=axis, keepdims=True))
@@ -203,6 +209,8 @@ class Softmax(Op):
 
 class LogSoftmax(Op):
     """y = x - max - log(sum(exp(x - max))) along ``axis``; dx = gy - exp(y) sum(gy), keep y."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis):
         y = x - x.max(axis=axis, keepdims=True)

@@ -236,7 +236,7 @@ def cast(input, dtype):
         dt = dtype_arg(dtype)       # raises, naming the op and the argument
     if x._data.dtype == dt:
         return x
-    if dt.kind != 'f':
+    if dt.kind not in 'fV':
         return CastDiscrete.apply(x, dtype=dt)
     return Cast.apply(x, dtype=dt)
 

@@ -263,7 +263,7 @@ def _unbounded(dt, upper, like):
     key = (dt, upper) if kind is _ndarray else (dt, upper, kind)
     t = _extremes.get(key)
     if t is None:
-        if dt.kind == 'f':
+        if dt.kind in 'fV':
             v = np.inf if upper else -np.inf
         elif dt.kind in 'iu':
             info = np.iinfo(dt)

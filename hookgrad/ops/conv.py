@@ -5,8 +5,9 @@ convolution) and ``bias_add`` (the channel bias a convolution's output takes), N
 The array kernels (im2col + GEMM, Winograd, pointwise, batch-last im2col for narrow layers;
 channels-last or batch-last outputs; scratch memory from ``POOL``) are in ``conv_kernels`` and
 ``conv_batchlast``; ``conv_kernels.ALGORITHM`` chooses among them. On a device (the GPU's
-arrays) the ops run ``kernels/conv_device.py`` instead, and on float16 CPU arrays
-``kernels/half.py`` (the CPU kernels in float32), which have the same functions: each op picks
+arrays) the ops run ``kernels/conv_device.py`` instead, and on float16 or bfloat16
+arrays ``kernels/half.py``'s ``Widened`` kernels (the same kernels in float32), which have the
+same functions: each op picks
 the module by its first input's type and dtype.
 
 Higher order. ``Convolution2D`` (y from x, w), ``Conv2DBackpropInput`` (x's gradient from gy, w)
@@ -44,12 +45,17 @@ def same_padding(size, kernel, stride, dilation):
 # ------------------------------------------------------------------------------ ops
 # Each op's ``backward`` applies the other two ops, so it records on Tensors (the three are
 # closed under differentiation); ``backward_arrays`` calls the conv_kernels functions directly.
-def _kernels(a):
-    """The kernels for arrays like ``a``: the CPU's (float16 ones widened to float32,
-    kernels/half.py) or a device's."""
+_wide_cpu = _half.Widened(_cpu)
+_wide_device = _half.Widened(_device)
+
+
+def _kernels(a, b):
+    """The kernels for operands ``a`` and ``b``: the CPU's (float16 and bfloat16 ones widened
+    to float32, kernels/half.py) or a device's (bfloat16 ones widened)."""
     if type(a) is not _ndarray:
-        return _device
-    return _half if a.dtype is _half.HALF else _cpu
+        return _wide_device if a.dtype is _half.BFLOAT16 or b.dtype is _half.BFLOAT16 \
+            else _device
+    return _wide_cpu if a.dtype in _half.LOW or b.dtype in _half.LOW else _cpu
 
 
 def _params(stride, padding, dilation, groups):
@@ -68,7 +74,7 @@ class Convolution2D(Op):
     """
     @staticmethod
     def forward(ctx, x, w, b=None, *, stride, padding, dilation, groups):
-        kernels = _kernels(x)
+        kernels = _kernels(x, w)
         grads = getattr(_expected, 'grads', (True, True)) if ctx.recording else (False, False)
         _expected.grads = (True, True)
         y, how, xh, rows, cols = kernels.conv_forward(x, w, stride, padding, dilation, groups,
@@ -100,7 +106,7 @@ class Convolution2D(Op):
         x, w, xh, rows, cols = ctx.saved
         p = ctx.p
         gx = gw = None
-        kernels = _kernels(gy)
+        kernels = _kernels(gy, x)
         gyg = kernels.grad_operand(gy, ctx.how, p['groups'])
         if ctx.needs_grad(0):
             gx = kernels.input_grad(gy, w, x.shape[2:], how=ctx.how, gyg=gyg, rows=rows, **p)
@@ -116,7 +122,7 @@ class Conv2DBackpropInput(Op):
     def forward(ctx, gy, w, *, input_size, stride, padding, dilation, groups):
         ctx.save(gy, w)
         ctx.p = _params(stride, padding, dilation, groups)
-        kernels = _kernels(gy)
+        kernels = _kernels(gy, w)
         return kernels.input_grad(gy, w, input_size, stride, padding, dilation, groups)
 
     @staticmethod
@@ -129,7 +135,7 @@ class Conv2DBackpropInput(Op):
     @staticmethod
     def backward_arrays(ctx, ggx):
         gy, w = ctx.saved
-        kernels = _kernels(gy)
+        kernels = _kernels(gy, w)
         return (kernels.conv_forward(ggx, w, **ctx.p)[0] if ctx.needs_grad(0) else None,
                 kernels.filter_grad(gy, ggx, w.shape[2:], **ctx.p) if ctx.needs_grad(1)
                 else None)
@@ -141,7 +147,7 @@ class Conv2DBackpropFilter(Op):
     def forward(ctx, gy, x, *, kernel_size, stride, padding, dilation, groups):
         ctx.save(gy, x)
         ctx.p = _params(stride, padding, dilation, groups)
-        kernels = _kernels(gy)
+        kernels = _kernels(gy, x)
         return kernels.filter_grad(gy, x, kernel_size, stride, padding, dilation, groups)
 
     @staticmethod
@@ -154,7 +160,7 @@ class Conv2DBackpropFilter(Op):
     @staticmethod
     def backward_arrays(ctx, ggw):
         gy, x = ctx.saved
-        kernels = _kernels(gy)
+        kernels = _kernels(gy, x)
         return (kernels.conv_forward(x, ggw, **ctx.p)[0] if ctx.needs_grad(0) else None,
                 kernels.input_grad(gy, ggw, x.shape[2:], **ctx.p) if ctx.needs_grad(1)
                 else None)
@@ -216,7 +222,7 @@ def as_padding(padding, pad_mode, where):
 
 
 def _floating(t, where, arg):
-    if t._data.dtype.kind != 'f':
+    if t._data.dtype.kind not in 'fV':
         raise TypeError(f"{where}: {arg} must be a floating tensor, got dtype {t.dtype}")
 
 

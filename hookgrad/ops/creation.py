@@ -183,7 +183,7 @@ def filled_like(x, value, name):
         if value.ndim:
             raise ValueError(f"ops.{name}: value must be a number or a 0-d Tensor, got "
                              f"shape {value.shape}")
-        if value._data.dtype.kind not in 'iuf':
+        if value._data.dtype.kind not in 'iufV':
             raise TypeError(f"ops.{name}: value must be a number, got a Tensor of dtype "
                             f"{value.dtype}")
         # the value stays on its device: no read of it on the host

@@ -84,7 +84,7 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method='bilinear',
     if picked.size and (picked.min() < 0 or picked.max() >= batch):
         raise ValueError(f"{name}: box_indices must be in [0, {batch}), got "
                          f"{picked.tolist()}")
-    b = boxes if boxes._data.dtype.kind == 'f' else cast(boxes, np.float32)
+    b = boxes if boxes._data.dtype.kind in 'fV' else cast(boxes, np.float32)
     ys = _positions(b[:, 0:1], b[:, 2:3], h, ch, b)                            # (N, ch)
     xs = _positions(b[:, 1:2], b[:, 3:4], w, cw, b)                            # (N, cw)
     inside = logical_and(expand_dims(logical_and(ge(ys, 0), le(ys, h - 1)), 2),

@@ -174,7 +174,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     for arg, x in (('log_probs', log_probs), ('targets', targets)):
         if not isinstance(x, Tensor):
             raise TypeError(f"ops.ctc_loss: {arg} must be a Tensor, got {type(x).__name__}")
-    if log_probs.ndim != 3 or log_probs.asnumpy().dtype.kind != 'f':
+    if log_probs.ndim != 3 or log_probs.asnumpy().dtype.kind not in 'fV':
         raise ValueError(f"ops.ctc_loss: log_probs must be a float Tensor (T, N, C), got "
                          f"{log_probs.dtype} of shape {log_probs.shape}")
     n_time, batch, n_class = log_probs.shape

@@ -97,7 +97,7 @@ def randperm(n, seed=0, offset=0, dtype=_int64):
     if n < 0:
         raise ValueError(f"ops.randperm: n must be >= 0, got {n}")
     dt = to_numpy(dtype)
-    if dt.kind not in 'iuf':
+    if dt.kind not in 'iufV':
         raise ValueError(f"ops.randperm: dtype must be an integer or floating type, got {dtype}")
     rng = pair_generator(seed, offset, 'randperm')
     keys = UniformReal.apply(shape=(int(n),), dtype=np.dtype(np.float64), seed=rng)

@@ -14,6 +14,7 @@ from .._dtype import float64 as _float64, from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ._base import as_tensor, as_tensors, binary, broadcast_error, operands
+from ..kernels import half as _half
 from ..kernels.fp_errors import fp_call
 from .arithmetic import add, cast, div, floor_divide, mul, pow, remainder, sub
 from .comparison import clamp, equal, gt, logical_and, logical_not
@@ -102,7 +103,7 @@ class Round(Op):
 
     @staticmethod
     def forward(ctx, x, decimals):
-        if x.dtype.kind != 'f':
+        if x.dtype.kind not in 'fV':
             return x.copy() if decimals >= 0 else np.round(x, decimals)
         return np.round(x, decimals)
 
@@ -113,7 +114,7 @@ class RoundTowardZero(Op):
 
     @staticmethod
     def forward(ctx, x):
-        return np.trunc(x) if x.dtype.kind == 'f' else x.copy()
+        return np.trunc(x) if x.dtype.kind in 'fV' else x.copy()
 
 
 class TruncatedRemainder(Op):
@@ -151,11 +152,17 @@ class IsClose(Op):
 
 class NanToNum(Op):
     """y = x with NaN, +inf and -inf replaced by numbers; the gradient passes where x was
-    finite and is 0 at the replaced elements."""
+    finite and is 0 at the replaced elements; infinities become the dtype's extremes by
+    default."""
     @staticmethod
     def forward(ctx, x, nan, posinf, neginf):
         if ctx.recording:
             ctx.save(np.isfinite(x))
+        if x.dtype is _half.BFLOAT16:       # NumPy's nan_to_num has no bfloat16 extremes
+            top = float(_half.finfo(x.dtype).max)
+            return np.nan_to_num(x.astype(np.float32), nan=nan,
+                                 posinf=top if posinf is None else posinf,
+                                 neginf=-top if neginf is None else neginf).astype(x.dtype)
         return np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
     @staticmethod
@@ -227,7 +234,7 @@ def exp2(input):
 
 def _float_operands(input, other, name):
     a, b = operands(input, other)
-    if a._data.dtype.kind != 'f':
+    if a._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.{name}: input and other must be floating tensors, got "
                         f"{as_tensor(input).dtype} and {as_tensor(other).dtype}")
     return a, b
@@ -329,7 +336,7 @@ def true_divide(dividend, divisor):
 
 def _float_pair(x, y):
     a, b = operands(x, y)
-    if a._data.dtype.kind != 'f':
+    if a._data.dtype.kind not in 'fV':
         a, b = cast(a, np.float32), cast(b, np.float32)
     return a, b
 
@@ -368,7 +375,7 @@ def lerp(input, end, weight):
     """
     a, b = as_tensors((input, end), ('input', 'end'))
     for what, t in (('input', a), ('end', b)):
-        if t._data.dtype.kind != 'f':
+        if t._data.dtype.kind not in 'fV':
             raise TypeError(f"ops.lerp: {what} must be a floating tensor, got {t.dtype}")
     return add(a, mul(weight, sub(b, a)) if isinstance(weight, Tensor)
                else mul(sub(b, a), weight))
@@ -441,7 +448,7 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
         TypeError: for a non-floating input (as MindSpore).
     """
     x = as_tensor(input)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.nan_to_num: input must be a floating tensor, got {x.dtype}")
     for what, v in (('nan', nan), ('posinf', posinf), ('neginf', neginf)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real)):

@@ -9,11 +9,12 @@ import numbers
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.function import Op, value_read
 from ..kernels import backend
 
-_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64), _dtype.BFLOAT16)
 
 
 def _blocks(size, kernel, dilation, padding, stride):
@@ -116,7 +117,7 @@ def _col2im(x, output_size, kernel_size, dilation, padding, stride, name):
     if not isinstance(x, Tensor):
         raise TypeError(f"ops.{name}: input must be a Tensor, got {type(x).__name__}")
     if x._data.dtype not in _FLOATS:
-        raise TypeError(f"ops.{name}: input must be a Float16, Float32 or Float64 tensor, got "
+        raise TypeError(f"ops.{name}: input must be a Float16, BFloat16, Float32 or Float64 tensor, got "
                         f"{x.dtype}")
     size = _output_size(output_size, name)
     kernel = _pair(kernel_size, name, 'kernel_size', 1)
@@ -140,7 +141,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     blocks overlap their values add (the adjoint of ``unfold``).
 
     Args:
-        input (Tensor): (N, C * kh * kw, L) of Float16, Float32 or Float64.
+        input (Tensor): (N, C * kh * kw, L) of Float16, BFloat16, Float32 or Float64.
         output_size (Tensor): (H, W), two ints.
         kernel_size, dilation, padding, stride (Union[int, tuple[int], list[int]]): one value
             for both axes or a pair (height, width). Default dilation 1, padding 0, stride 1.
@@ -175,7 +176,7 @@ def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
     the kernel positions on their own axis).
 
     Args:
-        input_x (Tensor): (N, C, kh * kw, L) of Float16, Float32 or Float64.
+        input_x (Tensor): (N, C, kh * kw, L) of Float16, BFloat16, Float32 or Float64.
         output_size (Tensor): (H, W), two ints.
         kernel_size, dilation, padding_value, stride (Union[int, tuple[int], list[int]]): one
             value for both axes or a pair (height, width).
@@ -194,7 +195,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     kernel position inside the channel and the L blocks row-major (the adjoint of ``fold``).
 
     Args:
-        input (Tensor): (N, C, H, W) of Float16, Float32 or Float64.
+        input (Tensor): (N, C, H, W) of Float16, BFloat16, Float32 or Float64.
         kernel_size, dilation, padding, stride (Union[int, tuple[int], list[int]]): one value
             for both axes or a pair (height, width). Default dilation 1, padding 0, stride 1.
 
@@ -210,7 +211,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if not isinstance(input, Tensor):
         raise TypeError(f"ops.unfold: input must be a Tensor, got {type(input).__name__}")
     if input._data.dtype not in _FLOATS:
-        raise TypeError(f"ops.unfold: input must be a Float16, Float32 or Float64 tensor, got "
+        raise TypeError(f"ops.unfold: input must be a Float16, BFloat16, Float32 or Float64 tensor, got "
                         f"{input.dtype}")
     if input.ndim != 4:
         raise ValueError(f"ops.unfold: input must be 4-d (N, C, H, W), got shape {input.shape}")

@@ -9,6 +9,7 @@ is known.
 import numpy as np
 
 from .. import _dtype
+from ..kernels import half as _half
 from .._tensor import Tensor
 from .creation import range as _range, full_like, stop_gradient
 from .arithmetic import cast, identity
@@ -220,7 +221,7 @@ def eps(x):
         raise TypeError(f"For primitive[Eps], the input argument[x] must be a type of "
                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
                         f"Tensor[{x.dtype}].")
-    return stop_gradient(full_like(x, float(np.finfo(_dtype.to_numpy(x.dtype)).eps)))
+    return stop_gradient(full_like(x, float(_half.finfo(_dtype.to_numpy(x.dtype)).eps)))
 
 
 def stop_gradient_(input):

@@ -324,7 +324,7 @@ def _check_value(value):
     """Refuse values NumPy would write as NaN or garbage (None, strings, objects)."""
     if isinstance(value, (np.ndarray, np.generic, list, tuple)):
         dtype = np.asarray(value).dtype
-        if dtype.kind in 'biuf':
+        if dtype.kind in 'biufV':
             return
         raise TypeError(f"ops.setitem: value must be a Tensor, a number or an array of numbers, "
                         f"got {type(value).__name__} of dtype {dtype}")

@@ -46,7 +46,7 @@ def is_tensor(obj):
 
 def is_floating_point(input):
     """Whether ``input``'s dtype is a floating type."""
-    return tensor_arg(input, 'is_floating_point')._data.dtype.kind == 'f'
+    return tensor_arg(input, 'is_floating_point')._data.dtype.kind in 'fV'
 
 
 def is_complex(input):

@@ -43,7 +43,7 @@ def _tensor(value, name, arg='input'):
 
 def _floating(value, name, arg='input'):
     x = _tensor(value, name, arg)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.{name}: {arg} must be a floating tensor, got {x.dtype}")
     return x
 

@@ -17,7 +17,7 @@ def _product_threads(a, b):
     return _threads.threads_for(*_threads.product_flops(a, b))
 
 
-_HALF = np.dtype(np.float16)       # products widened to float32 (kernels/threads.half_matmul)
+_LOW = _threads.LOW     # float16, bfloat16: products widened to float32 (threads.half_matmul)
 
 
 def _threaded_matmul(a, b):
@@ -53,7 +53,7 @@ class MatMul(Op):
         ctx.save(a, b)
         before = _threads.set_threads(_product_threads(a, b))
         try:
-            y = np.matmul(a, b) if a.dtype is not _HALF else _threads.half_matmul(a, b)
+            y = np.matmul(a, b) if a.dtype not in _LOW else _threads.half_matmul(a, b)
             # two vectors give a NumPy scalar: make it a 0-d array
             return ctx.xp.asarray(y) if isinstance(y, np.generic) else y
         finally:
@@ -115,7 +115,7 @@ class Dense(Op):
         if w.ndim == 2 and x.ndim > 1:
             y = _threads.matmul(x, w.T)
         else:
-            y = np.matmul(x, w.T) if x.dtype is not _HALF else _threads.half_matmul(x, w.T)
+            y = np.matmul(x, w.T) if x.dtype not in _LOW else _threads.half_matmul(x, w.T)
         if bias:
             y = y + bias[0]
         if ctx.recording:

@@ -152,6 +152,8 @@ class _IndexTargets:
 class CrossEntropyIndex(Op):
     """Cross-entropy of logits ``x`` against class indices ``labels`` (with optional class
     ``weight``s; neither has a gradient); dx = g (softmax sum(q) - q)."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, labels, *weight, axis, ignore_index, smoothing, reduction):
         targets = _IndexTargets.checked(labels, weight, ignore_index, axis, x, 'cross_entropy')
@@ -210,6 +212,8 @@ class CrossEntropyProb(Op):
     l = -sum_c w_c q_c logp_c with q = t (1 - eps) + eps / C; dx = g (softmax sum(w q) - w q),
     dt = -g (1 - eps) w logp. The optional class weights w (an input) get no gradient.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, t, *weight, axis, smoothing, reduction):
         weight = weight[0].reshape((-1,) + (1,) * (x.ndim - 1 - axis)) if weight else None
@@ -265,6 +269,8 @@ def _smoothed(t, smoothing, n_classes):
 class NLLIndex(Op):
     """Negative log-likelihood of log-probabilities ``x`` at class indices ``labels`` (with
     optional class ``weight``s; neither has a gradient); dx = -g q."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, labels, *weight, axis, ignore_index, smoothing, reduction):
         targets = _IndexTargets.checked(labels, weight, ignore_index, axis, x, 'nll_loss')
@@ -387,7 +393,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean
     if kind in 'iu':
         return _index_loss(CrossEntropyIndex, x, t, axis, w, ignore_index, smoothing, reduction,
                            name)
-    if kind != 'f':
+    if kind not in 'fV':
         raise TypeError(f"ops.cross_entropy: target must hold class indices (integers) or "
                         f"probabilities (floats), got dtype {t.dtype}")
     if t.shape != x.shape:

@@ -35,6 +35,8 @@ _BCE_EPS = 1e-12
 class BinaryCrossEntropy(Op):
     """l = -(y log(max(x, eps)) + (1 - y) log(max(1 - x, eps))), MindSpore's clamped logs;
     dl/dx = (x - y) / max(x (1 - x), eps), dl/dy = log(max(1 - x, eps)) - log(max(x, eps))."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, y):
         ctx.save(x, y)

@@ -174,6 +174,8 @@ class BatchNormTrain(Op):
     the variance unbiased); their arrays are replaced, never written, so graphs that saved them
     stay valid.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, w, b, eps, momentum, running):
         dtype = x.dtype
@@ -296,6 +298,8 @@ class BatchNormPredict(Op):
 
     dx = gy w rstd, dw = sum(gy (x - mean)) rstd, db = sum(gy); the statistics are constants.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, w, b, mean, var, eps):
         nd = x.ndim
@@ -341,6 +345,8 @@ class LayerNorm(Op):
     ``w`` and ``b`` (each optional, flagged by ``has_weight`` / ``has_bias``) have the shape of
     some trailing axes of x and broadcast; their gradients are sums over the leading axes.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, *params, k, eps, has_weight, has_bias):
         count = _trailing_size(x.shape, k)
@@ -428,7 +434,7 @@ def _tensor(value, name, arg):
 
 def _floating_input(value, name, arg):
     x = _tensor(value, name, arg)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.{name}: {arg} must be a floating tensor, got dtype {x.dtype}")
     return x
 

@@ -40,6 +40,8 @@ def _max_or_zero(xp, a, axis):
 class VectorNorm(Op):
     """y = (sum |x|^p)^(1/p) over ``axis`` (p = inf: max |x|, -inf: min |x|, 0: the count of
     nonzeros, which has no gradient); the gradient is 0 where y is 0."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, p, axis, keepdims):
         a = np.abs(x)
@@ -87,6 +89,8 @@ class VectorNorm(Op):
 class SingularValues(Op):
     """y = the singular values of the matrices over the last two axes, descending; the
     gradient is ``U diag(gy) V^T`` (exact where they are distinct; first order only)."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x):
         xp = ctx.xp         # the CUDA stand-in hands svd's named tuple back unwrapped
@@ -109,10 +113,10 @@ def _floating(x, dtype, name):
     """``x`` cast to ``dtype`` when given, else to Float32 when not floating."""
     if dtype is not None:
         dt = to_numpy(dtype)
-        if dt.kind != 'f':
+        if dt.kind not in 'fV':
             raise TypeError(f"ops.{name}: dtype must be a floating type, got {from_numpy(dt)}")
         return cast(x, dt)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         return cast(x, np.float32)
     return x
 
@@ -254,7 +258,7 @@ def cdist(x1, x2, p=2.0):
     from .shaping import expand_dims
     a, b = as_tensor(x1, 'x1'), as_tensor(x2, 'x2')
     for t in (a, b):
-        if t._data.dtype.kind != 'f':
+        if t._data.dtype.kind not in 'fV':
             raise TypeError(f"ops.cdist: inputs must be floating tensors, got {t.dtype}")
     if a.ndim != b.ndim or a.ndim not in (2, 3) or a.shape[-1] != b.shape[-1] \
             or a.shape[:-2] != b.shape[:-2]:
@@ -275,7 +279,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-08):
     """
     a, b = as_tensor(x1, 'x1'), as_tensor(x2, 'x2')
     for t in (a, b):
-        if t._data.dtype.kind != 'f':
+        if t._data.dtype.kind not in 'fV':
             raise TypeError(f"ops.cosine_similarity: inputs must be floating tensors, got "
                             f"{t.dtype}")
     from .broadcasting import broadcast_to
@@ -348,7 +352,7 @@ def l2_normalize(x, axis=0, epsilon=1e-4):
     """``x / sqrt(max(sum(x ** 2, axis), epsilon))``: what ``ops.L2Normalize`` computes."""
     from .unary import rsqrt
     t = as_tensor(x, 'x')
-    if t._data.dtype.kind != 'f':
+    if t._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.L2Normalize: x must be a floating tensor, got {t.dtype}")
     axes = _axes(axis, max(t.ndim, 1), 'L2Normalize')
     squares = _sum(mul(t, t), axes, True)

@@ -15,6 +15,8 @@ __all__ = ['mse_loss', 'l1_loss', 'binary_cross_entropy_with_logits']
 
 class MSE(Op):
     """l = (x - t)**2; dx = 2 g (x - t), dt = -dx."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, t, reduction):
         d = x - t
@@ -33,6 +35,8 @@ class MSE(Op):
 
 class L1(Op):
     """l = |x - t|; dx = g sign(x - t) (0 where equal), dt = -dx."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, t, reduction):
         d = np.abs(x - t)
@@ -56,6 +60,8 @@ class BCEWithLogits(Op):
     dw = l / w, dp = w t softplus(-x). softplus(-x) = max(-x, 0) + log1p(exp(-|x|)) never
     overflows.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, t, *extra, has_weight, has_pos_weight, reduction):
         w = extra[0] if has_weight else None

@@ -33,7 +33,7 @@ class MaxPool2D(Op):
     def forward(ctx, x, *, kernel_size, stride, padding, dilation, out_size, return_indices):
         p = {'kernel_size': kernel_size, 'stride': stride, 'padding': padding,
              'dilation': dilation, 'out_size': out_size}
-        fill = -np.inf if x.dtype.kind == 'f' else np.iinfo(x.dtype).min
+        fill = -np.inf if x.dtype.kind in 'fV' else np.iinfo(x.dtype).min
         xpad = padded(x, p, fill)
         kh, kw = kernel_size
         views = [xpad[offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
@@ -97,6 +97,8 @@ class MaxPool2D(Op):
 class AvgPool2D(Op):
     """y = the sum of each window divided by ``divisor`` (per output position or one number);
     the gradient adds gy / divisor to every element of the window."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, *, kernel_size, stride, padding, out_size, divisor):
         p = _avg_params(kernel_size, stride, padding, out_size, divisor)
@@ -117,6 +119,8 @@ class AvgPool2D(Op):
 
 class AvgPool2DGrad(Op):
     """gx = the input gradient of average pooling for gy (the adjoint of AvgPool2D)."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, gy, *, input_size, kernel_size, stride, padding, out_size, divisor):
         p = _avg_params(kernel_size, stride, padding, out_size, divisor)
@@ -145,12 +149,12 @@ def _public(p):
 
 
 # ------------------------------------------------------------------------------ arguments
-def _pool_input(x, where, kinds='f'):
+def _pool_input(x, where, kinds='fV'):
     x = as_tensor(x)
     if x.ndim != 4:
         raise ValueError(f"{where}: input must be 4-d (N, C, H, W), got shape {x.shape}")
     if x._data.dtype.kind not in kinds:
-        expected = 'a floating' if kinds == 'f' else 'a real number'
+        expected = 'a floating' if kinds == 'fV' else 'a real number'
         raise TypeError(f"{where}: expected {expected} tensor, got dtype {x.dtype}")
     return x
 
@@ -246,7 +250,7 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     ([[[[4.0]]]], [[[[2]]]])
     """
     where = 'ops.max_pool2d'
-    x = _pool_input(x, where, 'fiu')
+    x = _pool_input(x, where, 'fiuV')
     kernel = as_ints(kernel_size, 2, where, 'kernel_size')
     stride = kernel if stride is None else as_ints(stride, 2, where, 'stride')
     dilation = as_ints(dilation, 2, where, 'dilation')
@@ -334,7 +338,7 @@ def adaptive_avg_pool2d(input, output_size):
     if x.ndim not in (3, 4):
         raise ValueError(f"{where}: input must be 3-d (C, H, W) or 4-d (N, C, H, W), got shape "
                          f"{x.shape}")
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"{where}: expected a floating tensor, got dtype {x.dtype}")
     (h, w), lead = x.shape[-2:], x.shape[:-2]
     ho, wo = adaptive_output_size(output_size, (h, w), where)

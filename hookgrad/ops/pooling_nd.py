@@ -25,7 +25,7 @@ __all__ = ['avg_pool1d', 'avg_pool3d', 'max_pool3d', 'adaptive_avg_pool1d',
            'adaptive_max_pool3d']
 
 
-def _input(x, ranks, where, kinds='f'):
+def _input(x, ranks, where, kinds='fV'):
     """x checked (rank among ``ranks``, dtype kind among ``kinds``), batched, and whether a
     batch dimension was added."""
     if not isinstance(x, Tensor):
@@ -184,7 +184,7 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
         ValueError, TypeError: as ``max_pool2d``.
     """
     where = 'ops.max_pool3d'
-    x, added = _input(x, (4, 5), where, 'fiu')
+    x, added = _input(x, (4, 5), where, 'fiuV')
     kernel = as_ints(kernel_size, 3, where, 'kernel_size')
     stride = kernel if stride is None else as_ints(stride, 3, where, 'stride')
     dilation = as_ints(dilation, 3, where, 'dilation')
@@ -263,7 +263,7 @@ def adaptive_max_pool1d(input, output_size):
         TypeError: for a Bool input.
     """
     where = 'ops.adaptive_max_pool1d'
-    x, _ = _input(input, (3,), where, 'fiu')
+    x, _ = _input(input, (3,), where, 'fiuV')
     out = _one_size(output_size, where)
     _divisible(x.shape[-1], out, where)
     y = adaptive_max_pool2d(expand_dims(x, 2), (1, out))
@@ -286,7 +286,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     if x.ndim not in (3, 4):
         raise ValueError(f"{where}: input must be 3-d (C, H, W) or 4-d (N, C, H, W), got shape "
                          f"{x.shape}")
-    if x._data.dtype.kind not in 'fiu':
+    if x._data.dtype.kind not in 'fiuV':
         raise TypeError(f"{where}: expected a real number tensor, got dtype {x.dtype}")
     _flag(return_indices, where, 'return_indices')
     (h, w) = x.shape[-2:]
@@ -337,7 +337,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     if input.ndim not in (4, 5):
         raise ValueError(f"{where}: input must be 4-d (C, D, H, W) or 5-d (N, C, D, H, W), got "
                          f"shape {input.shape}")
-    if input._data.dtype.kind not in 'fiu':
+    if input._data.dtype.kind not in 'fiuV':
         raise TypeError(f"{where}: expected a real number tensor, got dtype {input.dtype}")
     _flag(return_indices, where, 'return_indices')
     items = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,)

@@ -28,6 +28,8 @@ class Einsum(Op):
     a letter repeated in k (a diagonal) is routed through an identity matrix, a letter found
     only in k (summed there) through a vector of ones.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, *xs, equation):
         if ctx.recording:
@@ -221,7 +223,7 @@ def dot(input, other):
     """
     a, b = as_tensor(input), as_tensor(other, 'other')
     for x in (a, b):
-        if x._data.dtype.kind != 'f':
+        if x._data.dtype.kind not in 'fV':
             raise TypeError(f"ops.dot: inputs must be floating tensors, got {x.dtype}")
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError(f"ops.dot: inputs must have rank >= 2, got shapes {a.shape} and "

@@ -75,7 +75,7 @@ class Dropout2D(Op):
 # ------------------------------------------------------------------------------ checks
 def _float_input(input, name):
     x = as_tensor(input)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.{name}: expected a floating tensor (Float16, Float32 or Float64), "
                         f"got dtype {from_numpy(x._data.dtype)}")
     return x

@@ -101,6 +101,8 @@ def _empty_error(name, x):
 # ---------------------------------------------------------------------------- primitives
 class ReduceSum(Op):
     """y = sum of x over ``axis``; the gradient is gy spread back over the summed axes."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis, keepdims, dtype=None):
         _remember(ctx, x, axis, keepdims)
@@ -115,6 +117,8 @@ class ReduceSum(Op):
 
 class ReduceMean(Op):
     """y = mean of x over ``axis``; each input gets gy / (number of elements averaged)."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
@@ -147,6 +151,8 @@ class ReduceProd(Op):
     running products from both ends of the slice (no division), recorded as ops, so gradients
     of every order are exact with any number of zeros.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
@@ -284,6 +290,8 @@ class Argmin(Op):
 
 class CumSum(Op):
     """y = running sum along ``axis``; the gradient is the running sum of gy taken backwards."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis):
         ctx.axis = axis
@@ -303,6 +311,8 @@ class CumSum(Op):
 
 class Var(Op):
     """y = sum of (x - mean)**2 over ``axis`` / (n - ddof); dy/dx = 2 (x - mean) / (n - ddof)."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis, ddof, keepdims):
         _remember(ctx, x, axis, keepdims)
@@ -320,6 +330,8 @@ class Var(Op):
 
 class Std(Op):
     """y = sqrt(var(x)); dy/dx = (x - mean) / ((n - ddof) y), so keep y."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis, ddof, keepdims):
         _remember(ctx, x, axis, keepdims)
@@ -357,7 +369,7 @@ class ReduceAny(Op):
 # ---------------------------------------------------------------------------- public functions
 def _floating(x):
     """``x`` itself when floating, else cast to Float32 (for means and variances of integers)."""
-    if x._data.dtype.kind == 'f':
+    if x._data.dtype.kind in 'fV':
         return x
     return cast(x, np.float32)
 
@@ -391,7 +403,7 @@ def mean(input, axis=None, keep_dims=False):
     x = as_tensor(input)
     axes = _axes(x, axis, 'mean')
     kind = x._data.dtype.kind
-    if kind == 'f':
+    if kind in 'fV':
         return ReduceMean.apply(x, axis=axes, keepdims=bool(keep_dims))
     if kind in 'iu':
         return IntegerMean.apply(x, axis=axes, keepdims=bool(keep_dims))

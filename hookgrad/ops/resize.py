@@ -166,7 +166,7 @@ def resize_bicubic(x, size, align_corners, half_pixel_centers):
 
 
 def _floating(x, where, mode):
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"{where}: mode {mode!r} needs a floating input, got {x.dtype}")
 
 

@@ -180,7 +180,7 @@ def _shape(shape, name, what='shape'):
 
 def _float_dtype(dtype, name, default=_F32):
     dt = default if dtype is None else to_numpy(dtype)
-    if dt.kind != 'f':
+    if dt.kind not in 'fV':
         raise ValueError(f"ops.{name}: dtype must be a floating type, got {from_numpy(dt)}")
     return dt
 
@@ -270,7 +270,7 @@ def randn_like(input, seed=None, *, dtype=None):
     ``dtype``)."""
     x = as_tensor(input)
     if dtype is None:
-        dt = x._data.dtype if x._data.dtype.kind == 'f' else _F32
+        dt = x._data.dtype if x._data.dtype.kind in 'fV' else _F32
     else:
         dt = _float_dtype(dtype, 'randn_like')
     return StandardNormal.apply(shape=x.shape, dtype=dt, seed=check_seed(seed, 'randn_like'),
@@ -337,8 +337,8 @@ def normal(shape, mean, stddev, seed=None):
     else:
         m = mean if isinstance(mean, Tensor) else tensor_on(float(mean), like, 'mean')
         s = stddev if isinstance(stddev, Tensor) else tensor_on(float(stddev), like, 'stddev')
-    dt = m._data.dtype if m._data.dtype.kind == 'f' else _F32
-    if s._data.dtype.kind == 'f' and s._data.dtype.itemsize > dt.itemsize:
+    dt = m._data.dtype if m._data.dtype.kind in 'fV' else _F32
+    if s._data.dtype.kind in 'fV' and s._data.dtype.itemsize > dt.itemsize:
         dt = s._data.dtype
     try:
         out = np.broadcast_shapes(shape, m.shape, s.shape)
@@ -384,7 +384,7 @@ def random_categorical(logits, num_sample, seed=0, dtype=_int64):
     or Int64, the default). ``seed`` 0 draws from the global generator; another int gives the
     same draws on every call."""
     x = as_tensor(logits)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.random_categorical: logits must be a Float16, Float32 or Float64 "
                         f"tensor, got {x.dtype}")
     if x.ndim != 2:

@@ -126,7 +126,7 @@ class ScatterExtreme(Op):
     def forward(ctx, u, *indices, shape, largest):
         xp = ctx.xp
         key = tuple(indices)
-        if u.dtype.kind == 'f':
+        if u.dtype.kind in 'fV':
             fill = -np.inf if largest else np.inf
         else:
             info = np.iinfo(u.dtype)
@@ -459,7 +459,7 @@ def tensor_scatter_mul(input_x, indices, updates):
 def tensor_scatter_div(input_x, indices, updates):
     """``input_x`` divided by ``updates`` at the n-d positions of ``indices``."""
     x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_div')
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.tensor_scatter_div: input_x must be a floating tensor, got "
                         f"{from_numpy(x._data.dtype)}")
     return mul(x, ScatterProduct.apply(reciprocal(u), *columns, shape=x.shape))

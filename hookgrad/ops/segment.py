@@ -10,7 +10,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._base import as_tensor, check_size
-from ..kernels import backend
+from ..kernels import backend, half as _half
 from ..kernels.backend import array_module
 from . import scatter_gather as _scatter, shaping as _shape
 
@@ -68,7 +68,7 @@ def _filled(rows, shape, value):
 
 
 def _extreme_fill(dtype, largest):
-    info = np.finfo(dtype) if dtype.kind == 'f' else np.iinfo(dtype)
+    info = _half.finfo(dtype) if dtype.kind in 'fV' else np.iinfo(dtype)
     return info.min if largest else info.max
 
 

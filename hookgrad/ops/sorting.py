@@ -61,7 +61,7 @@ def _reached(x, running):
     """Where ``x`` is the running extreme; a NaN, which the extreme keeps from its first
     appearance, is reached again by every later NaN (MindSpore's Cummax/Cummin point there)."""
     hit = x == running
-    if x.dtype.kind in 'fc':
+    if x.dtype.kind in 'fcV':
         hit |= (x != x) & (running != running)
     return hit
 
@@ -264,7 +264,7 @@ def quantile(input, q, axis=None, keepdims=False):
     from .indexing import take
     from .shaping import expand_dims, reshape, squeeze
     x = as_tensor(input)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.quantile: input must be a floating tensor, got {x.dtype}")
     if isinstance(q, Tensor):
         value_read(q)       # the positions interpolated come from q's values: read on the host
@@ -363,7 +363,7 @@ def bucketize(input, boundaries, *, right=False):
     if not isinstance(boundaries, (list, tuple)):
         raise TypeError(f"ops.bucketize: boundaries must be a list of numbers, got "
                         f"{type(boundaries).__name__}")
-    edges = np.asarray(boundaries, dtype=x._data.dtype if x._data.dtype.kind == 'f'
+    edges = np.asarray(boundaries, dtype=x._data.dtype if x._data.dtype.kind in 'fV'
                        else np.float64).reshape(-1)
     edges = Tensor._wrap(backend.to_device(edges, backend.device_of(x._data)))
     return searchsorted(edges, cast(x, edges._data.dtype), right=right)
@@ -396,7 +396,7 @@ def bincount(input, weights=None, minlength=0):
             raise ValueError(f"ops.bincount: weights of shape {w.shape} must have the shape of "
                              f"input {x.shape}")
         inputs.append(w)
-        if w._data.dtype.kind == 'f':
+        if w._data.dtype.kind in 'fV':
             dt = w._data.dtype
     return BinCount.apply(*inputs, minlength=int(minlength), dtype=dt)
 
@@ -414,7 +414,7 @@ def histc(input, bins=100, min=0.0, max=0.0):
         raise ValueError(f"ops.histc: bins must be a positive int, got {bins!r}")
     if min > max:
         raise ValueError(f"ops.histc: min {min} must not exceed max {max}")
-    dt = x._data.dtype if x._data.dtype.kind == 'f' or x._data.dtype == _I32 else _F32
+    dt = x._data.dtype if x._data.dtype.kind in 'fV' or x._data.dtype == _I32 else _F32
     return Histogram.apply(x, bins=int(bins), low=float(min), high=float(max), dtype=dt)
 
 

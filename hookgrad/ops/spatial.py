@@ -171,7 +171,7 @@ def affine_grid(theta, size, align_corners=False):
     where = 'ops.affine_grid'
     if not isinstance(theta, Tensor):
         raise TypeError(f"{where}: theta must be a Tensor, got {type(theta).__name__}")
-    if theta._data.dtype.kind != 'f':
+    if theta._data.dtype.kind not in 'fV':
         raise TypeError(f"{where}: theta must be a floating Tensor, got {theta.dtype}")
     if not isinstance(size, (tuple, list)) or not all(_is_int(s) and s >= 1 for s in size):
         raise TypeError(f"{where}: size must be a tuple of positive ints, got {size!r}")

@@ -28,6 +28,8 @@ class CumProd(Op):
     y_j / x_i; at the first zero it is the running product of the slice with that zero taken
     as 1; after it, 0. Masks of those three parts are constants of forward.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis):
         dtype = _I64 if x.dtype.kind in 'biu' else None
@@ -67,6 +69,8 @@ class LogCumSumExp(Op):
     dy_j/dx_i = exp(x_i - y_j) for i <= j; the gradient is formed in Float64 around the last
     (largest) y of each slice, exact while a slice's values span less than about 700.
     """
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x, axis):
         if ctx.xp is np:
@@ -138,7 +142,7 @@ def logcumsumexp(input, axis):
         TypeError: for a non-floating input (as MindSpore).
     """
     x = _as_1d(as_tensor(input))
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"ops.logcumsumexp: input must be a floating tensor, got {x.dtype}")
     return LogCumSumExp.apply(x, axis=_one_axis(axis, x, 'logcumsumexp'))
 
@@ -239,7 +243,7 @@ def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """The sum over ``axis`` (all axes for None) with NaN counted as 0; as MindSpore's, an
     integer input sums in its own dtype, Bool in Int64, and ``dtype`` converts the result."""
     x = as_tensor(input, 'input')
-    if x._data.dtype.kind == 'f':
+    if x._data.dtype.kind in 'fV':
         x = where(isnan(x), 0.0, x)
     own = x.dtype if x._data.dtype.kind in 'iu' else None
     y = _sum(x, () if axis is None else axis, keepdims, dtype=own)

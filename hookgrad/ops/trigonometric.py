@@ -216,7 +216,7 @@ def atanh(input):
 
 def _float_pair(input, other):
     a, b = operands(input, other)
-    if a._data.dtype.kind != 'f':
+    if a._data.dtype.kind not in 'fV':
         a, b = _floating(a), _floating(b)
     return a, b
 

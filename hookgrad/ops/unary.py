@@ -94,6 +94,8 @@ def _rsqrt(x):
 
 class Rsqrt(Op):
     """y = 1 / sqrt(x); dy/dx = -y**3 / 2."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x):
         y = fp_call('rsqrt', _rsqrt, x)
@@ -174,6 +176,8 @@ class Erf(Op):
 
 class Reciprocal(Op):
     """y = 1 / x; dy/dx = -y**2, so keep y."""
+    widens_bfloat16 = True
+
     @staticmethod
     def forward(ctx, x):
         y = fp_call('reciprocal', np.true_divide, 1.0, x)
@@ -204,7 +208,7 @@ class Floor(Op):
 
     @staticmethod
     def forward(ctx, x):
-        return np.floor(x) if x.dtype.kind == 'f' else x.copy()
+        return np.floor(x) if x.dtype.kind in 'fV' else x.copy()
 
 
 class Ceil(Op):
@@ -213,14 +217,14 @@ class Ceil(Op):
 
     @staticmethod
     def forward(ctx, x):
-        return np.ceil(x) if x.dtype.kind == 'f' else x.copy()
+        return np.ceil(x) if x.dtype.kind in 'fV' else x.copy()
 
 
 # ------------------------------------------------------------------------------ public functions
 def _floating(input):
     """``input`` as a Tensor; integer and bool tensors become Float32 (MindSpore's rule)."""
     x = input if type(input) is Tensor else as_tensor(input)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         return cast(x, np.float32)
     return x
 

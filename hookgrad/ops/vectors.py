@@ -64,7 +64,7 @@ def pdist(input, p=2.0):
     if x.ndim < 2:
         raise ValueError(f"For primitive[Pdist], the x dim must be equal to 2, but got "
                          f"{x.ndim}.")
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"For 'pdist', 'input' must be a float Tensor, but got {x.dtype}.")
     if p < 0:
         raise ValueError(f"For 'pdist', 'p' must be >= 0, but got {p}.")
@@ -85,7 +85,7 @@ def trapz(y, x=None, *, dx=1.0, dim=-1):
     of y's shape) or spaced ``dx`` apart. Integers give Float32; a float input keeps its dtype
     (MindSpore 2.10's CPU returns Float32 for Float64, losing the precision asked for)."""
     y = _tensor(y, 'trapz', 'y')
-    if y._data.dtype.kind != 'f':
+    if y._data.dtype.kind not in 'fV':
         y = cast(y, float32)
     if y.ndim == 0:
         raise ValueError("For 'trapz', 'y' must have rank >= 1.")

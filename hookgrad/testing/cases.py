@@ -112,7 +112,7 @@ class Case:
         for i, shape in enumerate(shapes):
             domain = self.domains[i] if i < len(self.domains) else normal
             a = np.asarray(domain(rng, shape))
-            out.append(a.astype(dtype) if a.dtype.kind == 'f' else a)
+            out.append(a.astype(dtype) if a.dtype.kind in 'fV' else a)
         return out
 
     def check_forward(self, shapes, dtype, device='CPU'):
@@ -137,7 +137,7 @@ class Case:
                 f"output {k} is on {g.device}, its inputs on {where.name}"
             g, w = g.asnumpy(), np.asarray(w)
             assert g.shape == w.shape, f"output {k}: shape {g.shape}, reference {w.shape}"
-            if g.dtype.kind == 'f' and w.dtype.kind == 'f':
+            if g.dtype.kind in 'fV' and w.dtype.kind in 'fV':
                 assert g.dtype == dtype, f"output {k}: dtype {g.dtype}, expected {np.dtype(dtype)}"
             np.testing.assert_allclose(g, w, rtol=rtol, atol=atol,
                                        err_msg=f"output {k} differs from the reference")
@@ -169,7 +169,7 @@ class Case:
 def _squared(out):
     """Every floating output squared (indices and masks pass through)."""
     if isinstance(out, (tuple, list)):
-        return tuple(o * o if o._data.dtype.kind == 'f' else o for o in out)
+        return tuple(o * o if o._data.dtype.kind in 'fV' else o for o in out)
     return out * out
 
 

@@ -77,7 +77,7 @@ def check_grad(fn, *arrays, wrt=None, eps=1e-6, atol=1e-6, rtol=1e-5, seed=0,
     rng = np.random.default_rng(seed)
     arrays = [np.array(a) for a in arrays]
     if wrt is None:
-        wrt = [i for i, a in enumerate(arrays) if a.dtype.kind == 'f']
+        wrt = [i for i, a in enumerate(arrays) if a.dtype.kind in 'fV']
     put = _placer(device)
     tensors = [Tensor._wrap(put(a.copy())) for a in arrays]
     for i in wrt:
@@ -114,7 +114,7 @@ def check_double_grad(fn, *arrays, wrt=None, eps=1e-6, atol=1e-5, rtol=1e-4, see
     rng = np.random.default_rng(seed)
     arrays = [np.array(a) for a in arrays]
     if wrt is None:
-        wrt = [i for i, a in enumerate(arrays) if a.dtype.kind == 'f']
+        wrt = [i for i, a in enumerate(arrays) if a.dtype.kind in 'fV']
     put = _placer(device)
     probe = _outputs(fn, [Tensor._wrap(put(a.copy())) for a in arrays])
     host_cts = _cotangents(probe, rng)

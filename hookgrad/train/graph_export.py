@@ -319,9 +319,9 @@ def _encode(value, arrays, what):
         return {'numpy_dtype': value.str}
     if isinstance(value, type) and issubclass(value, np.generic):
         return {'numpy_dtype': np.dtype(value).str}
-    if isinstance(value, np.generic) and value.dtype.kind in 'biuf':
+    if isinstance(value, np.generic) and value.dtype.kind in 'biufV':
         return {'numpy_scalar': [_encode(value.item(), arrays, what), value.dtype.str]}
-    if isinstance(value, np.ndarray) and arrays is not None and value.dtype.kind in 'biuf':
+    if isinstance(value, np.ndarray) and arrays is not None and value.dtype.kind in 'biufV':
         name = f'array.{len(arrays)}'
         arrays[name] = np.asarray(value)
         return {'array': name}

@@ -78,7 +78,7 @@ class ConfusionMatrix(Metric):
                              f"more, got {y_pred.ndim} and {y.ndim}")
         if y_pred.ndim == y.ndim + 1:
             y_pred = np.argmax(y_pred, axis=1)
-        elif y_pred.dtype.kind == 'f':
+        elif y_pred.dtype.kind in 'fV':
             y_pred = (y_pred >= self.threshold).astype(int)
         code = (y.reshape(-1) * self.num_classes + y_pred.reshape(-1)).astype(int)
         if code.size and (code.min() < 0 or code.max() >= self.num_classes ** 2):

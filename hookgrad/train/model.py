@@ -535,7 +535,7 @@ def _amp_step(train_network, manager):
 
 def _to_float32(value):
     from .. import _dtype, ops
-    if hasattr(value, '_data') and value._data.dtype.kind == 'f' and \
+    if hasattr(value, '_data') and value._data.dtype.kind in 'fV' and \
             value.dtype != _dtype.float32:
         return ops.cast(value, _dtype.float32)
     return value

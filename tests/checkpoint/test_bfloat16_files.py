@@ -36,12 +36,6 @@ UINT = {'BFloat16': np.uint16, 'Float16': np.uint16, 'Float32': np.uint32,
 NUMPY = {'BFloat16': ml_dtypes.bfloat16, 'Float16': np.float16, 'Float32': np.float32,
          'Float64': np.float64, 'Int32': np.int32}
 ALL_BITS = np.arange(1 << 16, dtype=np.uint16)
-# Parameter.set_data (nn/parameter.py) does not store into a bfloat16 parameter yet: its table
-# of dtype kinds lacks bfloat16's 'V'. strict: these start passing, and fail, once it does.
-SET_DATA_INTO_BF16 = pytest.mark.xfail(
-    strict=True, raises=(TypeError, KeyError),
-    reason="Parameter.set_data cannot store into a bfloat16 parameter yet")
-
 
 def from_bits(bits, dtype_name):
     return np.array(bits, UINT[dtype_name]).view(NUMPY[dtype_name])
@@ -96,9 +90,6 @@ def test_the_fixtures_hold_nans_infinities_and_subnormals():
     values = from_bits(w['bits'], 'BFloat16').astype(np.float32)
     assert np.isnan(values).sum() == 3 and np.isinf(values).sum() == 2
     assert 0x7f81 in w['bits'] and 0x0001 in w['bits'] and 0x8000 in w['bits']
-
-
-@SET_DATA_INTO_BF16
 @pytest.mark.parametrize('file', ['bf16.ckpt', 'bf16.safetensors'])
 def test_bfloat16_entries_load_into_a_bfloat16_network(file):
     net = Net({name: ms.Tensor(np.zeros(v.shape, v.asnumpy().dtype))
@@ -259,9 +250,7 @@ def test_hookgrads_older_format_checks_bfloat16_crc(tmp_path):
 
 # ----------------------------------------------------------------- load_param_into_net
 CAST_CASES = [pytest.param(c, id=f"{c['src']}->{c['dst']}") for c in EXPECTED['casts']]
-LOOSE_CASES = [pytest.param(c, id=f"{c['src']}->{c['dst']}", marks=[SET_DATA_INTO_BF16]
-                            if c['dst'] == 'BFloat16' and 'error' not in c['loose'] else [])
-               for c in EXPECTED['casts']]
+LOOSE_CASES = CAST_CASES
 
 
 @pytest.mark.parametrize('case', LOOSE_CASES)

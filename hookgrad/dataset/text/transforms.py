@@ -100,7 +100,7 @@ class ToNumber(TensorOperation):
             np_type = _dtype.to_numpy(data_type)
         except TypeError:
             np_type = None
-        if np_type is None or np_type.kind not in 'iuf':
+        if np_type is None or np_type.kind not in 'iufV':
             raise TypeError(f"data_type: {data_type} is not numeric data type.")
         self.data_type = np_type
 

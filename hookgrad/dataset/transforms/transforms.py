@@ -356,7 +356,7 @@ class Unique(TensorOperation):
         if x.ndim < 2:
             raise RuntimeError(f"Unique: input must be at least 2-D in order to do unique op, "
                                f"got rank:{x.ndim}")
-        if x.dtype.kind not in 'biuf':
+        if x.dtype.kind not in 'biufV':
             raise RuntimeError("Unique: only support numeric datatype of input, got string.")
         flat = x.ravel()
         values, first, inverse, counts = np.unique(flat, return_index=True,

@@ -38,7 +38,7 @@ def _mix_labels(labels, partner, lam):
 
 
 def _check_labels(labels, who):
-    if labels.dtype.kind not in 'biuf':
+    if labels.dtype.kind not in 'biufV':
         raise RuntimeError(f"{who}: invalid label type, label must be in a numeric type, but got: "
                            f"{labels.dtype}. You may need to perform OneHot first.")
 

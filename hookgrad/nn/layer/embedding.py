@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 from ... import _dtype
+from ...kernels import half as _half
 from ... import ops
 from ..._tensor import Tensor
 from ..cell import Cell
@@ -76,7 +77,7 @@ class Embedding(Cell):
             kind = _dtype.to_numpy(dtype).kind
         except TypeError as e:
             raise TypeError(f"nn.Embedding: dtype: {e}") from None
-        if kind not in 'iuf':
+        if kind not in 'iufV':
             raise TypeError(f"nn.Embedding: dtype must be a number type, got {dtype}")
         if padding_idx is not None:
             if isinstance(padding_idx, bool) or not isinstance(padding_idx, numbers.Integral):
@@ -238,7 +239,7 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
         name = f"nn.MultiFieldEmbeddingLookup '{self.path()}'"
         _indices(self, input_indices, 'input_indices')
         _indices(self, field_ids, 'field_ids')
-        if not isinstance(input_values, Tensor) or input_values._data.dtype.kind != 'f':
+        if not isinstance(input_values, Tensor) or input_values._data.dtype.kind not in 'fV':
             raise TypeError(f"{name}: input_values must be a floating Tensor")
         shape = input_indices.shape
         if len(shape) != 2 or input_values.shape != shape or field_ids.shape != shape:
@@ -253,7 +254,7 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
         dtype = rows._data.dtype
         if self.operator == 'MAX':
             keep = member & (input_values._data != 0)[..., None]      # (B, S, F)
-            lowest = Tensor(np.finfo(dtype).min, rows.dtype)
+            lowest = Tensor(_half.finfo(dtype).min, rows.dtype)
             spread = ops.where(Tensor._wrap(keep[..., None]), ops.expand_dims(weighted, 2),
                                lowest)                                 # (B, S, F, E)
             merged = ops.amax(spread, 1)

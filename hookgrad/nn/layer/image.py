@@ -140,7 +140,7 @@ class SSIM(Cell):
 
     def construct(self, img1, img2):
         _pair(self, img1, img2)
-        if img1._data.dtype.kind != 'f':
+        if img1._data.dtype.kind not in 'fV':
             raise TypeError(f"nn.SSIM: img1 must be a floating Tensor, got dtype {img1.dtype}")
         _fits(self, img1)
         a, max_val = _as_float(img1, self.max_val)
@@ -234,7 +234,7 @@ class MSSSIM(Cell):
 
     def construct(self, img1, img2):
         _pair(self, img1, img2)
-        if img1._data.dtype.kind not in 'fu' or (img1._data.dtype.kind == 'u'
+        if img1._data.dtype.kind not in 'fuV' or (img1._data.dtype.kind == 'u'
                                                  and img1._data.dtype != np.uint8):
             raise TypeError(f"nn.MSSSIM: img1 must be a floating or UInt8 Tensor, got dtype "
                             f"{img1.dtype}")

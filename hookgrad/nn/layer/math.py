@@ -80,7 +80,7 @@ def _tensor(cell, x, arg='x'):
 
 def _floating(cell, x):
     _tensor(cell, x)
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"nn.{type(cell).__name__}: expected a floating input, got dtype "
                         f"{x.dtype}")
     return x
@@ -260,7 +260,7 @@ class Range(Cell):
         if delta == 0:
             raise ValueError("nn.Range: delta can not be zero")
         data = np.arange(start, limit, delta)
-        self.result_tensor = Tensor(data.astype(np.float32 if data.dtype.kind == 'f'
+        self.result_tensor = Tensor(data.astype(np.float32 if data.dtype.kind in 'fV'
                                                 else np.int32))
 
     def construct(self):

@@ -30,7 +30,7 @@ def _float_dtype(dtype, cell):
         npd = _dtype.to_numpy(dtype)
     except TypeError as e:
         raise TypeError(f"nn.{cell}: dtype: {e}") from None
-    if npd.kind != 'f':
+    if npd.kind not in 'fV':
         raise TypeError(f"nn.{cell}: dtype must be a floating type, got {dtype}")
     return dtype
 
@@ -243,7 +243,7 @@ class LayerNorm(Cell):
             raise ValueError(f"nn.LayerNorm '{self.path()}': input of shape {input_x.shape} "
                              f"does not match normalized_shape {self.normalized_shape} from "
                              f"axis {params_axis}")
-        x = ops.cast(input_x, _dtype.float32) if input_x._data.dtype.kind != 'f' else input_x
+        x = ops.cast(input_x, _dtype.float32) if input_x._data.dtype.kind not in 'fV' else input_x
         gamma, beta = self.gamma, self.beta
         if gamma._data.dtype != x._data.dtype:
             gamma, beta = ops.cast(gamma, x.dtype), ops.cast(beta, x.dtype)
@@ -267,7 +267,7 @@ def _tensor_input(cell, x):
     if not isinstance(x, Tensor):
         raise TypeError(f"nn.{type(cell).__name__} '{cell.path()}': expected a Tensor input, "
                         f"got {type(x).__name__}")
-    if x._data.dtype.kind != 'f':
+    if x._data.dtype.kind not in 'fV':
         raise TypeError(f"nn.{type(cell).__name__} '{cell.path()}': expected a floating input, "
                         f"got dtype {x.dtype}")
 

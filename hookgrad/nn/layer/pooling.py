@@ -105,7 +105,7 @@ class MaxPool2d(_Pool2d):
 
     def construct(self, x):
         x4 = self._input(x)
-        if x4._data.dtype.kind not in 'fiu':
+        if x4._data.dtype.kind not in 'fiuV':
             raise TypeError(f"nn.MaxPool2d '{self.path()}': expected a real number tensor, got "
                             f"dtype {x4.dtype}")
         ceil = self.ceil_mode and self.pad_mode != 'same'
@@ -151,7 +151,7 @@ class AvgPool2d(_Pool2d):
 
     def construct(self, x):
         x4 = self._input(x)
-        if x4._data.dtype.kind != 'f':
+        if x4._data.dtype.kind not in 'fV':
             raise TypeError(f"nn.AvgPool2d '{self.path()}': expected a floating tensor, got "
                             f"dtype {x4.dtype}")
         same = self.pad_mode == 'same'

@@ -171,7 +171,7 @@ class Upsample(Cell):
         if not isinstance(x, Tensor):
             raise TypeError(f"nn.Upsample '{self.path()}': expected a Tensor input, got "
                             f"{type(x).__name__}")
-        if x._data.dtype.kind != 'f':
+        if x._data.dtype.kind not in 'fV':
             raise TypeError(f"nn.Upsample '{self.path()}': expected a floating input, got "
                             f"dtype {x.dtype}")
         sizes, scales, corners = self._plan(x)

@@ -31,6 +31,7 @@ class SyncBatchNormTrain(Op):
     S1 = sum(gy) and S2 = sum(gy xc) over every process (one allreduce); dw = rstd sum(gy xc)
     and db = sum(gy) over this process's share. ``running`` as in ``BatchNormTrain``.
     """
+    widens_bfloat16 = True
 
     @staticmethod
     def forward(ctx, x, w, b, eps, momentum, running, group):

@@ -127,7 +127,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         if self.sparse:
             x = sparse_softmax_cross_entropy(logits, labels)
         else:
-            if labels._data.dtype.kind != 'f':
+            if labels._data.dtype.kind not in 'fV':
                 labels = ops.cast(labels, _dtype.float32)
             x = ops.cross_entropy(logits, labels, reduction='none')
         return self.get_loss(x)
@@ -270,7 +270,7 @@ def _check_index_labels(cell, logits, labels):
     """Floating labels of the shape class indices have: a TypeError suggesting int labels
     (floating labels are class probabilities, which have the logits' shape)."""
     if not (isinstance(logits, Tensor) and isinstance(labels, Tensor)
-            and labels._data.dtype.kind == 'f' and logits.ndim >= 1):
+            and labels._data.dtype.kind in 'fV' and logits.ndim >= 1):
         return
     index_shape = logits.shape[:1] + logits.shape[2:] if logits.ndim >= 2 else ()
     if labels.shape == index_shape and labels.shape != logits.shape:

@@ -158,7 +158,7 @@ class MultiMarginLoss(LossBase):
         _check_tensors(self, x=x, target=target)
         if self.weight is not None:
             weight = self.weight
-        x = x if x._data.dtype.kind == 'f' else ops.cast(x, _dtype.float32)
+        x = x if x._data.dtype.kind in 'fV' else ops.cast(x, _dtype.float32)
         n, c = x.shape if x.ndim == 2 else (0, 0)
         if x.ndim != 2:
             raise ValueError(f"nn.MultiMarginLoss: x must be 2-d (N, C), got shape {x.shape}")

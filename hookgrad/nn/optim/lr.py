@@ -260,7 +260,7 @@ def _step_value(global_step, who):
     """The step number carried by ``global_step`` (a one-element Tensor or an int), a float."""
     if isinstance(global_step, Tensor):
         data = global_step._data
-        if data.size != 1 or data.dtype.kind not in 'iuf':
+        if data.size != 1 or data.dtype.kind not in 'iufV':
             raise ValueError(f"{who}: global_step must be a one-element integer or float Tensor, "
                              f"got shape {global_step.shape} and dtype {global_step.dtype}")
         return float(np.float32(data.reshape(())))

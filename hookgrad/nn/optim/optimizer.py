@@ -412,7 +412,7 @@ class Optimizer(Cell):
             if a.shape != shape:
                 raise ValueError(f"{who}: the gradient for parameter '{p.name}' has shape "
                                  f"{a.shape}, but the parameter has shape {shape}")
-            if a.dtype.kind != 'f':
+            if a.dtype.kind not in 'fV':
                 raise TypeError(f"{who}: the gradient for parameter '{p.name}' must be "
                                 f"floating point, got {a.dtype}")
             arrays.append(a)
@@ -571,7 +571,7 @@ def _check_unique(params, who):
             raise ValueError(f"{who}: parameter '{p.name}' is given twice; each parameter may "
                              f"appear once")
         seen.add(id(p))
-        if p._data.dtype.kind != 'f':
+        if p._data.dtype.kind not in 'fV':
             raise TypeError(f"{who}: parameter '{p.name}' has dtype {p.dtype}; only floating "
                             f"point parameters can be optimized")
         if p.name is not None:

@@ -78,7 +78,7 @@ def _bucket_bytes(value):
 def _wire_dtype(dtype):
     """The dtype a gradient travels in: float32 for narrower floats (MindSpore casts gradients
     to float32 for the allreduce), else its own."""
-    return np.dtype(np.float32) if dtype.kind == 'f' and dtype.itemsize < 4 else dtype
+    return np.dtype(np.float32) if dtype.kind in 'fV' and dtype.itemsize < 4 else dtype
 
 
 class _Bucket:

@@ -156,7 +156,7 @@ class CheckValid(Primitive):
             raise ValueError(f"ops.CheckValid: img_metas must be (height, width, ratio), got "
                              f"shape {meta.shape}")
         # the limits computed in float64 as Python floats would be, on the boxes' device
-        dtype = b._data.dtype if b._data.dtype.kind == 'f' else np.float64
+        dtype = b._data.dtype if b._data.dtype.kind in 'fV' else np.float64
         height, width, ratio = meta._data.astype(np.float64)
         x1, y1, x2, y2 = (b._data[:, i] for i in range(4))
         valid = (x1 >= 0) & (y1 >= 0) & (x2 <= (width * ratio - 1).astype(dtype)) & \

@@ -299,7 +299,7 @@ class _FloatingResize(Primitive):
     def construct(self, images, size):
         name = type(self).__name__
         x = _image(images, name)
-        if x._data.dtype.kind != 'f':
+        if x._data.dtype.kind not in 'fV':
             raise TypeError(f"ops.{name}: {self.input_name} must be floating, got {x.dtype}")
         return type(self).resize(x, _size(size, name), self.align_corners,
                                  self.half_pixel_centers)

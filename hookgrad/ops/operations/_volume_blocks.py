@@ -33,7 +33,7 @@ class _Upsample3D(Primitive):
         x = as_tensor(x, 'x')
         if x.ndim != 5:
             raise ValueError(f"ops.{name}: x must be 5-d (N, C, D, H, W), got shape {x.shape}")
-        if x._data.dtype.kind != 'f':
+        if x._data.dtype.kind not in 'fV':
             raise TypeError(f"ops.{name}: x must be floating, got {x.dtype}")
         if (output_size is None) == (scales is None):
             raise ValueError(f"ops.{name}: exactly one of output_size and scales must be given, "
