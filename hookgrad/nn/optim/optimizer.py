@@ -362,9 +362,9 @@ class Optimizer(Cell):
         """Update a device segment with one fused kernel (kernels/fused.py) over its flat
         parameters and state; False when this optimizer has none for it (``_fused_rule``)."""
         block = seg.blocks[0]
-        if not _fuses(type(self)) or \
+        if seg.dtype.kind == 'V' or not _fuses(type(self)) or \
                 not self._fused_rule(seg.xp, block, None, None, lr, scalars, check=True):
-            return False
+            return False        # bfloat16 ('V'): the CUDA C kernels are written for float types
         g = block.gather(grads)
         decay, scale = self._decay, self.loss_scale
         if decay is not None and (block.weight_decay or block.centralize or scale != 1.0):
