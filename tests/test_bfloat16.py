@@ -162,3 +162,24 @@ def test_bfloat16_on_the_gpu_stand_in():
         grad = ms.grad(lambda x: ops.matmul(x, w).sum())(x)
     assert y.device == 'GPU:0' and y.dtype == ms.bfloat16
     assert grad.dtype == ms.bfloat16 and grad.tolist() == [[4.0] * 3] * 2
+
+
+@pytest.mark.parametrize('make', [lambda ps: nn.Adam(ps, 0.1), lambda ps: nn.Momentum(ps, 0.1, 0.9)])
+def test_optimizers_update_bfloat16_parameters_alike_on_cpu_and_gpu(make):
+    from hookgrad.testing.cases import on_device
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 3))
+    weights = []
+    for device in ('CPU', 'GPU'):
+        with on_device(device):
+            ms.set_seed(0)
+            net = nn.Dense(3, 2)
+            for p in net.get_parameters():
+                p.set_dtype(ms.bfloat16)
+            opt = make(net.trainable_params())
+            for _ in range(3):
+                opt(ms.grad(lambda x: net(x).sum(), None, opt.parameters)(
+                    Tensor(x, ms.bfloat16)))
+        assert net.weight.dtype == ms.bfloat16 and net.weight.device.startswith(device)
+        weights.append(net.weight.asnumpy())
+    np.testing.assert_array_equal(weights[0], weights[1])
