@@ -38,11 +38,16 @@ def _segments(x, segment_ids, num_segments, op):
             lo, hi = flat.min(), flat.max()
         else:           # a device: one host read for both bounds
             lo, hi = backend.to_host(array_module(flat).stack((flat.min(), flat.max())))
-        if lo < 0 or hi >= num_segments:
-            raise ValueError(f"ops.{op}: segment_ids must be in [0, {num_segments}), got "
-                             f"values from {lo} to {hi}")
+        if hi >= num_segments:
+            raise ValueError(f"ops.{op}: segment_ids must be below num_segments "
+                             f"{num_segments}, got values up to {hi}")
     rest = x.shape[ids.ndim:]
     rows = _shape.reshape(x, (flat.size,) + rest)
+    if flat.size and lo < 0:
+        # a negative id names no segment: its row is left out of every reduction
+        keep = array_module(flat).nonzero(flat >= 0)[0]
+        rows = _scatter.gather_nd(rows, Tensor._wrap(keep.reshape(-1, 1)))
+        flat = flat[keep]
     return rows, Tensor._wrap(flat.reshape(-1, 1).astype(np.int64)), (int(num_segments),) + rest
 
 
@@ -53,8 +58,10 @@ def unsorted_segment_sum(input_x, segment_ids, num_segments):
     ``segment_ids`` has the shape of input_x's leading axes; the result has shape
     ``(num_segments,) + input_x.shape[segment_ids.ndim:]``.
 
+    A row whose id is negative belongs to no segment and is left out.
+
     Raises:
-        ValueError: for ids outside [0, num_segments) or a shape mismatch.
+        ValueError: for an id >= num_segments or a shape mismatch.
     """
     rows, index, shape = _segments(input_x, segment_ids, num_segments, 'unsorted_segment_sum')
     return _scatter.tensor_scatter_add(_filled(rows, shape, 0), index, rows)
