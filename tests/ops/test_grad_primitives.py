@@ -43,6 +43,15 @@ def test_elementwise_grads_match_mindspore(name, args, expected):
     np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6, atol=1e-7)
 
 
+def test_relu6_grad_passes_the_gradient_at_six_but_not_at_zero():
+    # MindSpore 2.10 (CPU): ReLU6Grad()(ones, [-1, 0, 1, 6, 6.1, 7]) gives [0, 0, 1, 1, 0, 0]
+    x = ms.Tensor(np.array([-1.0, 0.0, 1.0, 6.0, 6.1, 7.0], np.float32))
+    dy = ms.Tensor(np.ones(6, np.float32))
+    out = G.ReLU6Grad()(dy, x).asnumpy()
+    np.testing.assert_array_equal(out, [0.0, 0.0, 1.0, 1.0, 0.0, 0.0],
+                                  err_msg='ReLU6Grad keeps dy on 0 < x <= 6')
+
+
 def test_bias_add_grad_sums_all_but_the_channel_axis():
     dout = ms.Tensor(np.arange(24).reshape(2, 3, 2, 2).astype(np.float32))
     assert G.BiasAddGrad()(dout).asnumpy().tolist() == [60.0, 92.0, 124.0]

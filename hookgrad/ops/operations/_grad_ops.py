@@ -12,7 +12,7 @@ import math
 from .._base import as_tensor
 from ..activation import sigmoid
 from ..arithmetic import cast, mul
-from ..comparison import equal, gt, isnan, logical_and, logical_or, lt
+from ..comparison import equal, gt, isnan, le, logical_and, logical_or, lt
 from ..indexing import where
 from ..reduction import reduce_sum
 from ..shaping import reshape
@@ -37,9 +37,10 @@ class ReluGrad(Primitive):
 
 
 class ReLU6Grad(Primitive):
-    """``ReLU6Grad()(dy, x)``: ``dy`` where ``0 < x < 6``, else 0."""
+    """``ReLU6Grad()(dy, x)``: ``dy`` where ``0 < x <= 6``, else 0 (the upper bound passes the
+    gradient, as MindSpore's kernel does)."""
     def construct(self, y_grad, x):
-        return where(logical_and(gt(x, 0), lt(x, 6)), y_grad, _zero(y_grad))
+        return where(logical_and(gt(x, 0), le(x, 6)), y_grad, _zero(y_grad))
 
 
 class SigmoidGrad(Primitive):
