@@ -9,6 +9,7 @@ discards never produces inf * 0 in backward. Integer inputs give Float32 results
 import numbers
 
 from .._tensor import Tensor
+from .. import _dtype as _mstype
 from ..kernels import backend
 from .activation import sigmoid, softmax, softplus
 from .arithmetic import cast
@@ -89,17 +90,22 @@ def selu(input_x):
 
 
 def hardsigmoid(input):
-    """Piecewise-linear sigmoid ``clamp(x / 6 + 1 / 2, 0, 1)``; its gradient is 1/6 strictly
-    between -3 and 3 and 0 at the kinks, as MindSpore's."""
+    """Piecewise-linear sigmoid ``clamp(x + 3, 0, 6) / 6``; its gradient is 1/6 strictly
+    between -3 and 3 and 0 at the kinks, as MindSpore's. ``(x + 3) / 6`` is rounded as
+    MindSpore rounds it; Float16 inputs are computed in Float32."""
     x = _tensor(input, 'hardsigmoid')
-    inside = logical_and(gt(x, -3.0), lt(x, 3.0))
-    return where(inside, x / 6.0 + 0.5, where(gt(x, 0.0), 1.0, 0.0).astype(x.dtype))
+    half = x.dtype == _mstype.float16
+    t = cast(x, _mstype.float32) if half else x
+    inside = logical_and(gt(t, -3.0), lt(t, 3.0))
+    out = where(inside, (t + 3.0) / 6.0, where(gt(t, 0.0), 1.0, 0.0).astype(t.dtype))
+    return cast(out, _mstype.float16) if half else out
 
 
 def hardswish(input):
-    """``x * hardsigmoid(x)``: 0 below -3, ``x`` above 3, ``x (x + 3) / 6`` between."""
+    """``x * clamp(x + 3, 0, 6) / 6``: 0 below -3, ``x`` itself above 3 (not ``x * 6 / 6``,
+    which can round differently)."""
     x = _tensor(input, 'hardswish')
-    return x * clamp(x / 6.0 + 0.5, 0.0, 1.0)
+    return where(gt(x, 3.0), x, x * clamp(x + 3.0, 0.0, 6.0) / 6.0)
 
 
 def mish(x):

@@ -199,3 +199,43 @@ def test_bad_arguments(call, error, message):
 
 def test_selu_constants():
     assert math.isclose(SELU_ALPHA * SELU_SCALE, 1.7580993408473766)
+
+
+# bit patterns printed by MindSpore 2.10 (CPU): hswish keeps x itself above 3 and rounds
+# x * (x + 3) / 6 in the input's precision; hsigmoid rounds (x + 3) / 6, Float16 via Float32
+HARD_X = np.array([-1, -2, 0, 2, 1, 3.12754, 3.9673724, -2.7], np.float32)
+HARD_BITS = [
+    (ops.hardswish, np.float32, [-1096111445, -1096111445, 0, 1070945621, 1059760811,
+                                 1078471070, 1081993582, -1106625169]),
+    (ops.hardsigmoid, np.float32, [1051372203, 1042983595, 1056964608, 1062557013,
+                                   1059760811, 1065353216, 1065353216, 1028443339]),
+    (ops.hardswish, np.float16, [-19115, -19115, 0, 16043, 14677, 16961, 17391, -20395]),
+    (ops.hardsigmoid, np.float16, [13653, 12629, 14336, 15019, 14677, 15360, 15360, 10859]),
+]
+
+
+@pytest.mark.parametrize('fn, dtype, bits', HARD_BITS)
+def test_hard_activations_round_as_mindspore(fn, dtype, bits):
+    out = fn(ms.Tensor(HARD_X.astype(dtype))).asnumpy()
+    assert out.dtype == dtype, out.dtype
+    got = out.view(np.int32 if dtype == np.float32 else np.int16).tolist()
+    assert got == bits, (fn.__name__, dtype, out)
+
+
+def test_hard_primitives_round_as_mindspore():
+    x = ms.Tensor(np.array([-1, -2, 0, 2, 1], np.float32))
+    np.testing.assert_array_equal(ops.HSwish()(x).asnumpy(), np.array(
+        [-0.33333334, -0.33333334, 0., 1.6666666, 0.6666667], np.float32))
+    np.testing.assert_array_equal(ops.HSigmoid()(x).asnumpy(), np.array(
+        [0.33333334, 0.16666667, 0.5, 0.8333333, 0.6666667], np.float32))
+
+
+def test_hard_activation_gradients_at_kinks():
+    # MindSpore 2.10: hswish' is (2x + 3) / 6 on [-3, 3], hsigmoid' is 1/6 strictly inside
+    x = ms.Tensor(np.array([-4, -3, -1, 0, 2.5, 3, 4], np.float32))
+    g = ms.grad(lambda t: ops.hardswish(t).sum())(x).asnumpy()
+    np.testing.assert_allclose(g, [0, -0.5, 1 / 6, 0.5, 4 / 3, 1.5, 1], rtol=1e-6)
+    g = ms.grad(lambda t: ops.hardsigmoid(t).sum())(x).asnumpy()
+    np.testing.assert_allclose(g, [0, 0, 1 / 6, 1 / 6, 1 / 6, 0, 0], rtol=1e-6)
+    h = ms.Tensor(np.array([-1.0, 1.0], np.float16))
+    assert ms.grad(lambda t: ops.hardsigmoid(t).sum())(h).dtype == ms.float16
