@@ -168,6 +168,10 @@ def run_backward(roots, root_grads, targets=None, retain_graph=False, create_gra
             for node in processed:
                 node.saved = None
                 node.ids = None
+        if captured is not None:
+            for i, g in enumerate(captured):
+                if isinstance(g, np.generic):   # a 0-d gradient NumPy gave as a scalar: as an
+                    captured[i] = np.asarray(g)     # array, a graph-mode trace can follow it
         return captured
     finally:
         fp_notes_exit(fp_token)

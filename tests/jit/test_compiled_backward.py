@@ -333,3 +333,19 @@ def test_a_training_step_needs_no_more_memory_than_eager():
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] <= peaks[0] * 1.05, peaks
+
+
+def test_the_gradient_of_a_0d_input_follows_each_call_sensitivity():
+    # NumPy returns a scalar, not an array, from an op on 0-d arrays; the program must still
+    # read the gradient from the replayed pass, not keep the traced call's value
+    @ms.jit
+    def f(x, y, sens):
+        return ms.ops.GradOperation(get_all=True, sens_param=True)(lambda a, b: a * b)(x, y, sens)
+
+    x, y = ms.Tensor(np.float32(1.0)), ms.Tensor(np.float32(2.0))
+    for s in (0.3, 0.7, -1.5):
+        dx, dy = f(x, y, ms.Tensor(np.float32(s)))
+        assert dx.shape == () and dy.shape == ()
+        np.testing.assert_allclose([dx.asnumpy(), dy.asnumpy()], [2 * s, s], rtol=1e-6,
+                                   err_msg=f'sensitivity {s}')
+    assert f.replays >= 2, 'the later calls replay the program'
