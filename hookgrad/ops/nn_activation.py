@@ -109,8 +109,12 @@ def hardswish(input):
 
 
 def mish(x):
-    """``x * tanh(softplus(x))``."""
+    """``x * tanh(softplus(x))``; Float16 inputs are computed in Float32 and rounded once, as
+    MindSpore does."""
     t = _tensor(x, 'mish')
+    if t.dtype == _mstype.float16:
+        w = cast(t, _mstype.float32)
+        return cast(w * tanh(softplus(w)), _mstype.float16)
     return t * tanh(softplus(t))
 
 

@@ -222,6 +222,17 @@ def test_hard_activations_round_as_mindspore(fn, dtype, bits):
     assert got == bits, (fn.__name__, dtype, out)
 
 
+def test_mish_rounds_float16_once_as_mindspore():
+    # bit patterns printed by MindSpore 2.10 (CPU): Float16 is computed in Float32, then rounded
+    x = ms.Tensor(np.array([0.01653, 0.9126, 0.6064, 0.1757, 0.8633, -1.5, 2.0, -0.25],
+                           np.float16))
+    out = ops.mish(x).asnumpy()
+    assert out.dtype == np.float16, out.dtype
+    assert out.view(np.int16).tolist() == [8479, 14898, 14222, 12126, 14794, -19259, 16327,
+                                           -20440], out
+    assert ms.grad(lambda t: ops.mish(t).sum())(x).dtype == ms.float16
+
+
 def test_hard_primitives_round_as_mindspore():
     x = ms.Tensor(np.array([-1, -2, 0, 2, 1], np.float32))
     np.testing.assert_array_equal(ops.HSwish()(x).asnumpy(), np.array(
