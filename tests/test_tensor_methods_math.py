@@ -118,6 +118,26 @@ def test_bits():
         ms.Tensor([True]).invert()
 
 
+def test_bit_operators():
+    """&, | and ^ are bitwise on integer tensors and logical on Bool ones (MindSpore 2.10's values)."""
+    a = ms.Tensor(np.array([5, -3, 12], np.int16))
+    b = ms.Tensor(np.array([3, 6, -1], np.int16))
+    for got, want in [(a & b, [1, 4, 12]), (a | b, [7, -1, -1]), (a ^ b, [6, -5, -13]),
+                      (a & 3, [1, 1, 0]), (a ^ 3, [6, -2, 15])]:
+        assert got.dtype == ms.int16 and got.asnumpy().tolist() == want
+    t_, u = ms.Tensor([True, False]), ms.Tensor([True, True])
+    assert (t_ ^ u).dtype == ms.bool_ and (t_ ^ u).asnumpy().tolist() == [False, True]
+    assert (t_ & u).asnumpy().tolist() == [True, False] and (t_ | u).asnumpy().tolist() == [True, True]
+    mixed = t_ & ms.Tensor(np.array([1, 2], np.int32))
+    assert mixed.dtype == ms.int32 and mixed.asnumpy().tolist() == [1, 0]
+    assert (t_ ^ 1).dtype == ms.int64                      # a Python int counts as int64 here
+    assert (ms.Tensor(np.array([5], np.uint8)) & ms.Tensor(np.array([3], np.int8))).dtype == ms.int16
+    with pytest.raises(TypeError, match="bitwise_xor: inputs must be integer or Bool"):
+        ms.Tensor([1.5]) ^ ms.Tensor([2.0])
+    with pytest.raises(TypeError, match="bitwise_and: inputs must be integer or Bool"):
+        ms.Tensor([1.5]) & ms.Tensor([2.0])
+
+
 def test_reductions():
     x = t()
     np.testing.assert_allclose(x.amax().asnumpy(), A.max())

@@ -388,11 +388,14 @@ class Tensor(TensorMethods):
     def __invert__(self):
         return _ops.logical_not(self)
 
-    def __and__(self, other):
-        return _ops.logical_and(self, other)
+    def __and__(self, other):           # bitwise on integers; on Bool tensors, logical
+        return _ops.bitwise_and(self, other)
 
     def __or__(self, other):
-        return _ops.logical_or(self, other)
+        return _ops.bitwise_or(self, other)
+
+    def __xor__(self, other):
+        return _ops.bitwise_xor(self, other)
 
     def __eq__(self, other):
         if other is None:
