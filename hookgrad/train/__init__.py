@@ -3,8 +3,10 @@ from .callback import (Callback, RunContext, LossMonitor, TimeMonitor, LambdaCal
                        EarlyStopping)
 from .callback_lr import LearningRateScheduler, ReduceLROnPlateau
 from .callback_recovery import OnRequestExit, BackupAndRestore
-from .callback_unavailable import (SummaryCollector, SummaryRecord, SummaryLandscape,
-                                   FlopsUtilizationCollector, TrainFaultTolerance)
+from .callback_unavailable import (SummaryLandscape, FlopsUtilizationCollector,
+                                   TrainFaultTolerance)
+from .summary import SummaryRecord
+from .summary_collector import SummaryCollector
 from .model_checkpoint import CheckpointConfig, ModelCheckpoint
 from .progress import ProgressBar
 from .metrics import (Metric, rearrange_inputs, Accuracy, Loss, TopKCategoricalAccuracy,

@@ -256,8 +256,9 @@ class EarlyStopping(Monitoring):
 from .model_checkpoint import CheckpointConfig, ModelCheckpoint  # noqa: E402
 from .callback_lr import LearningRateScheduler, ReduceLROnPlateau  # noqa: E402
 from .callback_recovery import OnRequestExit, BackupAndRestore  # noqa: E402
-from .callback_unavailable import (SummaryCollector, SummaryLandscape,  # noqa: E402
+from .callback_unavailable import (SummaryLandscape,  # noqa: E402
                                    FlopsUtilizationCollector, TrainFaultTolerance)
+from .summary_collector import SummaryCollector  # noqa: E402
 
 from ..compat.names import reporter as _reporter  # noqa: E402
 __getattr__ = _reporter('mindspore.train.callback')

@@ -38,6 +38,7 @@ from ._volume_blocks import *  # noqa: F401,F403  (UpsampleNearest3D, SpaceToBat
 from ._color_index_draw import *  # noqa: F401,F403  (RGBToHSV, UnravelIndex, TruncatedNormal...)
 from ._sparse import *  # noqa: F401,F403  (SparseToDense, SparseTensorDenseMatmul...)
 from ._graph import *  # noqa: F401,F403  (FloatStatus, Partial, InsertGradientOf)
+from ._summary import *  # noqa: F401,F403  (ScalarSummary, ImageSummary, TensorSummary...)
 from ._graph import make_range, tuple_len  # noqa: F401
 from ._definition import *  # noqa: F401,F403  (PrimitiveWithInfer, prim_attr_register...)
 from ._primitive import Primitive
