@@ -104,3 +104,67 @@ def test_the_gradient_of_maximum_and_minimum_follows_their_grad_primitives():
     assert dy.asnumpy().tolist() == pytest.approx([1.28, -0.23, 0.48, 2.0, 1.0])
     ints = grad(ms.ops.maximum)(ms.Tensor([1, 5]), ms.Tensor([3, 5]), ms.Tensor([2, 2]))
     assert [g.asnumpy().tolist() for g in ints] == [[0, 1], [2, 1]]
+
+
+# LayerNormGrad: values printed by MindSpore 2.10 (CPU); mean and variance are not x's own, so
+# every term of the formula counts
+LN_X = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 3.0]], np.float32)
+LN_DY = np.array([[1.0, -0.5, 0.25, 2.0], [-1.0, 0.75, 0.5, -0.25]], np.float32)
+LN_G = np.array([0.5, 1.5, -1.0, 2.0], np.float32)
+LN_MEAN = np.array([[0.3], [1.1]], np.float32)
+LN_VAR = np.array([[1.2], [0.8]], np.float32)
+
+
+def _layer_norm_grad(op, *arrays):
+    return op(*(ms.Tensor(a) for a in arrays))
+
+
+def test_layer_norm_grad_values():
+    dx, dg, db = _layer_norm_grad(G.LayerNormGrad(1, 1), LN_X, LN_DY, LN_VAR, LN_MEAN, LN_G)
+    np.testing.assert_allclose(dx.asnumpy(), [
+        [-0.3476754426956177, -1.360391616821289, -1.160701036453247, 2.8687682151794434],
+        [-0.1768764704465866, 0.8079543113708496, -1.2861754894256592, 0.6550977826118469]],
+        rtol=1e-6)
+    np.testing.assert_allclose(dg.asnumpy(), [-0.26463937759399414, -0.3290119767189026,
+                                              -0.5064569711685181, -0.622353196144104], rtol=1e-6)
+    np.testing.assert_array_equal(db.asnumpy(), [0.0, 0.25, 0.75, 1.75])
+    assert dg.shape == db.shape == (4,) and dx.dtype == ms.float32
+
+
+def test_layer_norm_grad_params_axis_before_norm_axis():
+    var = np.array([1.0, 0.5, 2.0, 0.25], np.float32).reshape(2, 2, 1)
+    mean = np.array([0.1, -0.2, 0.3, 0.0], np.float32).reshape(2, 2, 1)
+    dx, dg, db = _layer_norm_grad(G.LayerNormGrad(2, 1), LN_X.reshape(2, 2, 2),
+                                  LN_DY.reshape(2, 2, 2), var, mean, LN_G.reshape(2, 2))
+    np.testing.assert_allclose(dx.asnumpy(), [
+        [[0.2406250238418579, -0.2406250238418579], [-4.551999092102051, 4.551999092102051]],
+        [[-0.45022815465927124, 0.45022809505462646],
+         [-8.749994277954102, 8.749995231628418]]], rtol=1e-6)
+    np.testing.assert_allclose(dg.asnumpy(), [[-0.4485281705856323, 0.3909009099006653],
+                                              [0.2778174579143524, -0.22720766067504883]],
+                               rtol=1e-6)
+    np.testing.assert_array_equal(db.asnumpy(), [[0.0, 0.25], [0.75, 1.75]])
+
+
+def test_layer_norm_grad_epsilon_and_float16():
+    # a zero variance shows the kernel's epsilon, 1e-7
+    _, dg, _ = _layer_norm_grad(G.LayerNormGrad(-1, -1), LN_X, LN_DY,
+                                np.zeros((2, 1), np.float32), LN_MEAN, LN_G)
+    np.testing.assert_allclose(dg.asnumpy(), [-632.4555053710938, -553.398681640625,
+                                              -1185.85400390625, -1818.3095703125], rtol=1e-6)
+    out = _layer_norm_grad(G.LayerNormGrad(), *(a.astype(np.float16) for a in
+                                                (LN_X, LN_DY, LN_VAR, LN_MEAN, LN_G)))
+    assert [t.dtype for t in out] == [ms.float16] * 3
+    np.testing.assert_array_equal(out[1].asnumpy(), np.array(
+        [-0.26513671875, -0.328857421875, -0.50634765625, -0.62255859375], np.float16))
+
+
+def test_layer_norm_grad_bad_arguments():
+    with pytest.raises(TypeError, match="ops.LayerNormGrad: begin_norm_axis must be an int"):
+        G.LayerNormGrad(1.0)
+    with pytest.raises(ValueError, match=r"ops.LayerNormGrad: mean must hold one value per "
+                                         r"normalized group \(2\), got shape \(3,\)"):
+        _layer_norm_grad(G.LayerNormGrad(), LN_X, LN_DY, LN_VAR,
+                         np.zeros(3, np.float32), LN_G)
+    with pytest.raises(ValueError, match="ops.LayerNormGrad: dy must have x's shape"):
+        _layer_norm_grad(G.LayerNormGrad(), LN_X, LN_DY[:1], LN_VAR, LN_MEAN, LN_G)

@@ -9,7 +9,8 @@ trigonometric one ``(x, dy)``.
 """
 import math
 
-from .._base import as_tensor
+from ... import _dtype as _mstype
+from .._base import as_tensor, normalize_axis
 from ..activation import sigmoid
 from ..arithmetic import cast, mul
 from ..comparison import equal, gt, isnan, le, logical_and, logical_or, lt
@@ -18,12 +19,12 @@ from ..reduction import reduce_sum
 from ..shaping import reshape
 from ..trigonometric import cosh, sinh
 from ..unary import sign, sqrt, tanh
-from ._primitive import Primitive, _flag
+from ._primitive import Primitive, _flag, _int
 
 __all__ = ['ReluGrad', 'ReLU6Grad', 'SigmoidGrad', 'TanhGrad', 'SqrtGrad', 'RsqrtGrad',
            'ReciprocalGrad', 'InvGrad', 'AsinGrad', 'ACosGrad', 'AtanGrad', 'AsinhGrad',
            'AcoshGrad', 'AbsGrad', 'EluGrad', 'HSigmoidGrad', 'HSwishGrad', 'SoftplusGrad',
-           'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad']
+           'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad', 'LayerNormGrad']
 
 
 def _zero(t):
@@ -215,3 +216,56 @@ class MinimumGrad(_ExtremumGrad):
     def _wins(x, y):
         return lt(x, y)
 
+
+
+class LayerNormGrad(Primitive):
+    """``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1)(x, dy, variance, mean, gamma)``:
+    ``(dx, dgamma, dbeta)`` of LayerNorm over the axes from ``begin_norm_axis`` on.
+
+    ``mean`` and ``variance`` are used as given (one value per normalized group, any shape of
+    that size), with ``rstd = (variance + 1e-7) ** -0.5``, the epsilon of MindSpore's CPU
+    kernel. dgamma and dbeta are summed over the axes before ``begin_params_axis`` and have the
+    shape ``x.shape[begin_params_axis:]``. Float16 inputs are computed in Float32.
+    """
+    _EPSILON = 1e-7
+
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1):
+        super().__init__(
+            begin_norm_axis=_int(begin_norm_axis, 'LayerNormGrad', 'begin_norm_axis'),
+            begin_params_axis=_int(begin_params_axis, 'LayerNormGrad', 'begin_params_axis'))
+
+    def construct(self, x, dy, variance, mean, gamma):
+        x, dy = as_tensor(x, 'x'), as_tensor(dy, 'dy')
+        variance, mean = as_tensor(variance, 'variance'), as_tensor(mean, 'mean')
+        gamma = as_tensor(gamma, 'gamma')
+        norm = normalize_axis(self.begin_norm_axis, x.ndim, 'LayerNormGrad')
+        params = normalize_axis(self.begin_params_axis, x.ndim, 'LayerNormGrad')
+        if dy.shape != x.shape:
+            raise ValueError(f"ops.LayerNormGrad: dy must have x's shape {x.shape}, got "
+                             f"{dy.shape}")
+        half = x.dtype == _mstype.float16
+        if half:
+            x, dy, variance, mean, gamma = (cast(t, _mstype.float32)
+                                            for t in (x, dy, variance, mean, gamma))
+        stat_shape = x.shape[:norm] + (1,) * (x.ndim - norm)
+        groups = math.prod(x.shape[:norm])
+        for name, t in (('variance', variance), ('mean', mean)):
+            if t.size != groups:
+                raise ValueError(f"ops.LayerNormGrad: {name} must hold one value per "
+                                 f"normalized group ({groups}), got shape {t.shape}")
+        rstd = (reshape(variance, stat_shape) + self._EPSILON) ** -0.5
+        centered = x - reshape(mean, stat_shape)
+        dyg = dy * reshape(gamma, x.shape[params:])
+        axes = tuple(range(norm, x.ndim))
+        count = math.prod(x.shape[norm:])
+        sum1 = reduce_sum(-0.5 * dyg * centered * rstd ** 3, axes, keep_dims=True)
+        sum2 = reduce_sum(dyg, axes, keep_dims=True)
+        sum3 = reduce_sum(-2.0 * centered, axes, keep_dims=True)
+        dx = (dyg * rstd + sum1 * (2.0 / count) * centered
+              + (-rstd * sum2 + sum1 * sum3 * (1.0 / count)) * (1.0 / count))
+        lead = tuple(range(params))
+        dgamma = reduce_sum(dy * rstd * centered, lead) if lead else dy * rstd * centered
+        dbeta = reduce_sum(dy, lead) if lead else dy
+        if half:
+            return tuple(cast(t, _mstype.float16) for t in (dx, dgamma, dbeta))
+        return dx, dgamma, dbeta
