@@ -182,6 +182,26 @@ def test_summary_primitive_returns_none():
     assert _summary.take_cache()[-1][:2] == ('TensorSummary', 't')
 
 
+def test_a_loop_without_a_summary_record_keeps_the_last_value_of_each_name(tmp_path):
+    from hookgrad.ops.operations import _summary
+    _summary.take_cache()
+    w = Parameter(Tensor([2.0]), name='w')
+    scalar, tensor = ops.ScalarSummary(), ops.TensorSummary()
+    for i in range(50):
+        loss = (w * i).sum()
+        scalar('loss', loss)
+        tensor('w', w * 1)
+    cached = _summary.take_cache()
+    assert [(op, name) for op, name, _ in cached] == [('ScalarSummary', 'loss'),
+                                                      ('TensorSummary', 'w')]
+    assert float(cached[0][2]) == 98.0 and cached[0][2]._node is None    # no graph kept
+    with SummaryRecord(str(tmp_path)) as rec:       # while one is open, every call is kept
+        for i in range(3):
+            scalar('loss', Tensor(np.float32(i)))
+        assert len(_summary.SUMMARY_TENSOR_CACHE) == 3
+        rec.record(1)
+
+
 # ----------------------------------------------------------------- errors
 def run_error(expr, directory):
     def OP(name, *args):

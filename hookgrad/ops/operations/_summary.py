@@ -16,9 +16,19 @@ __all__ = ['ScalarSummary', 'ImageSummary', 'TensorSummary', 'HistogramSummary']
 
 # [(Primitive name, name, value)] in call order, taken by SummaryRecord.record
 SUMMARY_TENSOR_CACHE = []
+open_records = 0        # SummaryRecords open now (hookgrad/train/summary keeps this count)
 
 
 def _cache(op_name, name, value):
+    """Cache a call's value without its graph (a loss cached every step must not keep every
+    step's graph alive). While no SummaryRecord is open, only the last value of each
+    (Primitive, name) is kept: a training loop with summary Primitives and no SummaryRecord
+    (in MindSpore, a cache that grows every step) holds a few values, not all."""
+    if getattr(value, '_node', None) is not None:
+        value = value.detach()
+    if not open_records:
+        SUMMARY_TENSOR_CACHE[:] = [c for c in SUMMARY_TENSOR_CACHE
+                                   if c[0] != op_name or c[1] != name]
     SUMMARY_TENSOR_CACHE.append((op_name, name, value))
 
 

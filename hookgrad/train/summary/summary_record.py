@@ -202,6 +202,7 @@ class SummaryRecord:
         with _instance_lock:
             self._check_count()
             SummaryRecord.count += 1
+            _summary_ops.open_records = SummaryRecord.count
         self._writer = None
         self._mode, self._data_pool = 'train', defaultdict(list)
         self._status = {'closed': False, 'has_graph': False}
@@ -373,3 +374,4 @@ class SummaryRecord:
             if not self._status.get('counted_out'):     # once per instance
                 self._status['counted_out'] = True
                 SummaryRecord.count -= 1
+                _summary_ops.open_records = SummaryRecord.count
