@@ -31,7 +31,9 @@ SUBMODULES = ['mindspore.ops.operations.nn_ops', 'mindspore.ops.operations.math_
               'mindspore.ops.operations.comm_ops', 'mindspore.device_context.cpu',
               'mindspore.device_context.cpu.op_tuning', 'mindspore.device_context.gpu',
               'mindspore.device_context.gpu.op_precision',
-              'mindspore.device_context.gpu.op_tuning', 'mindspore.device_context.ascend']
+              'mindspore.device_context.gpu.op_tuning', 'mindspore.device_context.ascend',
+              'mindspore.ops.function.math_func', 'mindspore.ops.function.array_func',
+              'mindspore.ops.function.nn_func']
 CLASSES = {'Tensor': 'mindspore.Tensor', 'Cell': 'mindspore.nn.Cell',
            'Parameter': 'mindspore.Parameter'}
 

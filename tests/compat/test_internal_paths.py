@@ -223,3 +223,18 @@ def test_nn_graph_cell_runs_an_exported_network(mindspore, tmp_path):
     mindspore.export(net, x, file_name=path, file_format='HOOKGRAD')
     graph = nn.GraphCell(mindspore.load(path + '.hookgrad'))
     np.testing.assert_allclose(graph(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)
+
+
+def test_ops_function_modules(mindspore):
+    """``mindspore.ops.function.math_func``/``array_func``/``nn_func`` hold the functional ops;
+    a name MindSpore has there and hookgrad lacks says so."""
+    from mindspore.ops.function.math_func import approximate_equal
+    from mindspore.ops.function import array_func, nn_func, math_func
+    ops = hookgrad.ops
+    assert approximate_equal is ops.approximate_equal and math_func.addmv is ops.addmv
+    assert array_func.gather is ops.gather and nn_func.dropout is ops.dropout
+    assert 'approximate_equal' in math_func.__all__ and 'dropout' not in math_func.__all__
+    with pytest.raises(AttributeError, match="math_func.fft is not available in hookgrad"):
+        math_func.fft
+    with pytest.raises(ImportError, match="nn_func.flash_attention_score is not available"):
+        from mindspore.ops.function.nn_func import flash_attention_score  # noqa: F401
