@@ -9,6 +9,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..kernels import backend
 from . import (arithmetic, comparison, elementwise, linalg, reduction, sampling, shaping, unary)
+from ._base import operands
 
 _FLOATING = ('float16', 'float32', 'float64')
 
@@ -126,30 +127,38 @@ def approximate_equal(x, y, tolerance=1e-5):
     """Element-wise ``|x - y| < tolerance`` (Bool).
 
     Args:
-        x, y (Tensor): one floating type, one shape.
-        tolerance (float): the bound. Default: 1e-5.
+        x, y (Tensor): one shape; their types are promoted (float16 with float32 is float32)
+            and must then be floating.
+        tolerance (float): the bound, a Python float. Default: 1e-5.
 
     Raises:
-        TypeError: an input is not a floating Tensor, the types differ, or tolerance is not a
-            float.
-        ValueError: the shapes differ.
+        TypeError: an input is not a Tensor, the promoted type is not floating, or tolerance is
+            not a float.
+        RuntimeError: the shapes differ, or they have 8 or more dimensions (MindSpore's CPU
+            kernel has these limits; ``Tensor.approximate_equal`` has none).
     """
     for arg, value in (('x', x), ('y', y)):
         if not isinstance(value, Tensor):
             raise TypeError(f"ops.approximate_equal: {arg} must be a Tensor, got "
                             f"{type(value).__name__}")
-        if value._data.dtype.name not in _FLOATING:
-            raise TypeError(f"ops.approximate_equal: {arg} must be a floating Tensor, got "
-                            f"{value.dtype}")
-    if x.dtype != y.dtype:
-        raise TypeError(f"ops.approximate_equal: x and y must have one dtype, got {x.dtype} "
-                        f"and {y.dtype}")
+    x, y = operands(x, y)
+    if x._data.dtype.name not in _FLOATING:
+        raise TypeError(f"ops.approximate_equal: x must be a floating Tensor, got {x.dtype}")
+    _check_tolerance('ops.approximate_equal', tolerance)
     if x.shape != y.shape:
-        raise ValueError(f"ops.approximate_equal: x and y must have one shape, got {x.shape} "
-                         f"and {y.shape}")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real):
-        raise TypeError(f"ops.approximate_equal: tolerance must be a float, got {tolerance!r}")
-    return comparison.less(unary.abs(arithmetic.sub(x, y)), float(tolerance))
+        raise RuntimeError(f"ops.approximate_equal: 'x1' must have the same shape as 'x2', got "
+                           f"{x.shape} and {y.shape}")
+    if x.ndim >= 8:
+        raise RuntimeError(f"ops.approximate_equal: the x's rank should be less than 8, but "
+                           f"got: {x.ndim}")
+    return comparison.less(unary.abs(arithmetic.sub(x, y)), tolerance)
+
+
+def _check_tolerance(where, tolerance):
+    """MindSpore takes only a Python float (not an int, a bool or a NumPy float32)."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, float):
+        raise TypeError(f"{where}: the type of 'tolerance' should be 'float', but got type "
+                        f"'{type(tolerance).__name__}'")
 
 
 def accumulate_n(x):

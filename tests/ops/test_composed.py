@@ -70,6 +70,18 @@ def test_batch_dot_shapes_and_second_order():
     check_double_grad(lambda a, b: ops.batch_dot(a, b, (2, 1)) ** 2, x1, x2)
 
 
+def test_approximate_equal_promotes_types():
+    """MindSpore 2.10 promotes the inputs: float16 with float32 (or int32 with float32) compares in
+    float32; Tensor.approximate_equal has no rank limit."""
+    half, single = T([1.0, 2.0], np.float16), T([1.2, 2.5], np.float32)
+    for got in (ops.approximate_equal(half, single, 0.3), ops.ApproximateEqual(0.3)(half, single),
+                ops.approximate_equal(T([1, 2], np.int32), single, 0.3)):
+        assert got.dtype == ms.bool_ and got.asnumpy().tolist() == [True, False]
+    # |1 - 1.19995| is 0.19995 in float32 (float16 would round 1.19995 to 1.2)
+    assert ops.approximate_equal(T([1.0], np.float16), T([1.19995], np.float32), 0.2).asnumpy()[0]
+    assert T(np.ones([2] * 9)).approximate_equal(T(np.ones([2] * 9))).shape == (2,) * 9
+
+
 def test_approximate_equal_and_accumulate_n():
     got = ops.approximate_equal(T([1.0, 2, 3]), T([1.5, 2, 4]), 0.6)
     assert got.dtype == ms.bool_
@@ -109,13 +121,19 @@ def test_approximate_equal_and_accumulate_n():
      r'ops.batch_dot: x1 must be a floating Tensor'),
     (lambda: ops.batch_dot(T(A, np.float64), T(B)), TypeError,
      r'ops.batch_dot: x1 and x2 must have one dtype'),
-    (lambda: ops.approximate_equal(T([1.0]), T([1.0, 2.0])), ValueError,
-     r'ops.approximate_equal: x and y must have one shape'),
+    (lambda: ops.approximate_equal(T([1.0]), T([1.0, 2.0])), RuntimeError,
+     r"ops.approximate_equal: 'x1' must have the same shape as 'x2', got \(1,\) and \(2,\)"),
     (lambda: ops.approximate_equal(T([1], np.int32), T([1], np.int32), 0.1), TypeError,
-     r'ops.approximate_equal: x must be a floating Tensor'),
+     r'ops.approximate_equal: x must be a floating Tensor, got Int32'),
     (lambda: ops.approximate_equal(T([1.0]), T([1.0]), None), TypeError,
-     r'ops.approximate_equal: tolerance must be a float'),
-    (lambda: ops.ApproximateEqual('a'), TypeError, r'ops.ApproximateEqual: tolerance must be'),
+     r"ops.approximate_equal: the type of 'tolerance' should be 'float', but got type 'NoneType'"),
+    (lambda: ops.approximate_equal(T([1.0]), T([1.0]), 1), TypeError,
+     r"the type of 'tolerance' should be 'float', but got type 'int'"),
+    (lambda: ops.approximate_equal(T(np.ones([1] * 8)), T(np.ones([1] * 8))), RuntimeError,
+     r"ops.approximate_equal: the x's rank should be less than 8, but got: 8"),
+    (lambda: ops.ApproximateEqual('a'), TypeError,
+     r"ops.ApproximateEqual: the type of 'tolerance' should be 'float', but got type 'str'"),
+    (lambda: ops.ApproximateEqual(np.float32(0.5)), TypeError, r"but got type 'float32'"),
     (lambda: ops.accumulate_n(T([1.0])), TypeError,
      r'ops.accumulate_n: x must be a list or tuple of Tensors'),
 ])

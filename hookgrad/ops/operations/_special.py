@@ -202,10 +202,8 @@ BesselK1e = _bessel_primitive('BesselK1e', _bessel_fn.bessel_k1e)
 class ApproximateEqual(Primitive):
     """``ApproximateEqual(tolerance=1e-5)(x, y)``: element-wise ``|x - y| < tolerance``."""
     def __init__(self, tolerance=1e-5):
-        if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real):
-            raise TypeError(f"ops.ApproximateEqual: tolerance must be a float, got "
-                            f"{tolerance!r}")
-        super().__init__(tolerance=float(tolerance))
+        _composed._check_tolerance('ops.ApproximateEqual', tolerance)
+        super().__init__(tolerance=tolerance)
 
     def construct(self, x, y):
         return _composed.approximate_equal(x, y, self.tolerance)
