@@ -1,9 +1,10 @@
 """MindSpore's Primitive classes for object detection: box encoding and decoding against
-anchors, overlaps, validity checks and non-maximum suppression.
+anchors, overlaps, validity checks, non-maximum suppression and RoI Align.
 
 Boxes are (x1, y1, x2, y2). Encoding, decoding and IOU use MindSpore's pixel convention
 (a box spans ``x2 - x1 + 1`` pixels) and compute through hookgrad's ops, so gradients reach
-the deltas and boxes; the validity check and NMS select boxes and carry no gradient.
+the deltas and boxes; the validity check and NMS select boxes and carry no gradient. RoI Align
+gathers feature values with fixed bilinear weights, so gradients reach the features.
 Constructor and call arguments follow MindSpore 2.10's Primitives.
 """
 import math
@@ -15,9 +16,12 @@ from ..._tensor import Tensor
 from ...kernels.backend import device_of, to_device, to_host
 from .._base import as_tensor
 from .. import arithmetic as _arith, comparison as _cmp, shaping as _shape, unary as _unary
+from ..indexing import gather as _gather
+from ..reduction import reduce_sum as _reduce_sum
 from ._primitive import Primitive, _constant
 
-__all__ = ['BoundingBoxEncode', 'BoundingBoxDecode', 'IOU', 'CheckValid', 'NMSWithMask']
+__all__ = ['BoundingBoxEncode', 'BoundingBoxDecode', 'IOU', 'CheckValid', 'NMSWithMask',
+           'ROIAlign']
 
 
 def _four(value, prim, what):
@@ -198,3 +202,104 @@ class NMSWithMask(Primitive):
         device = device_of(b._data)
         return tuple(Tensor._wrap(to_device(a, device)) for a in
                      (np.ascontiguousarray(boxes), np.arange(len(boxes), dtype=np.int32), keep))
+
+
+def _int_attr(value, prim, what):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"ops.{prim}: {what} must be an int, got {value!r}")
+    return value
+
+
+def _axis_samples(start, size, bins, grid, limit, dtype):
+    """Per bin and sample along one axis: (low index, high index, high weight, inside), each
+    (bins, grid), the sample points placed and clamped as MindSpore's kernel does."""
+    step = size / dtype.type(bins)
+    at = (start + np.arange(bins, dtype=dtype)[:, None] * step +
+          (np.arange(grid, dtype=dtype)[None, :] + dtype.type(0.5)) * step / dtype.type(grid))
+    inside = (at >= -1) & (at <= limit)
+    at = np.maximum(at, 0)
+    low = at.astype(np.int64)
+    edge = low >= limit - 1
+    low = np.where(edge, limit - 1, low)
+    high = np.where(edge, low, low + 1)
+    frac = np.where(edge, 0, at - low).astype(dtype)
+    return low, high, frac, inside
+
+
+class ROIAlign(Primitive):
+    """``ROIAlign(pooled_height, pooled_width, spatial_scale, sample_num=2,
+    roi_end_mode=1)(features, rois)``: for each RoI row (image index, x1, y1, x2, y2) of
+    ``rois``, a (C, pooled_height, pooled_width) map of ``features`` (N, C, H, W), each bin the
+    mean of its grid of bilinearly interpolated samples.
+
+    Coordinates scale by spatial_scale; roi_end_mode 1 moves the end corner by one scaled
+    pixel, roi_end_mode 0 (the legacy form) makes a RoI at least 1 x 1. A bin holds
+    ``sample_num`` samples per axis, or, with ``sample_num <= 0``, the RoI's size over the
+    pooled size rounded down (a RoI smaller than its pooled size then has no samples and
+    gives NaN, as MindSpore's kernel). Samples more than one pixel outside the map count as
+    0. The output has the features' dtype; the gradient reaches the features.
+    """
+    def __init__(self, pooled_height, pooled_width, spatial_scale, sample_num=2, roi_end_mode=1):
+        for name, v in (('pooled_height', pooled_height), ('pooled_width', pooled_width),
+                        ('sample_num', sample_num), ('roi_end_mode', roi_end_mode)):
+            _int_attr(v, 'ROIAlign', name)
+        if isinstance(spatial_scale, bool) or not isinstance(spatial_scale, float):
+            raise TypeError(f"ops.ROIAlign: spatial_scale must be a float, got "
+                            f"{spatial_scale!r}")
+        if roi_end_mode not in (0, 1):
+            raise ValueError(f"ops.ROIAlign: roi_end_mode must be 0 or 1, got {roi_end_mode}")
+        super().__init__(pooled_height=pooled_height, pooled_width=pooled_width,
+                         spatial_scale=spatial_scale, sample_num=sample_num,
+                         roi_end_mode=roi_end_mode)
+
+    def construct(self, features, rois):
+        x = as_tensor(features, 'features')
+        r = _boxes(rois, 'ROIAlign', 'rois', width=5)
+        if x.ndim != 4:
+            raise ValueError(f"ops.ROIAlign: features must have shape (N, C, H, W), got "
+                             f"{x.shape}")
+        n, c, h, w = x.shape
+        ph, pw, sn = self.pooled_height, self.pooled_width, self.sample_num
+        dtype = np.dtype(np.float32) if x._data.dtype == np.float16 else x._data.dtype
+        boxes = to_host(r._data).astype(dtype)
+        scale, shift = dtype.type(self.spatial_scale), dtype.type(self.roi_end_mode)
+        flat = _shape.reshape(x, (n, c, h * w))
+        outs = []
+        for row in boxes:
+            b = int(np.rint(row[0]))
+            if not 0 <= b < n:
+                raise ValueError(f"ops.ROIAlign: a RoI names image {b}, features hold {n}")
+            x1, y1 = row[1] * scale, row[2] * scale
+            rw, rh = (row[3] + shift) * scale - x1, (row[4] + shift) * scale - y1
+            if self.roi_end_mode == 0:
+                rw, rh = max(rw, dtype.type(1)), max(rh, dtype.type(1))
+            gh = sn if sn > 0 else int(np.floor(rh / dtype.type(ph)))
+            gw = sn if sn > 0 else int(np.floor(rw / dtype.type(pw)))
+            with np.errstate(divide='ignore', invalid='ignore'):
+                norm = dtype.type(1) / dtype.type(gh * gw)
+            if gh <= 0 or gw <= 0:      # no samples: 0 / count, as MindSpore's kernel
+                with np.errstate(invalid='ignore'):
+                    empty = np.full((c, ph, pw), dtype.type(0) * norm, x._data.dtype)
+                zero = _arith.mul(_gather(flat[b], Tensor._wrap(np.zeros((ph, pw), np.int32)),
+                                          1), 0.0)
+                outs.append(_arith.add(zero, Tensor._wrap(to_device(empty, device_of(x._data)))))
+                continue
+            yl, yh, fy, iny = _axis_samples(y1, rh, ph, gh, h, dtype)
+            xl, xh, fx, inx = _axis_samples(x1, rw, pw, gw, w, dtype)
+            # (ph, gh, pw, gw) samples, 4 corners each
+            idx = np.stack([(ry[:, :, None, None] * w + rx[None, None]) for ry, rx in
+                            ((yl, xl), (yl, xh), (yh, xl), (yh, xh))], -1)
+            wy = (1 - fy)[:, :, None, None], fy[:, :, None, None]
+            wx = (1 - fx)[None, None], fx[None, None]
+            wgt = np.stack([wy[0] * wx[0], wy[0] * wx[1], wy[1] * wx[0], wy[1] * wx[1]], -1)
+            wgt = wgt * (iny[:, :, None, None] & inx[None, None])[..., None] * norm
+            order = (0, 2, 1, 3, 4)         # (ph, pw, gh, gw, 4)
+            idx = np.ascontiguousarray(idx.transpose(order)).reshape(ph, pw, -1).astype(np.int32)
+            wgt = np.ascontiguousarray(wgt.transpose(order)).reshape(ph, pw, -1)
+            device = device_of(x._data)
+            vals = _gather(flat[b], Tensor._wrap(to_device(idx, device)), 1)
+            weights = Tensor._wrap(to_device(wgt.astype(x._data.dtype), device))
+            outs.append(_reduce_sum(_arith.mul(vals, weights), -1))
+        if not outs:
+            return Tensor._wrap(np.zeros((0, c, ph, pw), x._data.dtype))
+        return _shape.stack(outs, 0)
