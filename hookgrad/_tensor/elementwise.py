@@ -173,7 +173,7 @@ class MathMethods:
         return _ops.erfc(self)
 
     def inv(self):
-        return _ops.reciprocal(self)
+        return _ops.inv(self)
 
     def sgn(self):
         return _ops.sgn(self)

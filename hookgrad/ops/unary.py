@@ -313,9 +313,29 @@ def reciprocal(input):
     return apply1(Reciprocal, _floating(input))
 
 
+class IntegerInv(Op):
+    """1 / x in an integer type, as MindSpore's CPU kernel gives it: 1 and -1 are themselves,
+    other values truncate to 0, and 0 gives the minimum of int64 for int64 and of int32 (the
+    float's infinity converted) wrapped to the type for int32 and int16 (so 0 for int16)."""
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, x):
+        out = np.where((x == 1) | (x == -1), x, x.dtype.type(0))
+        wide = np.int64 if x.dtype == np.int64 else np.int32
+        return np.where(x == 0, np.array(np.iinfo(wide).min).astype(x.dtype), out)
+
+
 def inv(x):
-    """``1 / x`` element-wise (``ops.reciprocal``)."""
-    return reciprocal(x)
+    """``1 / x`` element-wise: ``ops.reciprocal`` on floating tensors; int16, int32 and int64
+    tensors keep their type (``IntegerInv``); other integer and Bool tensors are refused."""
+    t = x if type(x) is Tensor else as_tensor(x)
+    if t._data.dtype.kind in 'biu':
+        if t._data.dtype.name not in ('int16', 'int32', 'int64'):
+            raise TypeError(f"ops.inv: x must be a float16, float32, float64, int16, int32 or "
+                            f"int64 Tensor, got {t.dtype}")
+        return IntegerInv.apply(t)
+    return reciprocal(t)
 
 
 def floor(input):

@@ -213,3 +213,21 @@ def test_erf_array_is_odd_and_monotone():
 def test_array_math_erf_is_erf_array():
     x = np.linspace(-2, 2, 11)
     np.testing.assert_array_equal(array_math.erf(x), erf_array(x))
+
+
+def test_inv_of_integers_keeps_the_type():
+    """MindSpore 2.10's Inv on int16/int32/int64: 1 and -1 stay, others truncate to 0, and 0
+    gives int32's (or int64's) minimum wrapped to the type; int8, unsigned and Bool are refused."""
+    x = np.array([1, -1, 0, 2, -2, 7, 100])
+    want = {np.int32: [1, -1, -2**31, 0, 0, 0, 0], np.int64: [1, -1, -2**63, 0, 0, 0, 0],
+            np.int16: [1, -1, 0, 0, 0, 0, 0]}
+    for dt, values in want.items():
+        for got in (ops.inv(ms.Tensor(x.astype(dt))), ops.Inv()(ms.Tensor(x.astype(dt))),
+                    ms.Tensor(x.astype(dt)).inv()):
+            assert got.dtype == ms.Tensor(x.astype(dt)).dtype and got.asnumpy().tolist() == values
+    assert ops.inv(ms.Tensor(np.float16([2, 4]))).asnumpy().tolist() == [0.5, 0.25]
+    assert ops.reciprocal(ms.Tensor(np.int32([2]))).dtype == ms.float32   # reciprocal stays float
+    for dt in (np.int8, np.uint8, np.uint32, np.bool_):
+        with pytest.raises(TypeError, match="ops.inv: x must be a float16, float32, float64, "
+                                            "int16, int32 or int64 Tensor"):
+            ops.inv(ms.Tensor(np.ones(2, dt)))
