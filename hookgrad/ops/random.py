@@ -61,10 +61,21 @@ class Dropout2D(Op):
     """Dropout of whole channels of an (N, C, H, W) array: the mask has shape (N, C, 1, 1).
 
     Outputs ``(y, mask)`` with that channel mask; dx = gy * kept, broadcast over H and W.
+    As MindSpore's kernel, Float32, Float16 and integer inputs are scaled in Float32 by
+    ``1 / keep_prob`` rounded to Float32, then cast back (integers truncated toward zero);
+    Float64 keeps its own precision (MindSpore rounds it through Float32).
     """
     @staticmethod
     def forward(ctx, x, keep_prob, rng):
-        return _masked(ctx, x, _keep_mask(rng, x.shape[:2] + (1, 1), keep_prob), keep_prob)
+        mask = _keep_mask(rng, x.shape[:2] + (1, 1), keep_prob)
+        if x.dtype == np.float64:
+            return _masked(ctx, x, mask, keep_prob)
+        if ctx.xp is not np:
+            mask = ctx.xp.asarray(mask)
+        scale = np.float32(1) / np.float32(keep_prob) if keep_prob > 0 else np.float32(0)
+        ctx.save(mask * x.dtype.type(scale))
+        y = x.astype(np.float32, copy=False) * (mask * scale)
+        return y.astype(x.dtype, copy=False), mask
 
     @staticmethod
     def backward(ctx, gy, gmask):
@@ -73,6 +84,18 @@ class Dropout2D(Op):
 
 
 # ------------------------------------------------------------------------------ checks
+_CHANNEL_INTS = (np.int8, np.int16, np.int32, np.int64)
+
+
+def _channel_input(input, name):
+    """A floating or Int8/16/32/64 Tensor, the dtypes MindSpore's channel dropouts take."""
+    x = as_tensor(input)
+    if x._data.dtype.kind not in 'fV' and x._data.dtype.type not in _CHANNEL_INTS:
+        raise TypeError(f"ops.{name}: expected a Float16, Float32, Float64, Int8, Int16, Int32 "
+                        f"or Int64 tensor, got dtype {from_numpy(x._data.dtype)}")
+    return x
+
+
 def _float_input(input, name):
     x = as_tensor(input)
     if x._data.dtype.kind not in 'fV':
@@ -155,7 +178,7 @@ def dropout2d(input, p=0.5, training=True):
     whole, independently, with the global generator (``ms.set_seed``).
 
     Args:
-        input: a floating 4-d Tensor.
+        input: a 4-d Tensor: floating, or Int8, Int16, Int32 or Int64.
         p: the probability of dropping a channel, in [0, 1]; 1 gives zeros.
         training: when False (or when ``p`` is 0) ``input`` is returned unchanged.
 
@@ -164,9 +187,10 @@ def dropout2d(input, p=0.5, training=True):
 
     Raises:
         ValueError: when the input is not 4-d, or ``p`` is outside [0, 1].
-        TypeError: for a non-floating input, a non-number ``p`` or a non-bool ``training``.
+        TypeError: for an input of another dtype, a non-number ``p`` or a non-bool
+            ``training``.
     """
-    x = _float_input(input, 'dropout2d')
+    x = _channel_input(input, 'dropout2d')
     _four_d(x, 'dropout2d')
     p = _probability(p, 'dropout2d', 'p')
     if not _training(training, 'dropout2d') or p == 0.0:
@@ -209,7 +233,7 @@ def dropout2d_with_mask(input, keep_prob):
 
     The form MindSpore's ``ops.Dropout2D`` primitive returns.
     """
-    x = _float_input(input, 'Dropout2D')
+    x = _channel_input(input, 'Dropout2D')
     _four_d(x, 'Dropout2D')
     keep_prob = _probability(keep_prob, 'Dropout2D', 'keep_prob')
     y, mask = Dropout2D.apply(x, keep_prob=keep_prob, rng=None)

@@ -240,8 +240,11 @@ ERRORS = [
      r"ops\.dropout2d: p must be a float, got NoneType"),
     (lambda: ops.dropout2d(X4, training='yes'), TypeError,
      r"ops\.dropout2d: training must be a bool, got 'yes'"),
-    (lambda: ops.dropout2d(ms.Tensor(np.ones((1, 2, 3, 3), np.int32))), TypeError,
-     r"ops\.dropout2d: expected a floating tensor .* got dtype Int32"),
+    (lambda: ops.dropout2d(ms.Tensor(np.ones((1, 2, 3, 3), np.uint8))), TypeError,
+     r"ops\.dropout2d: expected a Float16, Float32, Float64, Int8, Int16, Int32 or Int64 "
+     r"tensor, got dtype UInt8"),
+    (lambda: ops.Dropout3D()(ms.Tensor(np.ones((1, 2, 1, 3, 3), np.bool_))), TypeError,
+     r"ops\.Dropout3D: expected a Float16, .* got dtype Bool"),
     (lambda: ops.Dropout(keep_prob=0.0), ValueError,
      r"ops\.Dropout: keep_prob must be in \(0, 1\], got 0\.0"),
     (lambda: ops.Dropout(keep_prob='a'), TypeError,
@@ -261,3 +264,31 @@ ERRORS = [
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# MindSpore 2.10 (CPU) scales by 1 / keep_prob rounded to Float32 and multiplies in Float32, so
+# kept integers are truncated and Float32 values can differ from x / keep_prob in the last bit
+@pytest.mark.parametrize('dtype, values, scaled', [
+    (np.int32, [-15015, -15004, 15015, 15004], [-27300, -27280, 27300, 27280]),
+    (np.int64, [-15015, -15004, 15015, 15004], [-27300, -27280, 27300, 27280]),
+    (np.int16, [-7508, -7502, 7507, 7502], [-13650, -13640, 13649, 13640]),
+    (np.float32, [-1991.0, -1980.0, 1991.5, 3.3],
+     [-3619.999755859375, -3599.999755859375, 3620.908935546875, 5.999999523162842]),
+])
+def test_channel_dropout_scales_as_mindspore(dtype, values, scaled):
+    ms.set_seed(5)
+    x = np.tile(np.array(values, dtype).reshape(1, 4, 1, 1), (64, 1, 1, 1))
+    out, mask = ops.Dropout2D(0.55)(ms.Tensor(x))
+    out, mask = out.asnumpy().reshape(64, 4), mask.asnumpy().reshape(64, 4)
+    assert out.dtype == dtype and mask.dtype == np.bool_
+    assert mask.any(axis=0).all() and not mask.all(axis=0).any()
+    for col in range(4):
+        np.testing.assert_array_equal(out[mask[:, col], col], scaled[col])
+        np.testing.assert_array_equal(out[~mask[:, col], col], 0)
+
+
+def test_dropout3d_takes_integers():
+    ms.set_seed(1)
+    out, mask = ops.Dropout3D(0.4)(ms.Tensor(np.full((8, 3, 1, 1, 2), 7, np.int16)))
+    assert out.dtype == ms.int16 and mask.shape == (8, 3, 1, 1, 2)
+    assert set(out.asnumpy().ravel().tolist()) == {0, 17}     # trunc(7 * 2.5)

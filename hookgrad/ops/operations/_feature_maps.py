@@ -11,7 +11,7 @@ from ..broadcasting import broadcast_to
 from ..conv import as_ints, same_padding
 from ..crop_resize import crop_and_resize
 from ..grid_sampling import grid_sample
-from ..random import Dropout2D, _float_input, check_keep_prob
+from ..random import Dropout2D, _channel_input, check_keep_prob
 from ..shaping import reshape
 from ._primitive import Primitive
 
@@ -167,7 +167,7 @@ class Dropout3D(Primitive):
         super().__init__(keep_prob=keep_prob)
 
     def construct(self, x):
-        x = _float_input(x, 'Dropout3D')
+        x = _channel_input(x, 'Dropout3D')
         if x.ndim != 5:
             raise ValueError(f"ops.Dropout3D: x must be 5-d (N, C, D, H, W), got shape "
                              f"{x.shape}")
