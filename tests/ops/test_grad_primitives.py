@@ -168,3 +168,34 @@ def test_layer_norm_grad_bad_arguments():
                          np.zeros(3, np.float32), LN_G)
     with pytest.raises(ValueError, match="ops.LayerNormGrad: dy must have x's shape"):
         _layer_norm_grad(G.LayerNormGrad(), LN_X, LN_DY[:1], LN_VAR, LN_MEAN, LN_G)
+
+
+# L2NormalizeGrad: values printed by MindSpore 2.10 (CPU); the second row's norm (~0.00245)
+# is above 1e-4 but below 0.5, so epsilon bounds the norm itself
+L2_X = np.array([[0.5, -1.0, 2.0], [0.001, 0.002, -0.001]], np.float32)
+L2_OUT = np.array([[0.2, -0.4, 0.8], [0.3, 0.6, -0.3]], np.float32)
+L2_DOUT = np.array([[1.0, 2.0, -0.5], [0.25, -1.0, 3.0]], np.float32)
+
+
+@pytest.mark.parametrize('axis, epsilon, expected', [
+    (1, 1e-4, [[0.5237229466438293, 0.6982972621917725, 0.13093073666095734],
+               [276.58819580078125, -59.19596481323242, 1050.2186279296875]]),
+    (0, 1e-4, [[1.8899961709976196, 1.4399970769882202, 0.27000001072883606],
+               [0.33499929308891296, -0.15999957919120789, 1.304999828338623]]),
+    ((-1,), 0.5, [[0.5237229466438293, 0.6982972621917725, 0.13093073666095734],
+                  [1.3550000190734863, -0.2899998426437378, 5.144999980926514]]),
+])
+def test_l2_normalize_grad_values(axis, epsilon, expected):
+    out = G.L2NormalizeGrad(axis, epsilon)(ms.Tensor(L2_X), ms.Tensor(L2_OUT), ms.Tensor(L2_DOUT))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize('args, message', [
+    ((1.5,), "ops.L2NormalizeGrad: axis must be an int, list or tuple, got float"),
+    (((0, 1),), r"ops.L2NormalizeGrad: axis must hold exactly one int, got \(0, 1\)"),
+    ((0, 'a'), "ops.L2NormalizeGrad: epsilon must be an int or float, got str"),
+])
+def test_l2_normalize_grad_bad_arguments(args, message):
+    with pytest.raises(TypeError, match=message):
+        G.L2NormalizeGrad(*args)

@@ -8,12 +8,13 @@ takes ``(dy, x)`` (``(dy, y)`` for Elu), a function of its output takes ``(y, dy
 trigonometric one ``(x, dy)``.
 """
 import math
+import numbers
 
 from ... import _dtype as _mstype
 from .._base import as_tensor, normalize_axis
 from ..activation import sigmoid
 from ..arithmetic import cast, mul
-from ..comparison import equal, gt, isnan, le, logical_and, logical_or, lt
+from ..comparison import equal, gt, isnan, le, logical_and, logical_or, lt, maximum
 from ..indexing import where
 from ..reduction import reduce_sum
 from ..shaping import reshape
@@ -24,7 +25,8 @@ from ._primitive import Primitive, _flag, _int
 __all__ = ['ReluGrad', 'ReLU6Grad', 'SigmoidGrad', 'TanhGrad', 'SqrtGrad', 'RsqrtGrad',
            'ReciprocalGrad', 'InvGrad', 'AsinGrad', 'ACosGrad', 'AtanGrad', 'AsinhGrad',
            'AcoshGrad', 'AbsGrad', 'EluGrad', 'HSigmoidGrad', 'HSwishGrad', 'SoftplusGrad',
-           'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad', 'LayerNormGrad']
+           'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad', 'LayerNormGrad',
+           'L2NormalizeGrad']
 
 
 def _zero(t):
@@ -269,3 +271,33 @@ class LayerNormGrad(Primitive):
         if half:
             return tuple(cast(t, _mstype.float16) for t in (dx, dgamma, dbeta))
         return dx, dgamma, dbeta
+
+
+class L2NormalizeGrad(Primitive):
+    """``L2NormalizeGrad(axis=0, epsilon=1e-4)(input_x, out, dout)``: the gradient of
+    L2Normalize, ``(dout - out * sum(out * dout)) / max(||x||, epsilon)``, the sum and norm
+    taken over ``axis`` (``out`` is used as given). As MindSpore's kernel, the norm is bounded
+    below by epsilon itself (not by its square root).
+
+    Raises:
+        TypeError: when axis is not an int or a list/tuple of one int, or epsilon not a number.
+    """
+    def __init__(self, axis=0, epsilon=1e-4):
+        axes = [axis] if isinstance(axis, int) and not isinstance(axis, bool) else axis
+        if not isinstance(axes, (list, tuple)):
+            raise TypeError(f"ops.L2NormalizeGrad: axis must be an int, list or tuple, got "
+                            f"{type(axis).__name__}")
+        if len(axes) != 1 or isinstance(axes[0], bool) or not isinstance(axes[0], int):
+            raise TypeError(f"ops.L2NormalizeGrad: axis must hold exactly one int, got {axis!r}")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
+            raise TypeError(f"ops.L2NormalizeGrad: epsilon must be an int or float, got "
+                            f"{type(epsilon).__name__}")
+        super().__init__(axis=list(axes), epsilon=float(epsilon))
+
+    def construct(self, input_x, out, dout):
+        x = as_tensor(input_x, 'input_x')
+        out, dout = as_tensor(out, 'out'), as_tensor(dout, 'dout')
+        axis = normalize_axis(self.axis[0], x.ndim, 'L2NormalizeGrad')
+        norm = sqrt(reduce_sum(x * x, axis, keep_dims=True))
+        norm = maximum(norm, as_tensor(self.epsilon).astype(norm.dtype))
+        return (dout - out * reduce_sum(out * dout, axis, keep_dims=True)) / norm
