@@ -124,8 +124,10 @@ def window_sum(x, p):
 
 
 def window_scatter(g, shape, p):
+    """Adds each window's ``g`` onto its input elements. Offsets go last to first, so every
+    element sums its windows in output order (row by row), as MindSpore's CPU kernel does."""
     gx = array_module(g).zeros(padded_shape(shape, p), g.dtype)
     kh, kw = p['kernel_size']
-    for t in range(kh * kw):
+    for t in reversed(range(kh * kw)):
         gx[offset_slice(t // kw, t % kw, p)] += g
     return gx[crop(shape, p)]

@@ -293,3 +293,22 @@ def test_pooling_input_errors():
         ops.adaptive_avg_pool2d(ops.ones((4, 4)), 2)
     with pytest.raises(TypeError, match="ops.adaptive_avg_pool2d: expected a floating tensor"):
         ops.adaptive_avg_pool2d(ms.Tensor(np.ones((1, 4, 4), np.int64)), 2)
+
+
+def test_avg_pool_gradient_sums_windows_in_output_order():
+    """Overlapping windows add into an element in output order (row by row), so the float32
+    gradient is bit for bit MindSpore 2.10's (AvgPool(3, 2, 'SAME'), sens 1..9)."""
+    x = ms.Tensor(np.array([[0, 1, 2, 3, -4, -5], [6, 7, 8, 9, -10, -11], [12, 13, 14, -15, -16, -17],
+                            [18, 19, 20, 21, 22, 23], [24, 25, 26, 27, 28, 29],
+                            [30, 31, 32, 33, 34, 35]], np.float32).reshape(1, 1, 6, 6))
+    pool = ops.AvgPool(kernel_size=3, strides=2, pad_mode="SAME")
+    sens = ms.Tensor(np.arange(1, 10, dtype=np.float32).reshape(1, 1, 3, 3))
+    (gx,) = ops.GradOperation(get_all=True, sens_param=True)(pool)(x, sens)
+    want = np.array([[1038323257, 1038323257, 1051372203, 1046711865, 1060692878, 1056964608],
+                     [1038323257, 1038323257, 1051372203, 1046711865, 1060692878, 1056964608],
+                     [1057896676, 1057896676, 1068149419, 1061624946, 1074906908, 1069547520],
+                     [1055100473, 1055100473, 1065353216, 1057896676, 1070013554, 1065353216],
+                     [1070479587, 1070479587, 1080033280, 1072809757, 1084518855, 1078984704],
+                     [1066751317, 1066751317, 1075838976, 1068149419, 1080382806, 1074790400]],
+                    np.int32)
+    np.testing.assert_array_equal(gx.asnumpy()[0, 0].view(np.int32), want)
