@@ -17,6 +17,9 @@ The policy (docs/hooks.md, "What a hook may return"):
 
 A bad return fails at the hook, with an error naming the hook, the cell path (for cell hooks)
 and what was expected. An exception raised inside a hook propagates with a note naming them.
+The backward hooks (or backward pre-hooks) of one cell run as a chain, as in MindSpore: each is
+given what the one before returned, unchecked but for its count; the type, shape and dtype of
+what the chain ends with are checked once, naming the last hook that returned gradients.
 """
 import inspect
 
@@ -72,6 +75,26 @@ def gradient(new, old, name, raw):
         return new
     from ..ops.arithmetic import cast
     return cast(new, want)
+
+
+def passed_on(r, olds, kind, hook, cell, label):
+    """A hook's returned gradients as the next hook of its chain is given them: a tuple of as
+    many as ``olds`` (a single Tensor for a single gradient), None where ``olds`` has None.
+    Only the count and the Nones are checked here; ``gradients`` checks the chain's result."""
+    name = who(kind, hook, cell)
+    if isinstance(r, Tensor) and len(olds) == 1:
+        r = (r,)
+    if not isinstance(r, (tuple, list)):
+        raise TypeError(f"{name} must return None or a tuple of {len(olds)} gradient"
+                        f"{'s' if len(olds) != 1 else ''}, got {type(r).__name__}")
+    if len(r) != len(olds):
+        raise TypeError(f"{name} returned {len(r)} gradient{'s' if len(r) != 1 else ''}, "
+                         f"expected {len(olds)} ({label})")
+    for i, (new, old) in enumerate(zip(r, olds)):
+        if old is None and new is not None:
+            raise TypeError(f"{name} returned {label}[{i}] of type {type(new).__name__}, "
+                            f"expected None (that input has no gradient)")
+    return tuple(r)
 
 
 def gradients(r, olds, kind, hook, cell, label, raw):

@@ -146,9 +146,13 @@ def _pre_hook(entry, cell, args, kwargs):
         r = calling.call(entry.fn, (cell, args, kwargs), 'forward pre hook', cell)
         if r is None:
             return None
-        if not (isinstance(r, tuple) and len(r) == 2 and isinstance(r[1], dict)):
-            raise TypeError(f"{calling.who('forward pre hook', entry.fn, cell)} (with_kwargs) "
-                            f"must return None or (args, kwargs), got {type(r).__name__}")
+        name = f"{calling.who('forward pre hook', entry.fn, cell)} (with_kwargs)"
+        if not (isinstance(r, tuple) and len(r) == 2):      # RuntimeError, as MindSpore's
+            raise RuntimeError(f"{name} must return None or a tuple of (new_args, new_kwargs), "
+                               f"got {type(r).__name__}")
+        if not isinstance(r[1], dict):
+            raise TypeError(f"{name} returned new_kwargs of type {type(r[1]).__name__}, "
+                            f"expected a dict")
         new, kwargs = (r[0] if isinstance(r[0], tuple) else (r[0],)), r[1]
     else:
         r = calling.call(entry.fn, (cell, args), 'forward pre hook', cell)
@@ -286,13 +290,16 @@ class CellBoundary(Op):
             grads = _spread(gys, positions, record.n_inputs)
             store, kind, label = record.hooks.backward, 'backward hook', 'grad_input'
         cell = record.cell
-        replaced = False
+        current, last = grads, None     # the chain: each hook is given the one before's return
         for entry in store.snapshot() if store else ():
-            args = (cell, grads) if ctx.side is _OUTPUTS else (cell, grads, grad_output)
+            args = (cell, current) if ctx.side is _OUTPUTS else (cell, current, grad_output)
             r = calling.call(entry.fn, args, kind, cell)
             if r is not None:
-                grads = calling.gradients(r, grads, kind, entry.fn, cell, label, raw=False)
-                replaced = True
+                current = calling.passed_on(r, grads, kind, entry.fn, cell, label)
+                last = entry.fn
+        replaced = last is not None
+        if replaced:
+            grads = calling.gradients(current, grads, kind, last, cell, label, raw=False)
         if ctx.side is _OUTPUTS and record.hooks.backward and record.positions:
             record.grad_output = grads      # kept for the backward hooks on the input side
         return _gather(grads, positions, gys) if replaced else gys
