@@ -183,6 +183,18 @@ def test_random_choice_with_mask_is_seeded_and_padded():
     np.testing.assert_array_equal(again.asnumpy(), index.asnumpy())
 
 
+def test_random_choice_with_mask_takes_negative_seeds_but_only_ints():
+    # MindSpore 2.10 accepts RandomChoiceWithMask(seed=-5, seed2=-1024) (the other random
+    # Primitives refuse negative seeds) and raises TypeError for a seed that is not an int
+    x = T(np.array([True, False, True, True]))
+    first = P.RandomChoiceWithMask(3, -5, -1024)(x)[0].asnumpy()
+    assert sorted(first.ravel().tolist()) == [0, 2, 3]
+    np.testing.assert_array_equal(P.RandomChoiceWithMask(3, -5, -1024)(x)[0].asnumpy(), first)
+    for kw in (dict(seed=1.5), dict(seed2='a'), dict(seed=True)):
+        with pytest.raises(TypeError, match=r"ops\.RandomChoiceWithMask: seed2? must be an int"):
+            P.RandomChoiceWithMask(3, **kw)
+
+
 def test_print_writes_each_argument_on_a_line(capsys):
     assert P.Print()('hello', T(np.float32([1.0, 2.0])), 3) is None
     lines = capsys.readouterr().out.splitlines()

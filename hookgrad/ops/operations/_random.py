@@ -71,12 +71,19 @@ class RandomChoiceWithMask(Primitive):
     index is (count, rank) Int32; where fewer than count are True, the rows past them are 0
     and mask (count,) Bool is False there. Both seeds 0 draw from the global generator.
 
+    Unlike the other random Primitives, it takes negative seeds too (as MindSpore's does): a
+    seed stands for its value modulo 2**64.
+
     Raises:
-        ValueError: for count < 1 or negative seeds. TypeError: for a non-Bool input.
+        ValueError: for count < 1. TypeError: for a seed that is not an int, a non-Bool input.
     """
     def __init__(self, count=256, seed=0, seed2=0):
         _sampling.choice_count(count, 'RandomChoiceWithMask')
-        rng = _sampling.pair_generator(seed, seed2, 'RandomChoiceWithMask')
+        for what, value in (('seed', seed), ('seed2', seed2)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"ops.RandomChoiceWithMask: {what} must be an int, got "
+                                f"{type(value).__name__}")
+        rng = _sampling.pair_generator(seed % 2 ** 64, seed2 % 2 ** 64, 'RandomChoiceWithMask')
         super().__init__(count=count, seed=seed, seed2=seed2)
         self._rng = rng
 
