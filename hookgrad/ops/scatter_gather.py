@@ -17,7 +17,7 @@ from ._base import as_tensor
 from .arithmetic import add, cast, mul, sub
 from .comparison import maximum, minimum
 from .creation import tensor_on
-from .indexing import GetItem, KeyInput, SetItem, follow, unindex
+from .indexing import GetItem, KeyInput, SetItem, _filled, follow, unindex
 from .unary import reciprocal
 
 
@@ -34,6 +34,26 @@ class GatherElements(Op):
     @staticmethod
     def backward(ctx, gy):
         return _scatter_add(gy, ctx.index, ctx.in_shape, ctx.axis), None
+
+
+class AddAt(Op):
+    """y = x with ``value`` added at ``key``, one update at a time in index order (so each sum
+    rounds as a running total onto x, as MindSpore's scatter kernels do); x's gradient is gy,
+    value's is gy[key]."""
+    @staticmethod
+    def forward(ctx, x, value, *indices, key):
+        if indices:
+            key = _filled(key, indices)
+        y = x.copy()
+        ctx.xp.add.at(y, key, value)
+        if ctx.recording:
+            ctx.key, ctx.n_indices = key, len(indices)
+        return y
+
+    @staticmethod
+    def backward(ctx, gy):
+        gv = ctx.m.getitem(gy, ctx.key) if ctx.needs_grad(1) else None
+        return (gy, gv) + (None,) * ctx.n_indices
 
 
 class ScatterAddElements(Op):
@@ -440,8 +460,8 @@ def tensor_scatter_update(input_x, indices, updates):
 
 def tensor_scatter_add(input_x, indices, updates):
     """``input_x`` with ``updates`` added at the n-d positions of ``indices``."""
-    x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_add')
-    return add(x, unindex(u, x.shape, tuple(columns)))
+    x, template, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_add')
+    return AddAt.apply(x, u, *columns, key=template)
 
 
 def tensor_scatter_sub(input_x, indices, updates):

@@ -14,10 +14,12 @@ from .._tensor import Tensor
 from ..autograd.function import Op
 from ..kernels import backend
 from ._base import as_tensor, scalar_like
-from .arithmetic import add, cast
+from .arithmetic import cast
 from .broadcasting import broadcast_to
 from .creation import assign, stop_gradient, tensor_on
-from .indexing import GetItem, Where, follow, untake
+from .indexing import GetItem, Where, follow
+from .rearrange import moveaxis
+from .shaping import expand_dims
 from .scatter_gather import (scatter_nd_values, tensor_scatter_add, tensor_scatter_div,
                       tensor_scatter_max, tensor_scatter_min, tensor_scatter_mul,
                       tensor_scatter_sub, tensor_scatter_update)
@@ -231,7 +233,12 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
         _in_range(idx, t.shape[ax], 'index_add', 'indices')
     if v._data.dtype != t._data.dtype:
         v = cast(v, t._data.dtype)
-    out = add(t, untake(v, t.shape, idx.reshape(-1), ax))
+    # the slices are added one at a time in index order, each onto the running value
+    pos = expand_dims(idx.reshape(-1), -1)
+    if ax == 0:
+        out = tensor_scatter_add(t, pos, v)
+    else:
+        out = moveaxis(tensor_scatter_add(moveaxis(t, ax, 0), pos, moveaxis(v, ax, 0)), 0, ax)
     assign(t, stop_gradient(out))
     return out
 
