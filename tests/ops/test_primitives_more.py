@@ -166,3 +166,17 @@ def test_fill_v2_takes_a_one_element_value():
     np.testing.assert_array_equal(out.asnumpy(), [[7, 7], [7, 7]])
     with pytest.raises(ValueError, match='value must be a Tensor of one element'):
         P.FillV2()((2, 2), T([1., 2.]))
+
+
+def test_resize_linear_1d_rounds_float16_once_as_mindspore():
+    # bit patterns printed by MindSpore 2.10 (CPU): Float16 is resized in Float32, then rounded
+    x = T(np.linspace(-3, 7, 11).reshape(1, 1, 11), 'float16')
+    size = T([7], 'int64')
+    bits = {'align_corners': [-15872, -17067, 13653, 16384, 17237, 17749, 18176],
+            'half_pixel': [-16018, -17262, 14043, 16384, 17189, 17701, 18103]}
+    for mode, expected in bits.items():
+        out = P.ResizeLinear1D(mode)(x, size).asnumpy()
+        assert out.dtype == np.float16, out.dtype
+        assert out.ravel().view(np.int16).tolist() == expected, (mode, out)
+    out = P.ResizeLinear1D()(T([[[4, 5, 6]]], 'float16'), T([6], 'int64')).asnumpy()
+    assert out.ravel()[2] == np.float16(4.8), out      # 4.8 rounded once, not 4.797

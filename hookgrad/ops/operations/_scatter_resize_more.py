@@ -14,7 +14,8 @@ import numpy as np
 from .. import (activation as _activation, elementwise as _elementwise, folding as _folding,
                 resize as _resize, sampling as _sampling, scatter_gather as _scatter,
                 selection as _selection, spatial as _spatial)
-from ..._dtype import int16 as _int16, int32 as _int32, int64 as _int64
+from ..._dtype import (float16 as _float16, float32 as _float32, int16 as _int16,
+                       int32 as _int32, int64 as _int64)
 from ..._tensor import Tensor
 from ..arithmetic import cast as _cast
 from ..broadcasting import broadcast_to as _broadcast_to
@@ -168,7 +169,8 @@ class Im2Col(Primitive):
 class ResizeLinear1D(Primitive):
     """``ResizeLinear1D(coordinate_transformation_mode='align_corners')(x, size)``: linear
     resizing of the last axis of (N, C, L) to ``size``; 'align_corners' maps the end points
-    onto each other, 'half_pixel' samples at pixel centers."""
+    onto each other, 'half_pixel' samples at pixel centers. Float16 is computed in Float32 and
+    rounded once, as MindSpore's kernel does."""
     def __init__(self, coordinate_transformation_mode='align_corners'):
         if coordinate_transformation_mode not in ('align_corners', 'half_pixel'):
             raise ValueError(f"ops.ResizeLinear1D: coordinate_transformation_mode must be "
@@ -179,6 +181,10 @@ class ResizeLinear1D(Primitive):
     def construct(self, x, size):
         length = int(_host(size).reshape(-1)[0])
         corners = self.coordinate_transformation_mode == 'align_corners'
+        if getattr(x, 'dtype', None) == _float16:   # computed in Float32, rounded once
+            out = _resize.interpolate(_cast(x, _float32), size=length, mode='linear',
+                                      align_corners=corners)
+            return _cast(out, _float16)
         return _resize.interpolate(x, size=length, mode='linear', align_corners=corners)
 
 
