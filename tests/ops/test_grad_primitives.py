@@ -199,3 +199,41 @@ def test_l2_normalize_grad_values(axis, epsilon, expected):
 def test_l2_normalize_grad_bad_arguments(args, message):
     with pytest.raises(TypeError, match=message):
         G.L2NormalizeGrad(*args)
+
+
+CONV_X = ms.Tensor(np.arange(2 * 2 * 5 * 5, dtype=np.float32).reshape(2, 2, 5, 5) / 10)
+CONV_ONES_3 = ms.Tensor(np.ones((2, 4, 3, 3), np.float32))
+CONV_ONES_5 = ms.Tensor(np.ones((2, 4, 5, 5), np.float32))
+
+
+@pytest.mark.parametrize('make, dout, size, first', [
+    (lambda: G.Conv2DBackpropFilter(4, 3), CONV_ONES_3, (4, 2, 3, 3),
+     [55.8, 57.6, 59.4, 64.8, 66.6, 68.4]),
+    (lambda: G.Conv2DBackpropFilter(4, 3, pad_mode='pad', pad_list=(1, 1, 1, 1)), CONV_ONES_5,
+     (4, 2, 3, 3), [108.8, 138.0, 112.0, 146.0, 185.0, 150.0]),
+    (lambda: G.Conv2DBackpropFilter(4, 3, pad_mode='same'), CONV_ONES_5, (4, 2, 3, 3),
+     [108.8, 138.0, 112.0, 146.0, 185.0, 150.0]),
+    (lambda: G.Conv2DBackpropFilter(4, 3, stride=(2, 2)), ms.Tensor(np.ones((2, 4, 2, 2),
+                                                                            np.float32)),
+     (4, 2, 3, 3), [24.8, 25.6, 26.4, 28.8, 29.6, 30.4]),
+    (lambda: G.Conv2DBackpropFilter(4, 3, group=2), CONV_ONES_3, (4, 1, 3, 3),
+     [55.8, 57.6, 59.4, 64.8, 66.6, 68.4]),
+    (lambda: G.Conv2DBackpropFilter(4, 3), CONV_ONES_3, ms.Tensor(np.array([4, 2, 3, 3])),
+     [55.8, 57.6, 59.4, 64.8, 66.6, 68.4]),
+])
+def test_conv2d_backprop_filter_values(make, dout, size, first):
+    """MindSpore 2.10's weight gradients (their first six values) for x = arange / 10."""
+    out = make()(dout, CONV_X, size)
+    want = tuple(size.asnumpy()) if isinstance(size, ms.Tensor) else size
+    assert out.shape == want and out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy().ravel()[:6], first, rtol=1e-6)
+
+
+def test_conv2d_backprop_filter_reads_pad_list_not_pad():
+    """As in MindSpore, pad_mode='pad' pads by pad_list (default zeros), so pad=1 alone leaves
+    dout's shape unmatched: a RuntimeError, as for a filter_size that does not fit."""
+    with pytest.raises(RuntimeError, match=r"ops.Conv2DBackpropFilter: a filter of size "
+                                           r"\(4, 2, 3, 3\) does not convolve x"):
+        G.Conv2DBackpropFilter(4, 3, pad_mode='pad', pad=1)(CONV_ONES_5, CONV_X, (4, 2, 3, 3))
+    with pytest.raises(RuntimeError, match=r"filter of size \(4, 2, 2, 2\)"):
+        G.Conv2DBackpropFilter(4, 3)(CONV_ONES_3, CONV_X, (4, 2, 2, 2))

@@ -21,12 +21,15 @@ from ..shaping import reshape
 from ..trigonometric import cosh, sinh
 from ..unary import sign, sqrt, tanh
 from ._primitive import Primitive, _flag, _int
+from ._image import Conv2DBackpropInput as _Conv2DBackpropInput, _image
+from ..conv import Conv2DBackpropFilter as _BackpropFilter, out_length, same_padding
+from ..._tensor import Tensor
 
 __all__ = ['ReluGrad', 'ReLU6Grad', 'SigmoidGrad', 'TanhGrad', 'SqrtGrad', 'RsqrtGrad',
            'ReciprocalGrad', 'InvGrad', 'AsinGrad', 'ACosGrad', 'AtanGrad', 'AsinhGrad',
            'AcoshGrad', 'AbsGrad', 'EluGrad', 'HSigmoidGrad', 'HSwishGrad', 'SoftplusGrad',
            'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad', 'LayerNormGrad',
-           'L2NormalizeGrad']
+           'L2NormalizeGrad', 'Conv2DBackpropFilter']
 
 
 def _zero(t):
@@ -301,3 +304,43 @@ class L2NormalizeGrad(Primitive):
         norm = sqrt(reduce_sum(x * x, axis, keep_dims=True))
         norm = maximum(norm, as_tensor(self.epsilon).astype(norm.dtype))
         return (dout - out * reduce_sum(out * dout, axis, keep_dims=True)) / norm
+
+
+class Conv2DBackpropFilter(_Conv2DBackpropInput):
+    """``Conv2DBackpropFilter(out_channel, kernel_size, pad_mode='valid', pad=0,
+    pad_list=(0, 0, 0, 0), mode=1, stride=(1, 1), dilation=(1, 1, 1, 1), group=1,
+    data_format='NCHW')(dout, x, filter_size)``: the gradient of ``Conv2D`` with respect to its
+    weight, of shape ``filter_size`` (C_out, C_in / group, kh, kw).
+
+    With pad_mode 'pad' the padding is ``pad_list`` (top, bottom, left, right), as in
+    MindSpore, whose kernel does not read ``pad``.
+
+    Raises:
+        RuntimeError: a filter_size whose convolution of x would not give dout's shape (MindSpore's
+            CPU kernel refuses it with a RuntimeError too).
+    """
+    def __init__(self, out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=(0, 0, 0, 0),
+                 mode=1, stride=(1, 1), dilation=(1, 1, 1, 1), group=1, data_format='NCHW'):
+        super().__init__(out_channel, kernel_size, pad_mode, pad, pad_list, mode, stride,
+                         dilation, group, data_format)
+
+    def construct(self, dout, x, filter_size):
+        gy, x = _image(dout, 'Conv2DBackpropFilter'), _image(x, 'Conv2DBackpropFilter')
+        size = tuple(int(v) for v in (filter_size.tolist() if isinstance(filter_size, Tensor)
+                                      else filter_size))
+        (h, wd), (kh, kw) = x.shape[2:], size[2:] if len(size) == 4 else (0, 0)
+        pads = self._pads
+        if self.pad_mode == 'same':
+            pads = (same_padding(h, kh, self.stride[0], self.dilation[0])
+                    + same_padding(wd, kw, self.stride[1], self.dilation[1]))
+        if len(size) != 4 or size[0] != gy.shape[1] or size[1] * self.group != x.shape[1] or \
+                gy.shape[0] != x.shape[0] or \
+                (out_length(h + pads[0] + pads[1], kh, self.stride[0], self.dilation[0]),
+                 out_length(wd + pads[2] + pads[3], kw, self.stride[1], self.dilation[1])) != \
+                gy.shape[2:]:
+            raise RuntimeError(f"ops.Conv2DBackpropFilter: a filter of size {size} does not "
+                               f"convolve x of shape {x.shape} (group={self.group}, padding "
+                               f"{tuple(pads)}) to dout's shape {gy.shape}")
+        return _BackpropFilter.apply(gy, x, kernel_size=(kh, kw), stride=self.stride,
+                                     padding=tuple(pads), dilation=self.dilation,
+                                     groups=self.group)
