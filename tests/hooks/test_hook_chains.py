@@ -157,3 +157,45 @@ def test_a_with_kwargs_pre_hook_returning_kwargs_that_are_not_a_dict_raises_type
     good.register_forward_pre_hook(lambda c, a, k: (a, {'bias': k['bias'] * 2}), with_kwargs=True)
     out = good(ms.Tensor(2.0, ms.float32), bias=ms.Tensor(3.0, ms.float32))
     assert float(out.asnumpy()) == 10.0     # 2 * 2 + 3 * 2, as MindSpore gives
+
+
+class ThreeOut(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w1 = ms.Parameter(ms.Tensor(10.0, ms.float32), name='w1')
+        self.w2 = ms.Parameter(ms.Tensor(20.0, ms.float32), name='w2')
+
+    def construct(self, x, y):
+        o1 = x * y
+        o2 = o1 * self.w1
+        return o1, o2, o2 * self.w2
+
+
+def test_every_kind_chained_on_a_cell_with_three_outputs():
+    # MindSpore 2.10's values (its test_cell_hooks case, run eagerly): the backward pre-hooks
+    # see the gradient of what the forward hooks returned, the backward hooks that of what the
+    # pre-hooks returned, each chain passing on what its hooks return
+    net = ThreeOut()
+    net.register_forward_pre_hook(lambda c, i: None)
+    net.register_forward_pre_hook(lambda c, i: (i[0] + 2, i[1] + 3))
+    net.register_forward_pre_hook(lambda c, i: (i[0] * 2, i[1] * 3))
+    net.register_forward_hook(lambda c, i, o: None)
+    net.register_forward_hook(lambda c, i, o: (i[0] + o[0], i[1] + o[1], o[2]))
+    net.register_forward_hook(lambda c, i, o: (i[0] * o[0], i[1] * o[1], o[2]))
+    net.register_backward_pre_hook(lambda c, g: None)
+    net.register_backward_pre_hook(lambda c, g: (g[0] * 2, g[1] * 3, g[2] * 4))
+    net.register_backward_pre_hook(lambda c, g: (g[0] + 2, g[1] + 3, g[2] + 4))
+    net.register_backward_hook(lambda c, gi, go: None)
+    net.register_backward_hook(lambda c, gi, go: (gi[0] * go[0], gi[1] * go[1] * go[2]))
+    net.register_backward_hook(lambda c, gi, go: (gi[0] + go[0], gi[1] + go[1] + go[2]))
+    x = ms.Tensor(np.arange(2, 5).astype(np.float32))
+    y = ms.Tensor(np.arange(5, 8).astype(np.float32))
+    out = net(x, y)
+    np.testing.assert_array_equal(out[0].asnumpy(), [1600, 2800, 4464])
+    np.testing.assert_array_equal(out[1].asnumpy(), [46656, 73629, 108900])
+    np.testing.assert_array_equal(out[2].asnumpy(), [38400, 54000, 72000])
+    (gx, gy), (gw1, gw2) = GradOperation(get_all=True, get_by_list=True)(
+        net, net.trainable_params())(x, y)
+    np.testing.assert_array_equal(gx.asnumpy(), [596488, 713448, 839816])
+    np.testing.assert_array_equal(gy.asnumpy(), [5239338, 7073898, 9120426])
+    assert float(gw1.asnumpy()) == 267708 and float(gw2.asnumpy()) == 65760
