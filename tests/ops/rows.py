@@ -5,10 +5,30 @@ has ``test_forward_matches_reference`` (float32 and float64), and where rows hav
 ``test_backward_matches_finite_differences`` and ``test_double_backward_matches_finite_differences``,
 each on the CPU and on the GPU (the CUDA stand-in in CI).
 """
+import importlib
+import pkgutil
+
 import numpy as np
 import pytest
 
 from hookgrad.testing.cases import variants
+
+
+def row_tables():
+    """``{module name: CASES}`` for every test module of tests/ops that has rows."""
+    import tests.ops as op_tests
+    tables = {}
+    for info in pkgutil.iter_modules(op_tests.__path__):
+        if info.name.startswith('test_'):
+            module = importlib.import_module(f"tests.ops.{info.name}")
+            if hasattr(module, 'CASES'):
+                tables[info.name] = module.CASES
+    return tables
+
+
+def all_rows():
+    """``[(module name, Case)]`` for every row of every table of tests/ops."""
+    return [(name, case) for name, cases in row_tables().items() for case in cases]
 
 
 def params(cases, grad=False, double=False):

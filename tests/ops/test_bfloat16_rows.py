@@ -12,7 +12,7 @@ import pytest
 
 import hookgrad as ms
 from hookgrad._tensor import Tensor
-from tests.ops.test_registry import ROWS
+from tests.ops.rows import all_rows
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 RTOL = 3e-2         # a few units of bfloat16's last place (2**-8), through a chain of ops
@@ -22,7 +22,7 @@ PROMOTED = {'normal-numbers'}
 
 def _rows():
     """The rows with a reference and a floating input."""
-    for module, case in ROWS:
+    for module, case in all_rows():
         if case.ref is not None and np.float32 in case.dtypes and \
                 any(a.dtype.kind == 'f' for a in case.arrays(case.shapes[0], np.float32)):
             yield pytest.param(case, id=f"{module}:{case.label}")

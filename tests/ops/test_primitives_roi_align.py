@@ -11,7 +11,7 @@ FEATURES = np.arange(2 * 1 * 4 * 5, dtype=np.float32).reshape(2, 1, 4, 5)
 ROIS = np.float32([[1, 0.5, 0.5, 3.0, 2.0], [0, -1.0, 1.0, 6.0, 5.0], [0, 0.2, 0.3, 0.2, 0.3]])
 NAN = float('nan')
 
-CASES = [
+VALUES = [
     ((2, 2, 1.0, 2, 1), [[27.0, 28.75, 33.25, 35.0], [12.25, 7.625, 0.0, 0.0],
                          [3.2, 3.7, 5.7, 6.2]]),
     ((2, 2, 1.0, 2, 0), [[25.5, 26.75, 29.25, 30.5], [10.8125, 6.6875, 7.90625, 4.59375],
@@ -21,7 +21,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize('args, expected', CASES, ids=[str(c[0]) for c in CASES])
+@pytest.mark.parametrize('args, expected', VALUES, ids=[str(c[0]) for c in VALUES])
 def test_roi_align_matches_mindspore(args, expected):
     out = P.ROIAlign(*args)(ms.Tensor(FEATURES), ms.Tensor(ROIS))
     ph, pw = args[:2]

@@ -1,30 +1,16 @@
 """Every registered op has a test row, and every row really applies the ops it names."""
-import importlib
-import pkgutil
-
 import numpy as np
 import pytest
 
-import tests.ops as op_tests
 from hookgrad._tensor import Tensor
 from hookgrad.autograd.engine import run_backward
 from hookgrad.autograd.function import OPS
 from hookgrad.autograd.observer import OpObserver
 from hookgrad.testing.cases import Case
+from tests.ops.rows import all_rows
 
 
-def row_tables():
-    """``{module name: CASES}`` for every test module of tests/ops that has rows."""
-    tables = {}
-    for info in pkgutil.iter_modules(op_tests.__path__):
-        if info.name.startswith('test_'):
-            module = importlib.import_module(f"tests.ops.{info.name}")
-            if hasattr(module, 'CASES'):
-                tables[info.name] = module.CASES
-    return tables
-
-
-ROWS = [(name, case) for name, cases in row_tables().items() for case in cases]
+ROWS = all_rows()
 
 
 def test_every_table_holds_case_rows():
