@@ -321,9 +321,11 @@ class IntegerInv(Op):
 
     @staticmethod
     def forward(ctx, x):
-        out = np.where((x == 1) | (x == -1), x, x.dtype.type(0))
+        xp = ctx.xp
+        out = xp.where((x == 1) | (x == -1), x, x.dtype.type(0))
         wide = np.int64 if x.dtype == np.int64 else np.int32
-        return np.where(x == 0, np.array(np.iinfo(wide).min).astype(x.dtype), out)
+        at_zero = np.array(np.iinfo(wide).min).astype(x.dtype)[()]     # a NumPy scalar
+        return xp.where(x == 0, at_zero, out)
 
 
 def inv(x):

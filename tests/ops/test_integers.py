@@ -23,6 +23,15 @@ def _c_shift(a, b, left):
     return (np.left_shift(wide, n) if left else np.right_shift(wide, n)).astype(a.dtype)
 
 
+def near_zero(rng, shape):
+    return rng.integers(-3, 4, shape).astype(np.int32)
+
+
+def _int_inv(a):
+    """MindSpore's Int32 1 / x: 1 and -1 stay, 0 gives Int32's minimum, others truncate to 0."""
+    return np.where(a == 0, np.iinfo(np.int32).min, np.where(np.abs(a) == 1, a, 0)).astype(a.dtype)
+
+
 BROADCAST = [((3, 4), (3, 4)), ((2, 3), (3,)), ((2, 1), (1, 4))]
 CASES = [
     Case('Gcd', ops.gcd, ref=np.gcd, shapes=BROADCAST, domains=(ints, ints), grad=False),
@@ -31,6 +40,8 @@ CASES = [
          shapes=BROADCAST, domains=(ints, counts), grad=False),
     Case('RightShift', ops.bitwise_right_shift, ref=lambda a, b: _c_shift(a, b, False),
          shapes=BROADCAST, domains=(ints, counts), grad=False),
+    Case('IntegerInv', ops.inv, ref=_int_inv, shapes=[((3, 4),), ((5,),)],
+         domains=(near_zero,), grad=False, name='inv-int32'),
 ]
 
 globals().update(row_tests(CASES))
