@@ -134,9 +134,10 @@ def run_tensor_hooks(store, g, create_graph):
         r = call(hook, (Tensor._wrap(g) if raw else g,), 'tensor hook')
         if r is None:
             continue
-        if not isinstance(r, Tensor):
-            raise TypeError(f"{who('tensor hook', hook)} must return a Tensor or None, "
-                            f"got {type(r).__name__}")
+        if not isinstance(r, Tensor):   # RuntimeError, in MindSpore's words
+            raise RuntimeError(f"{who('tensor hook', hook)}: Tensor hook should be return "
+                               f"Tensor, but get type: {type(r).__name__} (it must return a "
+                               f"Tensor or None)")
         g = gradient(r, g, f"{who('tensor hook', hook)} returned a gradient", raw)
     return g
 

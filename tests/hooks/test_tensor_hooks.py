@@ -121,7 +121,8 @@ def test_hook_returning_wrong_shape_or_dtype_names_the_hook():
     x.register_hook(bad_dtype)
     with pytest.raises(TypeError, match="bad_dtype' returned a gradient of dtype Int32, expected a floating-point gradient \\(Float32\\)"):
         (x * 1).backward()
-    with pytest.raises(TypeError, match="must return a Tensor or None, got list"):
+    with pytest.raises(RuntimeError, match="Tensor hook should be return Tensor, but get type: "
+                                           "list"):
         y = leaf([1.])
         y.register_hook(lambda g: [1.])
         (y * 1).backward()
