@@ -477,12 +477,58 @@ def tensor_scatter_mul(input_x, indices, updates):
 
 
 def tensor_scatter_div(input_x, indices, updates):
-    """``input_x`` divided by ``updates`` at the n-d positions of ``indices``."""
+    """``input_x`` divided by ``updates`` at the n-d positions of ``indices``.
+
+    Integer tensors (int16/32/64, uint16/32/64) divide with truncation toward zero, one update
+    at a time in index order, and carry no gradient.
+
+    Raises:
+        TypeError: for a bool, int8 or uint8 input_x.
+        ValueError: for an integer division by zero.
+    """
     x, _, columns, u = _scatter_parts(input_x, indices, updates, 'tensor_scatter_div')
-    if x._data.dtype.kind not in 'fV':
-        raise TypeError(f"ops.tensor_scatter_div: input_x must be a floating tensor, got "
-                        f"{from_numpy(x._data.dtype)}")
-    return mul(x, ScatterProduct.apply(reciprocal(u), *columns, shape=x.shape))
+    kind, size = x._data.dtype.kind, x._data.dtype.itemsize
+    if kind not in 'fV' and (kind not in 'iu' or size < 2):
+        raise TypeError(f"ops.tensor_scatter_div: input_x must be a floating tensor or an "
+                        f"integer tensor of 16 bits or more, got {from_numpy(x._data.dtype)}")
+    return scatter_divide(x, columns, u, 'tensor_scatter_div')
+
+
+def scatter_divide(x, columns, u, name):
+    """x divided by u at the positions of the index tensors ``columns``; integers (any width)
+    divide in index order with truncation, floats by the product of their updates."""
+    if x._data.dtype.kind in 'fV':
+        return mul(x, ScatterProduct.apply(reciprocal(u), *columns, shape=x.shape))
+    d = u._data
+    if d.size and bool((d == 0).any()):
+        raise ValueError(f"ops.{name}: integer updates must not contain 0")
+    return Tensor._wrap(_truncating_divide_in_order(
+        x._data, tuple(c._data for c in columns), d))
+
+
+def _truncating_divide_in_order(x, key, u):
+    """A copy of the integer array x with x[key] divided (toward zero) by u, in rounds: round r
+    divides by each position's r-th update (in index order), the positions of a round distinct."""
+    xp = backend.array_module(x)
+    depth = len(key)
+    rest = x.shape[depth:]
+    pos = _flat_positions(key, x.shape).reshape(-1)
+    v = xp.broadcast_to(u, key[0].shape + rest).reshape((pos.shape[0],) + rest)
+    y = x.copy().reshape((-1,) + rest)
+    order = xp.argsort(pos, kind='stable')
+    runs = pos[order]
+    n = runs.shape[0]
+    if not n:
+        return y.reshape(x.shape)
+    rank = xp.arange(n) - xp.searchsorted(runs, runs)     # the place within a run
+    for r in range(int(rank.max()) + 1):
+        pick = order[rank == r]
+        at, by = pos[pick], v[pick]
+        num = y[at]
+        q = num // by
+        inexact = (q * by != num) & ((num < 0) != (by < 0))
+        y[at] = xp.where(inexact, q + 1, q)
+    return y.reshape(x.shape)
 
 
 def tensor_scatter_max(input_x, indices, updates):

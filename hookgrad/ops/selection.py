@@ -20,9 +20,9 @@ from .creation import assign, stop_gradient, tensor_on
 from .indexing import GetItem, Where, follow
 from .rearrange import moveaxis
 from .shaping import expand_dims
-from .scatter_gather import (scatter_nd_values, tensor_scatter_add, tensor_scatter_div,
-                      tensor_scatter_max, tensor_scatter_min, tensor_scatter_mul,
-                      tensor_scatter_sub, tensor_scatter_update)
+from .scatter_gather import (_nd_key, scatter_divide, scatter_nd_values, tensor_scatter_add,
+                             tensor_scatter_div, tensor_scatter_max, tensor_scatter_min,
+                             tensor_scatter_mul, tensor_scatter_sub, tensor_scatter_update)
 
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
@@ -366,8 +366,17 @@ def scatter_mul(input_x, indices, updates):
 
 
 def scatter_div(input_x, indices, updates):
-    """Rows ``indices`` of ``input_x`` are divided by ``updates``, in place."""
-    return _write(input_x, 'scatter_div', tensor_scatter_div, indices, updates, False)
+    """Rows ``indices`` of ``input_x`` are divided by ``updates``, in place (integers with
+    truncation toward zero).
+
+    Raises:
+        ValueError: when updates hold a 0 (of any dtype).
+    """
+    def divide(x, idx, u):
+        if u._data.size and bool((u._data == 0).any()):
+            raise ValueError("ops.scatter_div: updates must not contain 0")
+        return scatter_divide(x, _nd_key(idx, x.shape, 'scatter_div', x)[1], u, 'scatter_div')
+    return _write(input_x, 'scatter_div', divide, indices, updates, False)
 
 
 def scatter_nd_add(input_x, indices, updates, use_locking=False):

@@ -239,6 +239,33 @@ def test_index_add_off_axis_0_accumulates_in_index_order():
     np.testing.assert_array_equal(out.asnumpy(), np.tile(SEQ_MINDSPORE, (2, 1)))
 
 
+# MindSpore 2.10 CPU: integer scatter division truncates toward zero, update by update
+@pytest.mark.parametrize('dtype', [ms.int16, ms.int32, ms.int64, ms.int8])
+def test_scatter_div_of_integers_truncates_toward_zero(dtype):
+    p = ms.Parameter(ms.Tensor(np.array([[7, -7, 6], [2, 5, -9]]), dtype), name='p')
+    out = ops.scatter_div(p, ms.Tensor(np.int32([0, 1])),
+                          ms.Tensor(np.array([[2, 2, 4], [3, -2, 2]]), dtype))
+    assert out.dtype == dtype
+    assert out.asnumpy().tolist() == [[3, -3, 1], [0, -2, -4]] == p.asnumpy().tolist()
+
+
+def test_scatter_div_of_uint8_divides_the_stored_values():
+    p = ms.Parameter(ms.Tensor(np.array([[7, 249, 6], [2, 5, 247]]), ms.uint8), name='p')
+    ops.scatter_div(p, ms.Tensor(np.int32([0, 1])),
+                    ms.Tensor(np.array([[2, 2, 4], [3, 254, 2]]), ms.uint8))
+    assert p.asnumpy().tolist() == [[3, 124, 1], [0, 0, 123]]
+
+
+def test_tensor_scatter_div_of_integers_with_repeated_indices():
+    out = ops.tensor_scatter_div(ms.Tensor(np.int32([7, -7, 100, 9])),
+                                 ms.Tensor(np.int32([[0], [1], [0], [2], [0]])),
+                                 ms.Tensor(np.int32([2, 3, -3, 4, 2])))
+    assert out.asnumpy().tolist() == [0, -2, 25, 9]
+    out = ops.tensor_scatter_div(ms.Tensor(np.uint16([1, 0, 1])), ms.Tensor([[0]]),
+                                 ms.Tensor(np.uint16([1])))
+    assert out.dtype == ms.uint16 and out.asnumpy().tolist() == [1, 0, 1]
+
+
 def test_in_place_scatters_into_a_parameter():
     p = ms.Parameter(ms.Tensor([[1.0, 2.0], [3.0, 4.0]]), name='p')
     assert ops.scatter_add(p, ms.Tensor([0, 0]), ms.Tensor([[1.0, 1.0], [2.0, 2.0]])) is p
@@ -311,8 +338,15 @@ ERRORS = [
     (lambda: ops.tensor_scatter_update(ms.Tensor(np.ones((2, 3))), ms.Tensor([[0, 5]]),
                                        ms.Tensor([9.0])), IndexError,
      r"ops\.tensor_scatter_update: indices \[0, 5\] do not index into a tensor of shape"),
-    (lambda: ops.tensor_scatter_div(ms.Tensor([1, 2]), ms.Tensor([[0]]), ms.Tensor([2])),
-     TypeError, r"ops\.tensor_scatter_div: input_x must be a floating tensor, got Int64"),
+    (lambda: ops.tensor_scatter_div(ms.Tensor([1, 2], ms.int8), ms.Tensor([[0]]),
+                                    ms.Tensor([2], ms.int8)), TypeError,
+     r"ops\.tensor_scatter_div: input_x must be a floating tensor or an integer tensor of 16 "
+     r"bits or more, got Int8"),
+    (lambda: ops.tensor_scatter_div(ms.Tensor([1, 2]), ms.Tensor([[0]]), ms.Tensor([0])),
+     ValueError, r"ops\.tensor_scatter_div: integer updates must not contain 0"),
+    (lambda: ops.scatter_div(ms.Parameter(ms.Tensor([1.0, 2.0]), name='p'), ms.Tensor([1]),
+                             ms.Tensor([0.0])), ValueError,
+     r"ops\.scatter_div: updates must not contain 0"),
     (lambda: ops.tensor_scatter_elements(ms.Tensor([1.0]), ms.Tensor([0]), ms.Tensor([1.0]),
                                          0, 'mul'), ValueError,
      r"ops\.tensor_scatter_elements: reduction must be 'none' or 'add', got 'mul'"),
