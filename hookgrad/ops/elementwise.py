@@ -318,8 +318,15 @@ def fmod(input, other):
 
 
 def truncate_div(x, y):
-    """Element-wise ``x / y`` rounded towards zero; integers stay integers; no gradient."""
-    return div(x, y, rounding_mode='trunc')
+    """Element-wise ``x / y`` rounded towards zero; integers stay integers; no gradient.
+
+    Raises:
+        TypeError: when x and y are both Bool (one Bool operand takes the other's dtype).
+    """
+    a, b = operands(x, y)
+    if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
+        raise TypeError("ops.truncate_div: x and y must not both be Bool")
+    return div(a, b, rounding_mode='trunc')
 
 
 def div_no_nan(x, y):

@@ -227,6 +227,11 @@ ERRORS = [
      r"ops\.lerp: input must be a floating tensor, got Int64"),
     (lambda: ops.nan_to_num(ms.Tensor([1])), TypeError,
      r"ops\.nan_to_num: input must be a floating tensor, got Int64"),
+    # MindSpore 2.10 rejects two Bool operands (one Bool takes the other's dtype: see below)
+    (lambda: ops.truncate_div(ms.Tensor([True, False]), ms.Tensor([True])), TypeError,
+     r"ops\.truncate_div: x and y must not both be Bool"),
+    (lambda: ops.TruncateDiv()(ms.Tensor([True, False]), True), TypeError,
+     r"ops\.truncate_div: x and y must not both be Bool"),
     (lambda: ops.round(ms.Tensor([1.0]), decimals=1.5), TypeError,
      r"ops\.round: decimals must be an int, got 1\.5"),
     (lambda: ops.isclose(ms.Tensor([1.0]), ms.Tensor([1.0]), -1.0), ValueError,
@@ -247,3 +252,10 @@ ERRORS = [
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_truncate_div_with_one_bool_operand_takes_the_others_dtype():
+    out = ops.truncate_div(ms.Tensor(np.int32([1, 4, -7])), ms.Tensor([True]))
+    assert out.dtype == ms.int32 and out.tolist() == [1, 4, -7]
+    out = ops.truncate_div(ms.Tensor([True, False]), ms.Tensor(np.float32([1])))
+    assert out.dtype == ms.float32 and out.tolist() == [1.0, 0.0]
