@@ -237,3 +237,22 @@ def test_conv2d_backprop_filter_reads_pad_list_not_pad():
         G.Conv2DBackpropFilter(4, 3, pad_mode='pad', pad=1)(CONV_ONES_5, CONV_X, (4, 2, 3, 3))
     with pytest.raises(RuntimeError, match=r"filter of size \(4, 2, 2, 2\)"):
         G.Conv2DBackpropFilter(4, 3)(CONV_ONES_3, CONV_X, (4, 2, 2, 2))
+
+
+# MindSpore 2.10 CPU values: dy is laid out in row-major order over the picked elements
+def test_strided_slice_grad_places_dy_at_the_slice():
+    out = G.StridedSliceGrad()(ms.Tensor(np.float32([1, 2, 3])), (3, 3), (1, 0), (2, 3), (1, 1))
+    assert out.dtype == ms.float32 and out.asnumpy().tolist() == [[0, 0, 0], [1, 2, 3], [0, 0, 0]]
+    out = G.StridedSliceGrad(shrink_axis_mask=1)(ms.Tensor(np.float32([1, 2, 3])), (3, 3),
+                                                 (1, 0), (2, 3), (1, 1))
+    assert out.asnumpy().tolist() == [[0, 0, 0], [1, 2, 3], [0, 0, 0]]
+    weights = ms.Tensor(np.arange(9.0).reshape(3, 3).astype(np.float32))
+    grad = ms.grad(lambda d: (G.StridedSliceGrad()(d, (3, 3), (1, 0), (2, 3), (1, 2))
+                              * weights).sum())(ms.Tensor(np.float32([[1, 2]])))
+    assert grad.asnumpy().tolist() == [[3, 5]]
+
+
+def test_strided_slice_grad_checks_the_size_of_dy():
+    with pytest.raises(ValueError, match=r"ops\.StridedSliceGrad: dy must have the 3 elements "
+                                         r"of the slice of shape \(1, 3\), got shape \(2,\)"):
+        G.StridedSliceGrad()(ms.Tensor(np.float32([1, 2])), (3, 3), (1, 0), (2, 3), (1, 1))

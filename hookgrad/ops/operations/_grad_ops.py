@@ -17,6 +17,9 @@ from ..arithmetic import cast, mul
 from ..comparison import equal, gt, isnan, le, logical_and, logical_or, lt, maximum
 from ..indexing import where
 from ..reduction import reduce_sum
+from ..creation import arange
+from ..rearrange import strided_slice
+from ..scatter_gather import scatter_nd
 from ..shaping import reshape
 from ..trigonometric import cosh, sinh
 from ..unary import sign, sqrt, tanh
@@ -29,7 +32,7 @@ __all__ = ['ReluGrad', 'ReLU6Grad', 'SigmoidGrad', 'TanhGrad', 'SqrtGrad', 'Rsqr
            'ReciprocalGrad', 'InvGrad', 'AsinGrad', 'ACosGrad', 'AtanGrad', 'AsinhGrad',
            'AcoshGrad', 'AbsGrad', 'EluGrad', 'HSigmoidGrad', 'HSwishGrad', 'SoftplusGrad',
            'SiLUGrad', 'GeLUGrad', 'BiasAddGrad', 'MaximumGrad', 'MinimumGrad', 'LayerNormGrad',
-           'L2NormalizeGrad', 'Conv2DBackpropFilter']
+           'L2NormalizeGrad', 'Conv2DBackpropFilter', 'StridedSliceGrad']
 
 
 def _zero(t):
@@ -344,3 +347,27 @@ class Conv2DBackpropFilter(_Conv2DBackpropInput):
         return _BackpropFilter.apply(gy, x, kernel_size=(kh, kw), stride=self.stride,
                                      padding=tuple(pads), dilation=self.dilation,
                                      groups=self.group)
+
+
+class StridedSliceGrad(Primitive):
+    """``StridedSliceGrad(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+    shrink_axis_mask=0)(dy, shapex, begin, end, strides)``: zeros of shape ``shapex`` with
+    ``dy`` at the elements that ``StridedSlice`` with these arguments picks (its adjoint)."""
+    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                 shrink_axis_mask=0):
+        super().__init__(begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                         new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask)
+
+    def construct(self, dy, shapex, begin, end, strides):
+        dy = as_tensor(dy, 'dy')
+        shape = tuple(int(n) for n in shapex)
+        size = math.prod(shape)
+        # the flat positions the slice picks: no position repeats, so a scatter places dy
+        picked = strided_slice(reshape(arange(size), shape), begin, end, strides,
+                               self.begin_mask, self.end_mask, self.ellipsis_mask,
+                               self.new_axis_mask, self.shrink_axis_mask)
+        if picked.size != dy.size:      # dy is taken in row-major order, as a reshape would
+            raise ValueError(f"ops.StridedSliceGrad: dy must have the {picked.size} elements "
+                             f"of the slice of shape {picked.shape}, got shape {dy.shape}")
+        flat = scatter_nd(reshape(picked, (-1, 1)), reshape(dy, (-1,)), (size,))
+        return reshape(flat, shape)
