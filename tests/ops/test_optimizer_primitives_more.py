@@ -99,3 +99,43 @@ def test_call_checks():
     var, acc = ms.Parameter(T(np.ones((3, 2)))), ms.Parameter(T(np.ones((3, 2))))
     with pytest.raises(ValueError, match="indices must be 1-D with grad's first dimension"):
         P.SparseApplyAdagrad(0.1)(var, acc, T(np.ones((2, 2))), T([0, 1, 2], 'int32'))
+
+
+# MindSpore 2.10 CPU values for these inputs (repeated row 2 sums its gradients)
+ADAM_GRAD = np.float32([[0.1, 0.2], [0.3, -0.4], [1.0, 2.0]])
+ADAM_ROWS = np.int32([2, 0, 2])
+ADAM_M = [[0.48, 0.40999997], [0.45, 0.45], [0.56, 0.6700001]]
+ADAM_V = [[0.24984, 0.24991], [0.24975, 0.24975], [0.25096, 0.25458995]]
+
+
+@pytest.mark.parametrize('nesterov,var', [
+    (False, [[0.99696326, 0.9974065], [0.99715257, 0.99715257], [0.996465, 0.995801]]),
+    (True, [[0.99707717, 0.99791884], [1.0, 1.0], [0.9961242, 0.99484205]]),
+])
+def test_fused_sparse_adam(nesterov, var):
+    slots = [ms.Parameter(ms.Tensor(np.full((3, 2), x, np.float32)), name=n)
+             for x, n in ((1.0, 'var'), (0.5, 'm'), (0.25, 'v'))]
+    out = P.FusedSparseAdam(use_nesterov=nesterov)(*slots, 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8,
+                                                   ms.Tensor(ADAM_GRAD), ms.Tensor(ADAM_ROWS))
+    assert all(o is p for o, p in zip(out, slots))
+    for p, want in zip(slots, (var, ADAM_M, ADAM_V)):
+        np.testing.assert_allclose(p.asnumpy(), np.float32(want), rtol=1e-6)
+
+
+@pytest.mark.parametrize('args,error,message', [
+    (dict(m=np.ones((3, 1), np.float32)), ValueError, r"var, m and v must have one shape"),
+    (dict(indices=np.float32([0, 1, 2])), TypeError, r"indices must be an integer Tensor"),
+    (dict(indices=np.int32(0)), ValueError, r"indices must be 1-D, got shape \(\)"),
+    (dict(grad=np.ones((3, 3), np.float32)), ValueError,
+     r"grad must have shape \(3,\) \+ var\.shape\[1:\] \(2,\), got \(3, 3\)"),
+    (dict(grad=[np.ones((3, 2), np.float32)]), TypeError, r"grad must be a Tensor, got list"),
+])
+def test_fused_sparse_adam_checks(args, error, message):
+    given = dict(var=np.ones((3, 2), np.float32), m=np.ones((3, 2), np.float32),
+                 v=np.ones((3, 2), np.float32), grad=ADAM_GRAD, indices=ADAM_ROWS)
+    given.update(args)
+    t = {k: ([ms.Tensor(a) for a in x] if isinstance(x, list) else ms.Tensor(x))
+         for k, x in given.items()}
+    with pytest.raises(error, match=r"ops\.FusedSparseAdam: " + message):
+        P.FusedSparseAdam()(t['var'], t['m'], t['v'], 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8,
+                            t['grad'], t['indices'])

@@ -11,6 +11,7 @@ runs on those rows. Constructor and call arguments follow MindSpore 2.10's Primi
 import numpy as np
 
 from ..._tensor import Tensor
+from ...kernels.backend import array_module
 from ...autograd.grad_mode import no_grad
 from .. import arithmetic as _arith, creation as _create, unary as _unary
 from ..comparison import gt as _gt, maximum as _maximum
@@ -26,7 +27,7 @@ __all__ = ['ApplyAdaMax', 'ApplyAddSign', 'ApplyPowerSign', 'ApplyKerasMomentum'
            'ApplyCenteredRMSProp', 'ApplyProximalAdagrad', 'ApplyAdagradDA',
            'ApplyAdamWithAmsgrad', 'ApplyAdamWithAmsgradV2', 'SparseApplyAdagrad',
            'SparseApplyAdagradV2', 'SparseApplyProximalAdagrad', 'SparseApplyFtrl',
-           'SparseApplyRMSProp']
+           'SparseApplyRMSProp', 'FusedSparseAdam']
 
 
 def _locking(prim, use_locking):
@@ -353,3 +354,73 @@ def _rounds(indices):
         seen[value] = occurrence[i] + 1
     return [Tensor(np.nonzero(occurrence == k)[0].astype(np.int32))
             for k in range(int(occurrence.max()) + 1 if ids.size else 0)]
+
+
+def _number(value, prim, what):
+    if isinstance(value, Tensor):
+        return float(value.item())
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"ops.{prim}: {what} must be a number or a Tensor, got "
+                        f"{type(value).__name__}")
+    return float(value)
+
+
+class FusedSparseAdam(Primitive):
+    """``FusedSparseAdam(use_locking=False, use_nesterov=False)(var, m, v, beta1_power,
+    beta2_power, lr, beta1, beta2, epsilon, grad, indices)``: Adam with a gradient of the rows
+    ``indices`` (repeated rows summed first), in place; returns ``(var, m, v)``.
+
+    As MindSpore 2.10's CPU kernel: every row of m and v decays (``m *= beta1``,
+    ``v *= beta2``), the rows ``indices`` take ``(1 - beta1) g`` and ``(1 - beta2) g**2``, and
+    with ``lr_t = lr sqrt(1 - beta2_power) / (1 - beta1_power)`` every row of var moves by
+    ``-lr_t m / (sqrt(v) + epsilon)``; with use_nesterov only the rows ``indices`` move, by
+    ``-lr_t (beta1 m + (1 - beta1) g) / (sqrt(v) + epsilon)``.
+    """
+    def __init__(self, use_locking=False, use_nesterov=False):
+        super().__init__(use_locking=_locking('FusedSparseAdam', use_locking),
+                         use_nesterov=_flag(use_nesterov, 'FusedSparseAdam', 'use_nesterov'))
+
+    def construct(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad,
+                  indices):
+        name = 'FusedSparseAdam'
+        for what, t in (('var', var), ('m', m), ('v', v), ('grad', grad), ('indices', indices)):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"ops.{name}: {what} must be a Tensor, got {type(t).__name__}")
+        if not var.shape == m.shape == v.shape:
+            raise ValueError(f"ops.{name}: var, m and v must have one shape, got {var.shape}, "
+                             f"{m.shape} and {v.shape}")
+        if indices._data.dtype.kind not in 'iu':
+            raise TypeError(f"ops.{name}: indices must be an integer Tensor, got "
+                            f"{indices.dtype}")
+        if indices.ndim != 1:
+            raise ValueError(f"ops.{name}: indices must be 1-D, got shape {indices.shape}")
+        if grad.ndim < 1 or grad.shape[0] != indices.shape[0] or grad.shape[1:] != var.shape[1:]:
+            raise ValueError(f"ops.{name}: grad must have shape ({indices.shape[0]},) + "
+                             f"var.shape[1:] {var.shape[1:]}, got {grad.shape}")
+        rates = [_number(x, name, w) for x, w in (
+            (beta1_power, 'beta1_power'), (beta2_power, 'beta2_power'), (lr, 'lr'),
+            (beta1, 'beta1'), (beta2, 'beta2'), (epsilon, 'epsilon'))]
+        new_var, new_m, new_v = _fused_sparse_adam(var._data, m._data, v._data, grad._data,
+                                                   indices._data, rates, self.use_nesterov)
+        return _write(((var, Tensor._wrap(new_var)), (m, Tensor._wrap(new_m)),
+                       (v, Tensor._wrap(new_v))))
+
+
+def _fused_sparse_adam(var, m, v, g, indices, rates, nesterov):
+    """The arrays of FusedSparseAdam's update (in var's dtype, as the CPU kernel computes)."""
+    xp = array_module(var)
+    dt = var.dtype.type
+    b1p, b2p, lr, b1, b2, eps = (dt(r) for r in rates)
+    rows, where = xp.unique(indices, return_inverse=True)
+    summed = xp.zeros((rows.shape[0],) + g.shape[1:], var.dtype)
+    xp.add.at(summed, where.reshape(-1), g.astype(var.dtype))
+    lr_t = lr * xp.sqrt(dt(1) - b2p) / (dt(1) - b1p)
+    var, m, v = var.copy(), m * b1, v * b2
+    m[rows] += (dt(1) - b1) * summed
+    v[rows] += (dt(1) - b2) * summed * summed
+    if nesterov:
+        step = m[rows] * b1 + (dt(1) - b1) * summed
+        var[rows] -= lr_t * step / (xp.sqrt(v[rows]) + eps)
+    else:
+        var -= lr_t * m / (xp.sqrt(v) + eps)
+    return var, m, v
