@@ -123,7 +123,7 @@ def test_fused_sparse_adam(nesterov, var):
 
 
 @pytest.mark.parametrize('args,error,message', [
-    (dict(m=np.ones((3, 1), np.float32)), ValueError, r"var, m and v must have one shape"),
+    (dict(m=np.ones((3, 1), np.float32)), ValueError, r"var, m, v must have one shape"),
     (dict(indices=np.float32([0, 1, 2])), TypeError, r"indices must be an integer Tensor"),
     (dict(indices=np.int32(0)), ValueError, r"indices must be 1-D, got shape \(\)"),
     (dict(grad=np.ones((3, 3), np.float32)), ValueError,
@@ -139,3 +139,39 @@ def test_fused_sparse_adam_checks(args, error, message):
     with pytest.raises(error, match=r"ops\.FusedSparseAdam: " + message):
         P.FusedSparseAdam()(t['var'], t['m'], t['v'], 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8,
                             t['grad'], t['indices'])
+
+
+@pytest.mark.parametrize('nesterov,var', [
+    (False, [[0.99696326, 0.9974065], [1.0, 1.0], [0.996465, 0.995801]]),
+    (True, [[0.99707717, 0.99791884], [1.0, 1.0], [0.9961242, 0.99484205]]),
+])
+def test_fused_sparse_lazy_adam_touches_only_the_rows(nesterov, var):
+    slots = [ms.Parameter(ms.Tensor(np.full((3, 2), x, np.float32)), name=n)
+             for x, n in ((1.0, 'var'), (0.5, 'm'), (0.25, 'v'))]
+    P.FusedSparseLazyAdam(use_nesterov=nesterov)(*slots, 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8,
+                                                 ms.Tensor(ADAM_GRAD), ms.Tensor(ADAM_ROWS))
+    lazy_m = [ADAM_M[0], [0.5, 0.5], ADAM_M[2]]
+    lazy_v = [ADAM_V[0], [0.25, 0.25], ADAM_V[2]]
+    for p, want in zip(slots, (var, lazy_m, lazy_v)):
+        np.testing.assert_allclose(p.asnumpy(), np.float32(want), rtol=1e-6)
+
+
+def test_fused_sparse_ftrl():
+    slots = [ms.Parameter(ms.Tensor(np.full((3, 2), x, np.float32)), name=n)
+             for x, n in ((0.5, 'var'), (0.2, 'accum'), (0.3, 'linear'))]
+    out = P.FusedSparseFtrl(lr=0.05, l1=0.01, l2=0.02, lr_power=-0.5)(
+        *slots, ms.Tensor(ADAM_GRAD), ms.Tensor(ADAM_ROWS))
+    assert all(o is p for o, p in zip(out, slots))
+    want = ([[0.02803146, 0.13437411], [0.5, 0.5], [0.2518931, 0.34418884]],
+            [[0.29000002, 0.36], [0.2, 0.2], [1.4100001, 5.04]],
+            [[-0.3130293, -1.6278644], [0.3, 0.3], [-6.002206, -15.477808]])
+    for p, w in zip(slots, want):
+        np.testing.assert_allclose(p.asnumpy(), np.float32(w), rtol=1e-6)
+    with pytest.raises(TypeError, match=r"ops\.FusedSparseFtrl: indices must be an integer"):
+        P.FusedSparseFtrl(lr=0.05, l1=0.01, l2=0.02, lr_power=-0.5)(
+            *slots, ms.Tensor(ADAM_GRAD), ms.Tensor(np.float32([0, 1, 2])))
+    with pytest.raises(ValueError, match=r"ops\.FusedSparseFtrl: var, accum, linear must have "
+                                         r"one shape"):
+        P.FusedSparseFtrl(lr=0.05, l1=0.01, l2=0.02, lr_power=-0.5)(
+            slots[0], slots[1], ms.Tensor(np.ones((3, 1), np.float32)), ms.Tensor(ADAM_GRAD),
+            ms.Tensor(ADAM_ROWS))

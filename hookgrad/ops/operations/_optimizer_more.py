@@ -27,7 +27,7 @@ __all__ = ['ApplyAdaMax', 'ApplyAddSign', 'ApplyPowerSign', 'ApplyKerasMomentum'
            'ApplyCenteredRMSProp', 'ApplyProximalAdagrad', 'ApplyAdagradDA',
            'ApplyAdamWithAmsgrad', 'ApplyAdamWithAmsgradV2', 'SparseApplyAdagrad',
            'SparseApplyAdagradV2', 'SparseApplyProximalAdagrad', 'SparseApplyFtrl',
-           'SparseApplyRMSProp', 'FusedSparseAdam']
+           'SparseApplyRMSProp', 'FusedSparseAdam', 'FusedSparseLazyAdam', 'FusedSparseFtrl']
 
 
 def _locking(prim, use_locking):
@@ -376,38 +376,66 @@ class FusedSparseAdam(Primitive):
     ``-lr_t m / (sqrt(v) + epsilon)``; with use_nesterov only the rows ``indices`` move, by
     ``-lr_t (beta1 m + (1 - beta1) g) / (sqrt(v) + epsilon)``.
     """
+    lazy = False
+
     def __init__(self, use_locking=False, use_nesterov=False):
-        super().__init__(use_locking=_locking('FusedSparseAdam', use_locking),
-                         use_nesterov=_flag(use_nesterov, 'FusedSparseAdam', 'use_nesterov'))
+        name = type(self).__name__
+        super().__init__(use_locking=_locking(name, use_locking),
+                         use_nesterov=_flag(use_nesterov, name, 'use_nesterov'))
 
     def construct(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad,
                   indices):
-        name = 'FusedSparseAdam'
-        for what, t in (('var', var), ('m', m), ('v', v), ('grad', grad), ('indices', indices)):
-            if not isinstance(t, Tensor):
-                raise TypeError(f"ops.{name}: {what} must be a Tensor, got {type(t).__name__}")
-        if not var.shape == m.shape == v.shape:
-            raise ValueError(f"ops.{name}: var, m and v must have one shape, got {var.shape}, "
-                             f"{m.shape} and {v.shape}")
-        if indices._data.dtype.kind not in 'iu':
-            raise TypeError(f"ops.{name}: indices must be an integer Tensor, got "
-                            f"{indices.dtype}")
-        if indices.ndim != 1:
-            raise ValueError(f"ops.{name}: indices must be 1-D, got shape {indices.shape}")
-        if grad.ndim < 1 or grad.shape[0] != indices.shape[0] or grad.shape[1:] != var.shape[1:]:
-            raise ValueError(f"ops.{name}: grad must have shape ({indices.shape[0]},) + "
-                             f"var.shape[1:] {var.shape[1:]}, got {grad.shape}")
+        name = type(self).__name__
+        _check_fused(name, (('var', var), ('m', m), ('v', v)), grad, indices)
         rates = [_number(x, name, w) for x, w in (
             (beta1_power, 'beta1_power'), (beta2_power, 'beta2_power'), (lr, 'lr'),
             (beta1, 'beta1'), (beta2, 'beta2'), (epsilon, 'epsilon'))]
         new_var, new_m, new_v = _fused_sparse_adam(var._data, m._data, v._data, grad._data,
-                                                   indices._data, rates, self.use_nesterov)
+                                                   indices._data, rates, self.use_nesterov,
+                                                   self.lazy)
         return _write(((var, Tensor._wrap(new_var)), (m, Tensor._wrap(new_m)),
                        (v, Tensor._wrap(new_v))))
 
 
-def _fused_sparse_adam(var, m, v, g, indices, rates, nesterov):
-    """The arrays of FusedSparseAdam's update (in var's dtype, as the CPU kernel computes)."""
+class FusedSparseLazyAdam(FusedSparseAdam):
+    """``FusedSparseLazyAdam(use_locking=False, use_nesterov=False)(var, m, v, beta1_power,
+    beta2_power, lr, beta1, beta2, epsilon, grad, indices)``: FusedSparseAdam that touches only
+    the rows ``indices`` of var, m and v (the other rows keep their values); returns
+    ``(var, m, v)``."""
+    lazy = True
+
+
+class FusedSparseFtrl(SparseApplyFtrl):
+    """``FusedSparseFtrl(lr, l1, l2, lr_power, use_locking=False)(var, accum, linear, grad,
+    indices)``: SparseApplyFtrl's update (MindSpore 2.10's CPU kernels agree), with the input
+    checks of the fused Primitives; returns ``(var, accum, linear)``."""
+    def construct(self, var, accum, linear, grad, indices):
+        _check_fused('FusedSparseFtrl', (('var', var), ('accum', accum), ('linear', linear)),
+                     grad, indices)
+        return super().construct(var, accum, linear, grad, indices)
+
+
+def _check_fused(name, slots, grad, indices):
+    """TypeError / ValueError for the inputs of a fused sparse optimizer Primitive."""
+    for what, t in slots + (('grad', grad), ('indices', indices)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"ops.{name}: {what} must be a Tensor, got {type(t).__name__}")
+    var = slots[0][1]
+    if any(t.shape != var.shape for _, t in slots):
+        raise ValueError(f"ops.{name}: {', '.join(w for w, _ in slots)} must have one shape, "
+                         f"got {', '.join(str(t.shape) for _, t in slots)}")
+    if indices._data.dtype.kind not in 'iu':
+        raise TypeError(f"ops.{name}: indices must be an integer Tensor, got {indices.dtype}")
+    if indices.ndim != 1:
+        raise ValueError(f"ops.{name}: indices must be 1-D, got shape {indices.shape}")
+    if grad.ndim < 1 or grad.shape[0] != indices.shape[0] or grad.shape[1:] != var.shape[1:]:
+        raise ValueError(f"ops.{name}: grad must have shape ({indices.shape[0]},) + "
+                         f"var.shape[1:] {var.shape[1:]}, got {grad.shape}")
+
+
+def _fused_sparse_adam(var, m, v, g, indices, rates, nesterov, lazy):
+    """The arrays of FusedSparseAdam's update (in var's dtype, as the CPU kernel computes);
+    ``lazy`` updates only the rows ``indices`` (FusedSparseLazyAdam)."""
     xp = array_module(var)
     dt = var.dtype.type
     b1p, b2p, lr, b1, b2, eps = (dt(r) for r in rates)
@@ -415,12 +443,18 @@ def _fused_sparse_adam(var, m, v, g, indices, rates, nesterov):
     summed = xp.zeros((rows.shape[0],) + g.shape[1:], var.dtype)
     xp.add.at(summed, where.reshape(-1), g.astype(var.dtype))
     lr_t = lr * xp.sqrt(dt(1) - b2p) / (dt(1) - b1p)
-    var, m, v = var.copy(), m * b1, v * b2
+    var, m, v = var.copy(), m.copy(), v.copy()
+    if lazy:
+        m[rows] *= b1
+        v[rows] *= b2
+    else:
+        m *= b1
+        v *= b2
     m[rows] += (dt(1) - b1) * summed
     v[rows] += (dt(1) - b2) * summed * summed
-    if nesterov:
-        step = m[rows] * b1 + (dt(1) - b1) * summed
+    if nesterov or lazy:
+        step = m[rows] * b1 + (dt(1) - b1) * summed if nesterov else m[rows]
         var[rows] -= lr_t * step / (xp.sqrt(v[rows]) + eps)
-    else:
-        var -= lr_t * m / (xp.sqrt(v) + eps)
+        return var, m, v
+    var -= lr_t * m / (xp.sqrt(v) + eps)
     return var, m, v
