@@ -1,6 +1,6 @@
 """More of MindSpore's optimizer Primitives: AdaMax, AddSign, PowerSign, Keras momentum,
 centered RMSProp, proximal Adagrad, Adagrad dual averaging and AMSGrad Adam, and the sparse
-forms of Adagrad, proximal Adagrad and FTRL.
+forms of Adagrad, proximal Adagrad and FTRL, and the fused sparse Adam, lazy Adam and FTRL.
 
 Like those of ``_optimizer.py``, each computes its update through hookgrad's ops with nothing
 recorded for autograd and writes it into the Parameters in place (``ops.assign``). A sparse
