@@ -6,8 +6,8 @@ What a capture holds, per call of the cell:
 
 - ``inputs`` and ``kwargs``: as ``construct`` received them (after input patches);
 - ``outputs``: as the rest of the network received them (after output patches);
-- ``grad_outputs``: the gradient w.r.t. the cell's outputs (what its forward hooks, output
-  patches included, returned), as its backward received it (after ``grad_output`` patches); ``grad_inputs``: the gradient w.r.t. its positional inputs,
+- ``grad_outputs``: the gradient w.r.t. ``construct``'s outputs, as its backward received it
+  (after ``grad_output`` patches); ``grad_inputs``: the gradient w.r.t. its positional inputs,
   as it flows on (after ``grad_input`` patches). None in the places of non-tensors; the latest
   backward pass wins. A call whose outputs receive no gradient has ``None`` there.
 
@@ -22,6 +22,7 @@ tensors: past either, the oldest calls are dropped, with one warning.
 import collections
 import difflib
 import fnmatch
+import functools
 import os
 import weakref
 
@@ -31,7 +32,6 @@ from .._frames import warn
 from .._tensor import Tensor, detached
 from ..nn.cell import Cell
 from .summary import _tensors
-from ..hooks.cell_hooks import active_call
 from ..hooks.handle import in_this_thread
 from ..kernels import backend
 
@@ -152,6 +152,7 @@ class Trace:
         self._records = {}
         self._slots = {}
         self._handles = []
+        self._tensor_handles = []
         self._budget = _Budget(max_records, max_bytes)
 
     # ----------------------------------------------------------------- context
@@ -175,9 +176,10 @@ class Trace:
         return False
 
     def _close(self, keep):
-        for h in self._handles:
+        for h in self._handles + self._tensor_handles:
             h.remove()
         self._handles.clear()
+        self._tensor_handles.clear()
         self._slots.clear()
         self._active = False
         if not keep:
@@ -292,7 +294,8 @@ class Trace:
     def _slot(self, name, cell):
         slot = self._slots.get(name)
         if slot is None:
-            slot = self._slots[name] = _Slot(name, self._records.get(name), self._budget)
+            slot = self._slots[name] = _Slot(name, self._records.get(name),
+                                             self._tensor_handles, self._budget)
             self._handles += [
                 cell.register_forward_pre_hook(in_this_thread(slot.forward_pre)),
                 cell.register_forward_hook(in_this_thread(slot.forward), with_kwargs=True),
@@ -312,7 +315,8 @@ class _Budget:
     """The calls a trace holds, oldest first, with their bytes: drops the oldest past
     ``max_records`` calls or ``max_bytes`` bytes, and warns the first time."""
 
-    __slots__ = ('max_records', 'max_bytes', 'held', 'nbytes', 'dropped', 'warned')
+    __slots__ = ('max_records', 'max_bytes', 'held', 'nbytes', 'dropped', 'warned',
+                 'handles_mark')
 
     def __init__(self, max_records, max_bytes):
         self.max_records = max_records
@@ -324,6 +328,7 @@ class _Budget:
         self.nbytes = 0
         self.dropped = 0
         self.warned = False
+        self.handles_mark = 1024
 
     def add(self, record, call, values):
         """Hold a new call (its captured ``values``), then drop the oldest over the limits."""
@@ -363,19 +368,20 @@ class _Budget:
 class _Slot:
     """The hooks of one cell in one trace: its patches and where its captures go.
 
-    A call's gradients are matched to it exactly, also for a cell called several times: the
-    forward hook and the backward pre-hook of one call see the same ``active_call()``, and the
+    A call's gradients are matched to it exactly, also for a cell called several times: a
+    tensor hook on the call's outputs fires just before that call's backward pre-hook, and the
     backward hook receives the grad_output tuple the backward pre-hook left.
     """
 
-    __slots__ = ('name', 'record', 'patches', 'budget', 'by_call', 'pending')
+    __slots__ = ('name', 'record', 'patches', 'tensor_handles', 'budget', 'arrived', 'pending')
 
-    def __init__(self, name, record, budget):
+    def __init__(self, name, record, tensor_handles, budget):
         self.name = name
         self.record = record            # None: patch only
         self.patches = {}
+        self.tensor_handles = tensor_handles
         self.budget = budget
-        self.by_call = weakref.WeakKeyDictionary()     # the cell call (active_call) -> Call
+        self.arrived = None             # the call whose outputs' gradient just arrived
         self.pending = []               # [(grad_output tuple, call)] awaiting the backward hook
 
     def forward_pre(self, cell, args):
@@ -399,10 +405,18 @@ class _Slot:
         call = Call(detached(args), detached(kwargs), detached(out))
         self.record._calls.append(call)
         self.budget.add(self.record, call, (call.inputs, call.kwargs, call.outputs))
-        key = active_call()
-        if key is not None:
-            self.by_call[key] = call
+        arrive = functools.partial(self._arrive, call)
+        handles = self.tensor_handles
+        for t in _tensors(original):
+            if t._node is not None:
+                handles.append(t.register_hook(in_this_thread(arrive)))
+        if len(handles) > self.budget.handles_mark:     # forget those of collected tensors
+            handles[:] = [h for h in handles if h._store() is not None]
+            self.budget.handles_mark = max(1024, 2 * len(handles))
         return out if out is not original else None
+
+    def _arrive(self, call, grad):
+        self.arrived = call
 
     def backward_pre(self, cell, grad_output):
         patch = self.patches.get('grad_output')
@@ -412,8 +426,7 @@ class _Slot:
             if new is not None:
                 replaced = grad_output = _conform_all(
                     new, grad_output, f"trace.patch_grad: Cell '{self.name}' grad_output")
-        key = active_call()
-        call = self.by_call.get(key) if key is not None else None
+        call, self.arrived = self.arrived, None
         if self.record is not None and call is not None:
             call.grad_outputs = detached(grad_output)
             self.budget.grow(call._held, call.grad_outputs)

@@ -1,16 +1,13 @@
 """Hooks on Cells: registration, the hooked call sequence, and the backward boundary.
 
 Call order inside ``cell(*inputs)`` (SPEC section 5, docs/hooks.md):
-1. forward pre-hooks; 2. the backward boundary on the tensor inputs construct is given (what
-the pre-hooks returned); 3. construct (or the custom-bprop node, hookgrad/hooks/bprop.py);
-4. forward hooks; 5. the backward boundary on the cell's tensor outputs (what the forward hooks
-returned). A boundary is an identity node whose backward runs the backward hooks (input side)
-or backward pre-hooks (output side). As in MindSpore 2.10 (and PyTorch's full backward hooks),
-the backward hooks so see the gradients of the cell's call as its caller sees it: operations
-added by forward hooks lie inside the boundaries, those of forward pre-hooks outside. Hooks are
-called, and what they return is checked, in hookgrad/hooks/calling.py.
+1. forward pre-hooks; 2. the backward boundary on construct's tensor inputs; 3. construct (or the
+custom-bprop node, hookgrad/hooks/bprop.py); 4. the backward boundary on construct's tensor
+outputs; 5. forward hooks. A boundary is an identity node whose backward runs the backward
+hooks (input side) or backward pre-hooks (output side), so those hooks see exactly construct's
+gradients: operations added by forward (pre-)hooks lie outside them. Hooks are called, and what
+they return is checked, in hookgrad/hooks/calling.py.
 """
-import threading
 import weakref
 from collections import namedtuple
 from functools import partial
@@ -133,17 +130,13 @@ def call(cell, hooks, args, kwargs):
         if hooks.forward:
             _always_call_hooks(cell, hooks, args, kwargs)
         raise
-    if hooks.forward:
-        outer, _active.record = _active.record, record
-        try:
-            for entry in hooks.forward.snapshot():      # given the inputs construct was given
-                new = effect(_forward_hook, entry, cell, inner, kwargs, out)
-                if new is not None:
-                    out = new
-        finally:
-            _active.record = outer
     if record is not None:
         out = effect(_output_boundary, record, out)
+    if hooks.forward:
+        for entry in hooks.forward.snapshot():
+            new = effect(_forward_hook, entry, cell, args, kwargs, out)
+            if new is not None:
+                out = new
     return out
 
 
@@ -196,26 +189,11 @@ def _always_call_hooks(cell, hooks, args, kwargs):
                      f"while handling an exception from construct")
 
 
-class _Active(threading.local):
-    record = None
-
-
-_active = _Active()
-
-
-def active_call():
-    """The call of a hooked cell whose forward hooks, backward pre-hooks or backward hooks are
-    running in this thread: one object per call (alive while its backward may still run),
-    the same in forward and backward, so a tool can tell which call gradients belong to. None
-    elsewhere, and for a call made without gradient (it has no backward hooks to run)."""
-    return _active.record
-
-
 class _CallRecord:
     """One call of a hooked cell: links its two boundaries within a backward pass."""
 
     __slots__ = ('cell', 'hooks', 'n_inputs', 'positions', 'out_positions', 'n_outputs',
-                 'grad_output', '__weakref__')
+                 'grad_output')
 
     def __init__(self, cell, hooks):
         self.cell = cell
@@ -313,16 +291,12 @@ class CellBoundary(Op):
             store, kind, label = record.hooks.backward, 'backward hook', 'grad_input'
         cell = record.cell
         current, last = grads, None     # the chain: each hook is given the one before's return
-        outer, _active.record = _active.record, record
-        try:
-            for entry in store.snapshot() if store else ():
-                args = (cell, current) if ctx.side is _OUTPUTS else (cell, current, grad_output)
-                r = calling.call(entry.fn, args, kind, cell)
-                if r is not None:
-                    current = calling.passed_on(r, grads, kind, entry.fn, cell, label)
-                    last = entry.fn
-        finally:
-            _active.record = outer
+        for entry in store.snapshot() if store else ():
+            args = (cell, current) if ctx.side is _OUTPUTS else (cell, current, grad_output)
+            r = calling.call(entry.fn, args, kind, cell)
+            if r is not None:
+                current = calling.passed_on(r, grads, kind, entry.fn, cell, label)
+                last = entry.fn
         replaced = last is not None
         if replaced:
             grads = calling.gradients(current, grads, kind, last, cell, label, raw=False)

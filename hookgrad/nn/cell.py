@@ -414,8 +414,7 @@ class Cell(CellState, CellFlags, CellPrecision, CellInternals):
 
     def register_backward_pre_hook(self, hook, *, prepend=False):
         """Register ``hook(cell, grad_output) -> None | tuple``, run when the gradient w.r.t.
-        the cell's outputs (what its forward hooks returned) is complete; a returned tuple
-        replaces it. See docs/hooks.md."""
+        ``construct``'s outputs is complete; a returned tuple replaces it. See docs/hooks.md."""
         return cell_hooks.register(self, 'backward_pre', hook, prepend=prepend)
 
     def register_backward_hook(self, hook, *, prepend=False):

@@ -37,6 +37,7 @@ def test_memory_stays_bounded_over_many_steps_and_the_latest_calls_are_kept():
     assert len(calls) == 4
     x = np.random.default_rng(299).standard_normal((32, 64)).astype(np.float32)
     np.testing.assert_array_equal(calls[-1].inputs[0].asnumpy(), x)    # the last step's
+    assert len(t._tensor_handles) == 0      # released on exit, and pruned while running
 
 
 def test_max_records_counts_calls_and_warns_once():
