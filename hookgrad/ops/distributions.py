@@ -192,10 +192,22 @@ def poisson_dtype(dtype, name):
     return dt
 
 
+_POISSON_RATES = (np.float16, np.float32, np.float64, np.int32, np.int64)
+
+
 def random_poisson_draw(shape, rate, rng, dtype, name):
-    """``random_poisson`` drawing from ``rng`` in the NumPy ``dtype``."""
+    """``random_poisson`` drawing from ``rng`` in the NumPy ``dtype``. As MindSpore's kernel:
+    shape is an Int32/Int64 Tensor, rate a Float16/32/64 or Int32/64 Tensor, and a negative rate
+    draws 0."""
+    if not isinstance(shape, Tensor) or shape._data.dtype not in (np.int32, np.int64):
+        got = shape.dtype if isinstance(shape, Tensor) else type(shape).__name__
+        raise TypeError(f"ops.{name}: shape must be an Int32 or Int64 Tensor, got {got}")
     (r,) = _params((rate,), ('rate',), name)
+    if r._data.dtype not in _POISSON_RATES:
+        raise TypeError(f"ops.{name}: rate must be a Float16, Float32, Float64, Int32 or Int64 "
+                        f"Tensor, got {r.dtype}")
     size = _shape(shape, name) + r.shape
+    r = r.clamp(min=0)
     return _draw('poisson', (r,), size, dtype, rng, name)
 
 

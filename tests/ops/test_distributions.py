@@ -174,3 +174,27 @@ ERRORS = [
      "Tensor.uniform_: generator objects are not available"),
 ]
 test_errors_name_the_op_and_argument = error_test(ERRORS)
+
+
+def test_random_poisson_draws_zero_for_a_negative_rate_and_checks_its_tensors():
+    # MindSpore 2.10 (CPU): a negative rate draws 0; shape must be an Int32/Int64 Tensor and
+    # rate a Float16/32/64 or Int32/64 Tensor (TypeError otherwise)
+    shape = ms.Tensor(np.array([50]), ms.int32)
+    out = ops.random_poisson(shape, ms.Tensor(np.float32([-1.0, -0.5, 0.0])), seed=1)
+    assert out.shape == (50, 3) and out.dtype == ms.float32
+    assert not out.asnumpy().any(), 'no events at rates <= 0'
+    ints = ops.random_poisson(shape, ms.Tensor(np.array([-3, 4], np.int64)), seed=1,
+                              dtype=ms.int64).asnumpy()
+    assert not ints[:, 0].any() and ints[:, 1].mean() > 2
+    with pytest.raises(TypeError, match="shape must be an Int32 or Int64 Tensor, got tuple"):
+        ops.random_poisson((3, 5), ms.Tensor(np.float32([0.5])), seed=1)
+    with pytest.raises(TypeError, match="shape must be an Int32 or Int64 Tensor, got Float32"):
+        ops.random_poisson(ms.Tensor(np.float32([3, 5])), ms.Tensor(np.float32([0.5])), seed=1)
+    with pytest.raises(TypeError, match="rate must be a Float16, .* Tensor, got Bool"):
+        ops.random_poisson(shape, ms.Tensor(np.array([True])), seed=1)
+
+
+def test_random_functions_are_importable_from_mindspores_random_func_module():
+    from hookgrad.ops.function import random_func
+    assert random_func.random_poisson is ops.random_poisson
+    assert random_func.multinomial is ops.multinomial and 'randperm' in random_func.__all__
