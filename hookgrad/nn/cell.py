@@ -117,21 +117,12 @@ class Cell(CellState, CellFlags, CellPrecision, CellInternals):
         for a dimension of any size (``Tensor(shape=[None, 3], dtype=ms.float32)``).
 
         An input given to ``construct`` as a tuple or list is declared as a tuple or list of
-        such Tensors (nested as deeply as the call nests them). Every graph-mode call is
-        checked against them (rank, dtype, fixed dimensions); a program is traced once per
-        concrete shape and replayed for every call of that shape.
-
-        Raises:
-            TypeError: an input (or an element of a tuple or list) is not a Tensor.
+        such Tensors (nested as deeply as the call nests them). Any other value (a number, a
+        tuple of ints, None) stands for a constant argument, as in MindSpore, and is not
+        checked. Every graph-mode call's Tensors are checked against the declared ones (rank,
+        dtype, fixed dimensions); a program is traced once per concrete shape and replayed for
+        every call of that shape.
         """
-        def check(value):
-            if isinstance(value, (tuple, list)):
-                for v in value:
-                    check(v)
-            elif not isinstance(value, Tensor):
-                raise TypeError(f"Cell '{self.path()}'.set_inputs: inputs must be Tensors (or "
-                                f"tuples and lists of them), got {type(value).__name__}")
-        check(inputs)
         self.__dict__['_dynamic_inputs'] = inputs
 
     def set_jit_config(self, jit_config):

@@ -123,9 +123,20 @@ def test_set_inputs_checks_every_graph_mode_call(graph_mode):
                                          r"and dtype Float32 does not fit the declared shape "
                                          r"\(-1, 3\) and dtype Float32"):
         net(T(0, (2, 4)))
-    with pytest.raises(TypeError, match=r"set_inputs: inputs must be Tensors \(or tuples and "
-                                        r"lists of them\), got int"):
-        net.set_inputs(3)
+
+
+def test_set_inputs_takes_constant_arguments_too(graph_mode):
+    # MindSpore 2.10 accepts any value besides the Tensors: constant arguments, not checked
+    class Scaled(nn.Cell):
+        def construct(self, x, begin, factor):
+            return x[begin[0]:] * factor
+
+    net = Scaled()
+    net.set_inputs(ms.Tensor(shape=[None], dtype=ms.float32), (1,), 2.0)
+    assert net(T(0, (4,)), (1,), 2.0).shape == (3,)
+    with pytest.raises(ValueError, match=r"Cell 'Scaled' \(set_inputs\): input 0 of shape "
+                                         r"\(2, 2\)"):
+        net(T(0, (2, 2)), (1,), 2.0)
 
 
 def test_set_inputs_declares_tensors_inside_tuples(graph_mode):

@@ -37,3 +37,32 @@ def test_inner_ops_holds_cummin():
     assert index.asnumpy().tolist() == [[0, 1, 2, 2]]
     with pytest.raises(AttributeError, match="_inner_ops"):
         _inner_ops.NoSuchPrimitive
+
+
+# MindSpore 2.10 CPU values
+def test_tensor_copy_slices_writes_value_into_the_region():
+    from hookgrad.ops.operations import _inner_ops
+    x = ms.Tensor(np.zeros((4, 3), np.float32))
+    op = _inner_ops.TensorCopySlices()
+    out = op(x, ms.Tensor(np.float32([[8, 9]])), (2, 1), (3, 3), (1, 1))
+    assert out.asnumpy().tolist() == [[0, 0, 0], [0, 0, 0], [0, 8, 9], [0, 0, 0]]
+    out = op(x, ms.Tensor(np.float32([1, 2, 3, 4, 5, 6])), (1,), (3,), (1,))
+    assert out.asnumpy().tolist() == [[0, 0, 0], [1, 2, 3], [4, 5, 6], [0, 0, 0]]
+    assert not x.asnumpy().any()
+    weights = ms.Tensor(np.float32([1, 2, 3]))
+    gx, gv = ms.grad(lambda a, b: (op(a, b, (1,), (3,), (1,)) * weights).sum(), (0, 1))(
+        ms.Tensor(np.float32([1, 1, 1])), ms.Tensor(np.float32([5, 5])))
+    assert gx.asnumpy().tolist() == [1, 0, 0] and gv.asnumpy().tolist() == [2, 3]
+
+
+@pytest.mark.parametrize('args,error,message', [
+    ((np.int32([1, 2]), (0,), (2,), (1,)), TypeError, r"value must have x's dtype Float32"),
+    ((np.float32([1, 2]), (0,), (4,), (2,)), ValueError, r"strides must all be 1, got \(2,\)"),
+    ((np.float32([1]), (0,), (2,), (1,)), ValueError,
+     r"value of shape \(1,\) does not fill the region of shape \(2, 3\)"),
+])
+def test_tensor_copy_slices_checks(args, error, message):
+    from hookgrad.ops.operations import _inner_ops
+    with pytest.raises(error, match=r"ops\.TensorCopySlices: " + message):
+        _inner_ops.TensorCopySlices()(ms.Tensor(np.zeros((4, 3), np.float32)),
+                                      ms.Tensor(args[0]), *args[1:])

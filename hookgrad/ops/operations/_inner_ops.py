@@ -2,7 +2,47 @@
 that hookgrad has (the same classes as ``ops.<name>``); MindSpore's own tests import Cummin
 from here."""
 from ...compat.names import reporter as _reporter
+from .._base import as_tensor
+from ..indexing import SetItem
+from ..shaping import _int_tuple
 from ._catalog import Cast, Cummin
+from ._primitive import Primitive
 
-__all__ = ['Cast', 'Cummin']
+__all__ = ['Cast', 'Cummin', 'TensorCopySlices']
 __getattr__ = _reporter('mindspore.ops.operations._inner_ops')
+
+
+class TensorCopySlices(Primitive):
+    """``TensorCopySlices()(x, value, begin, end, strides)``: a copy of ``x`` with the region
+    ``x[begin[i]:end[i]]`` (per leading dimension) replaced by ``value``, which has the
+    region's shape or its number of elements (taken in row-major order). Gradients: x's is dy
+    zeroed over the region, value's is dy over the region.
+
+    As in MindSpore 2.10 every stride must be 1. (MindSpore's CPU kernel further requires the
+    region to be one contiguous block of memory; any region is copied here.)
+
+    Raises:
+        TypeError: when value's dtype is not x's.
+        ValueError: for a stride other than 1, or a value of another size than the region.
+    """
+    def construct(self, x, value, begin, end, strides):
+        x = as_tensor(x, 'x')
+        value = as_tensor(value, 'value')
+        begin, end, strides = (_int_tuple(a, 'TensorCopySlices', n) for a, n in
+                               ((begin, 'begin'), (end, 'end'), (strides, 'strides')))
+        if value._data.dtype != x._data.dtype:
+            raise TypeError(f"ops.TensorCopySlices: value must have x's dtype {x.dtype}, got "
+                            f"{value.dtype}")
+        if not len(begin) == len(end) == len(strides) or len(begin) > x.ndim:
+            raise ValueError(f"ops.TensorCopySlices: begin {begin}, end {end} and strides "
+                             f"{strides} must have one length, at most x's rank {x.ndim}")
+        if any(s != 1 for s in strides):
+            raise ValueError(f"ops.TensorCopySlices: strides must all be 1, got {strides}")
+        key = tuple(slice(b, e) for b, e in zip(begin, end))
+        region = x._data[key].shape
+        if value.size != x._data[key].size:
+            raise ValueError(f"ops.TensorCopySlices: value of shape {value.shape} does not fill "
+                             f"the region of shape {region}")
+        if value.shape != region:
+            value = value.reshape(region)
+        return SetItem.apply(x, value, key=key)
