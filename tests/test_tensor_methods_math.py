@@ -299,9 +299,41 @@ def test_more_compositions():
                                                         [1.550195, 3.5650978]], rtol=1e-5)
     with pytest.raises(ValueError, match="Tensor.mvlgamma: p must be an int >= 1, got 0"):
         x.mvlgamma(0)
-    with pytest.raises(ValueError, match="Tensor.cov: fweights and aweights are not supported"):
-        x.cov(fweights=ms.Tensor([1, 1]))
     a = RNG.standard_normal((2, 3))
     check_grad(lambda m: m.renorm(2, 0, 1.0), a * 2)
     check_grad(lambda m: m.cov(), a)
+    check_grad(lambda m: m.cov(fweights=ms.Tensor([1, 3, 2]),
+                               aweights=ms.Tensor([0.1, 0.5, 0.2])), a)
     check_grad(lambda m: m.mvlgamma(3), np.array([2.5, 3.7]))
+
+
+def test_cov_weights():
+    # values from MindSpore 2.10
+    x = ms.Tensor(np.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]], np.float32))
+    fw = ms.Tensor([5, 2, 4], ms.int64)
+    aw = ms.Tensor([0.4588, 0.9083, 0.7616], ms.float32)
+    cases = [(dict(fweights=fw, aweights=aw), 0.8150461), (dict(fweights=fw), 0.8909091),
+             (dict(aweights=aw), 0.8595095), (dict(correction=0, aweights=aw), 0.5530736),
+             (dict(correction=2, fweights=fw, aweights=aw), 0.91446203)]
+    for kwargs, v in cases:
+        out = x.cov(**kwargs)
+        assert out.dtype == ms.float32
+        np.testing.assert_allclose(out.asnumpy(), [[v, -v], [-v, v]], rtol=1e-6)
+    x2 = ms.Tensor(np.array([[1.0, 4.0, 2.0, 7.0], [0.5, 0.0, 3.0, -1.0], [2.0, 2.0, 1.0, 0.0]],
+                            np.float32))
+    np.testing.assert_allclose(
+        x2.cov(fweights=ms.Tensor([1, 3, 2, 1]),
+               aweights=ms.Tensor([0.1, 0.5, 0.2, 0.9])).asnumpy(),
+        [[4.1686387, -2.335059, -1.4526625], [-2.335059, 1.923077, 0.3713017],
+         [-1.4526625, 0.3713017, 0.9999999]], rtol=1e-5)
+    v = ms.Tensor([1.0, 2.0, 4.0]).cov(fweights=ms.Tensor([1, 2, 1]))
+    np.testing.assert_allclose(v.asnumpy(), 1.5833334, rtol=1e-6)
+    assert ms.Tensor(np.ones((2, 3))).cov(aweights=aw).dtype == ms.float64
+    with pytest.raises(TypeError, match="the dtype of fweights must be an integer type"):
+        x.cov(fweights=ms.Tensor([1.0, 2.0, 3.0]))
+    with pytest.raises(TypeError, match="the dtype of aweights must be a floating point"):
+        x.cov(aweights=ms.Tensor([1, 2, 3]))
+    with pytest.raises(ValueError, match="the numel of fweights must equal the number"):
+        x.cov(fweights=ms.Tensor([1, 2]))
+    with pytest.raises(ValueError, match="fweights must have one or fewer dimensions"):
+        x.cov(fweights=ms.Tensor([[1, 2, 3]]))

@@ -88,16 +88,36 @@ class ReduceMethods:
         return _ops.mul(self, _ops.cast(scale, self.dtype))
 
     def cov(self, *, correction=1, fweights=None, aweights=None):
-        """The covariance matrix of the variables in the rows (observations in the columns)."""
-        if fweights is not None or aweights is not None:
-            raise ValueError("Tensor.cov: fweights and aweights are not supported in hookgrad; "
-                             "pass None")
+        """The covariance matrix of the variables in the rows (observations in the columns).
+
+        ``fweights`` (integer repeat counts) and ``aweights`` (float importance weights) weight
+        the observations; with ``aweights`` the divisor is ``sum(w) - correction * sum(w *
+        aweights) / sum(w)``, as in MindSpore.
+        """
         if self.ndim > 2:
             raise ValueError(f"Tensor.cov: the tensor must have rank <= 2, got shape {self.shape}")
         x = _float(_ops.reshape(self, (1, -1)) if self.ndim < 2 else self)
-        centred = _ops.sub(x, _ops.mean(x, 1, True))
-        c = _ops.div(_ops.matmul(centred, _ops.transpose(centred, (1, 0))),
-                     max(x.shape[1] - correction, 0))
+        n = x.shape[1]
+        fw = _cov_weights(fweights, 'fweights', 'iu', 'an integer', n, x.dtype)
+        aw = _cov_weights(aweights, 'aweights', 'f', 'a floating point', n, x.dtype)
+        w = fw if aw is None else (aw if fw is None else _ops.mul(fw, aw))
+        if w is None:
+            centred = _ops.sub(x, _ops.mean(x, 1, True))
+            c = _ops.div(_ops.matmul(centred, _ops.transpose(centred, (1, 0))),
+                         max(n - correction, 0))
+        else:
+            w_sum = _ops.sum(w)
+            centred = _ops.sub(x, _ops.div(_ops.sum(_ops.mul(x, w), 1, True), w_sum))
+            if correction == 0:
+                divisor = w_sum
+            elif aw is None:
+                divisor = _ops.sub(w_sum, correction)
+            else:
+                divisor = _ops.sub(w_sum, _ops.mul(_ops.div(_ops.sum(_ops.mul(w, aw)), w_sum),
+                                                   correction))
+            divisor = _ops.maximum(divisor, _ops.zeros_like(divisor))
+            c = _ops.div(_ops.matmul(_ops.mul(centred, w), _ops.transpose(centred, (1, 0))),
+                         divisor)
         return _ops.reshape(c, ()) if self.ndim < 2 else c
 
     def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -288,6 +308,22 @@ class ReduceMethods:
     def svd(self, full_matrices=False, compute_uv=True):
         """``(s, u, v)`` of each matrix (``s`` alone without ``compute_uv``)."""
         return _ops.svd(self, full_matrices, compute_uv)
+
+
+def _cov_weights(w, name, kinds, kind_name, n, dtype):
+    """Checked observation weights of ``Tensor.cov``, cast to the data's float dtype."""
+    if w is None:
+        return None
+    if w._data.dtype.kind not in kinds:
+        raise TypeError(f"Tensor.cov: the dtype of {name} must be {kind_name} type, "
+                        f"got {w.dtype}")
+    if w.ndim > 1:
+        raise ValueError(f"Tensor.cov: {name} must have one or fewer dimensions, "
+                         f"got {w.ndim} dimensions")
+    if w.size != n:
+        raise ValueError(f"Tensor.cov: the numel of {name} must equal the number of columns "
+                         f"of input, got numel {w.size} and {n} columns")
+    return _ops.cast(_ops.reshape(w, (n,)), dtype)
 
 
 def _float(x):
