@@ -25,7 +25,8 @@ class Tensor(TensorMethods):
         shape: without ``input_data``, the shape: with ``init`` the tensor holds
             ``initializer(init, shape, dtype)``; without, it declares an input
             (``Cell.set_inputs``, ``jit(input_signature=...)``) and None stands for a dimension
-            of any size (the tensor holds zeros, with 0 for such dimensions).
+            of any size (the tensor holds zeros, with 0 for such dimensions); ``shape=None``
+            with a dtype declares an input of any rank (the tensor holds ``zeros((0,))``).
         init: an initializer name, ``Initializer`` or number, used with ``shape``.
         requires_grad: record operations on this tensor so that ``backward()`` fills ``.grad``.
 
@@ -48,7 +49,7 @@ class Tensor(TensorMethods):
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
                  const_arg=False, *, requires_grad=False):
         if input_data is None:
-            if shape is None:
+            if shape is None and dtype is None:
                 raise TypeError("Tensor: input_data is required (a number, list, NumPy array or "
                                 "Tensor), or a shape with a dtype")
             data = _from_shape(shape, dtype, init, self)
@@ -495,6 +496,12 @@ _declared = {}      # id(Tensor) -> (weakref to it, shape with None dimensions)
 
 def _from_shape(shape, dtype, init, tensor):
     """The array of ``Tensor(shape=..., dtype=..., init=...)``."""
+    if shape is None:       # a declared input of any rank (MindSpore reports its shape as (-2,))
+        if init is not None:
+            raise ValueError("Tensor: init needs a shape, got shape=None")
+        _declared[id(tensor)] = (weakref.ref(tensor, lambda _, k=id(tensor): _declared.pop(k, None)),
+                                 None)
+        return np.zeros((0,), _dtype.to_numpy(dtype))
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if not all(d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= -1)
                for d in shape):
@@ -516,7 +523,8 @@ def _from_shape(shape, dtype, init, tensor):
 
 
 def declared_shape(t):
-    """A tensor's shape with None where ``Tensor(shape=...)`` left a dimension open."""
+    """A tensor's shape with None where ``Tensor(shape=...)`` left a dimension open; None for
+    a tensor declared with ``shape=None`` (any rank)."""
     entry = _declared.get(id(t))
     return entry[1] if entry is not None and entry[0]() is t else t.shape
 

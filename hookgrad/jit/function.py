@@ -155,19 +155,23 @@ def nested():
 
 
 def check_inputs(where, declared, tensors):
-    """A call's Tensor arguments against declared inputs (``Tensor(shape=[None, 3], ...)``):
-    their number, ranks, dtypes and fixed dimensions."""
+    """A call's Tensor arguments against declared inputs (``Tensor(shape=[None, 3], ...)``, or
+    ``Tensor(shape=None, ...)`` for any rank): their number, dtypes (TypeError, as MindSpore),
+    ranks and fixed dimensions (ValueError)."""
     from .._tensor import declared_shape
     if len(tensors) != len(declared):
         raise ValueError(f"{where}: {len(declared)} inputs declared, the call has "
                          f"{len(tensors)} Tensor arguments")
     for i, (t, d) in enumerate(zip(tensors, declared)):
         want = declared_shape(d)
-        if (len(t.shape) != len(want) or t._data.dtype != d._data.dtype or
-                any(w is not None and w != n for w, n in zip(want, t.shape))):
-            shown = tuple(-1 if w is None else w for w in want)
-            raise ValueError(f"{where}: input {i} of shape {t.shape} and dtype {t.dtype} does "
-                             f"not fit the declared shape {shown} and dtype {d.dtype}")
+        shown = (-2,) if want is None else tuple(-1 if w is None else w for w in want)
+        msg = (f"{where}: input {i} of shape {t.shape} and dtype {t.dtype} does not fit the "
+               f"declared shape {shown} and dtype {d.dtype}")
+        if t._data.dtype != d._data.dtype:
+            raise TypeError(msg)
+        if want is not None and (len(t.shape) != len(want) or
+                                 any(w is not None and w != n for w, n in zip(want, t.shape))):
+            raise ValueError(msg)
 
 
 def _guarded(fn, *args, **kwargs):

@@ -125,6 +125,28 @@ def test_set_inputs_checks_every_graph_mode_call(graph_mode):
         net(T(0, (2, 4)))
 
 
+def test_set_inputs_of_any_rank(graph_mode):
+    # MindSpore 2.10: Tensor(shape=None, dtype=...) declares an input of any rank (its shape
+    # reads (-2,)); a call of another dtype is a TypeError, a shape off a fixed one a ValueError
+    class Flat(nn.Cell):
+        def construct(self, x):
+            return ms.mint.flatten(x) * 2
+
+    net = Flat()
+    net.set_inputs(ms.Tensor(shape=None, dtype=ms.float32))
+    assert net(T(0, (2, 3))).shape == (6,) and net(T(0, (2, 3, 4))).shape == (24,)
+    with pytest.raises(TypeError, match=r"Cell 'Flat' \(set_inputs\): input 0 of shape \(2, 3\) "
+                                        r"and dtype Int32 does not fit the declared shape \(-2,\) "
+                                        r"and dtype Float32"):
+        net(ms.Tensor(np.ones((2, 3), np.int32)))
+    net.set_inputs(ms.Tensor(dtype=ms.float32))     # no shape at all: any rank as well
+    assert net(T(0, (5,))).shape == (5,)
+    fixed = Flat()
+    fixed.set_inputs(ms.Tensor(shape=[None, 3], dtype=ms.float32))
+    with pytest.raises(TypeError, match=r"dtype Int32 does not fit the declared shape \(-1, 3\)"):
+        fixed(ms.Tensor(np.ones((2, 3), np.int32)))
+
+
 def test_set_inputs_takes_constant_arguments_too(graph_mode):
     # MindSpore 2.10 accepts any value besides the Tensors: constant arguments, not checked
     class Scaled(nn.Cell):
@@ -172,6 +194,10 @@ def test_tensor_from_a_shape():
     assert ms.Tensor(shape=(2,), dtype=ms.int32).asnumpy().tolist() == [0, 0]
     with pytest.raises(TypeError, match="needs a dtype"):
         ms.Tensor(shape=(2,))
+    with pytest.raises(TypeError, match="input_data is required"):
+        ms.Tensor(shape=None)
+    with pytest.raises(ValueError, match="init needs a shape, got shape=None"):
+        ms.Tensor(dtype=ms.float32, init='ones')
     with pytest.raises(ValueError, match="init needs a shape without None dimensions"):
         ms.Tensor(shape=(None, 2), dtype=ms.float32, init='ones')
     with pytest.raises(TypeError, match="give either input_data or shape"):
