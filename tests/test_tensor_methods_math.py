@@ -167,6 +167,24 @@ def test_reductions():
         t([3.0, 1.0, 2.0]).kthvalue(4)
 
 
+def test_sum_initial_and_dtype_follow_mindspore():
+    """MindSpore 2.10: the sum in ``dtype``, plus ``initial`` with the usual promotion; a Bool
+    dtype makes the result Bool again."""
+    x = ms.Tensor([[[1, 2, 3], [2, 3, 4]]], ms.float32)
+    y = x.sum(None, ms.bool_, False, 12)
+    assert y.dtype == ms.bool_ and y.item() is True
+    y = x.sum(None, ms.int32, False, 12)
+    assert y.dtype == ms.int32 and y.item() == 27
+    y = ms.Tensor([[0.0, 0.0], [0.0, 1.0]]).sum(None, ms.bool_, False, -1.0)
+    assert y.dtype == ms.bool_ and y.item() is False
+    y = ms.Tensor([[0.0, 0.0], [0.0, 1.0]]).sum(1, ms.bool_, False, 0)
+    assert y.dtype == ms.bool_ and y.tolist() == [False, True]
+    y = ms.Tensor([0.6, 0.6]).sum(None, ms.int32, False, 0.7)     # cast first, then promoted
+    assert y.dtype == ms.float32 and abs(y.item() - 0.7) < 1e-6
+    y = ms.Tensor([True, True, False]).sum(None, None, False, 2)
+    assert y.dtype == ms.int64 and y.item() == 4
+
+
 def test_cumulative():
     x = t()
     np.testing.assert_allclose(x.cumprod(1).asnumpy(), np.cumprod(A, 1), rtol=1e-6)

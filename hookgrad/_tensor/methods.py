@@ -154,11 +154,16 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
             keepdim=False):
         """Sum over ``axis`` (all axes by default): NumPy's ``sum(axis, dtype, keepdims,
         initial)`` or PyTorch's ``sum(dim, keepdim, *, dtype)`` (a bool second argument is
-        ``keepdim``)."""
+        ``keepdim``). ``initial`` is added after the sum, with the usual promotion, and a
+        Bool ``dtype`` makes the result Bool again, as MindSpore's does."""
         if type(dtype) is bool:
             dtype, keepdims = None, dtype
         y = _ops.sum(self, axis if dim is None else dim, keepdims or keepdim, dtype=dtype)
-        return y if initial is None else y + initial
+        if initial is None:
+            return y
+        y = y + initial
+        return _ops.cast(y, dtype) if dtype is not None and \
+            _dtype.to_dtype(dtype) == _dtype.bool_ else y
 
     def mean(self, axis=None, keep_dims=False, *, dtype=None, dim=None, keepdim=False):
         """Mean over ``axis`` (all axes by default); ``dtype`` converts first. An integer tensor
@@ -302,9 +307,7 @@ class TensorMethods(InfoMethods, MathMethods, ReduceMethods, ShapeMethods, Inpla
         return _ops.permute(self, tuple(axis))
 
     def swapaxes(self, axis0, axis1):
-        perm = list(range(self.ndim))
-        perm[axis0], perm[axis1] = perm[axis1], perm[axis0]
-        return _ops.transpose(self, tuple(perm))
+        return _ops.swapaxes(self, axis0, axis1)
 
     def squeeze(self, axis=None):
         """Drop the dimensions of size 1 among ``axis`` (all of them when None); as in

@@ -133,10 +133,11 @@ def meshgrid(*inputs, indexing='xy'):
 
 # ------------------------------------------------------------------------------ axes
 def swapaxes(input, axis0, axis1):
-    """``input`` with axes ``axis0`` and ``axis1`` exchanged."""
+    """``input`` with axes ``axis0`` and ``axis1`` exchanged; a bool axis counts as 0 or 1, as
+    in MindSpore."""
     x = as_tensor(input)
     n = max(x.ndim, 1)
-    a, b = _axis(axis0, n, 'swapaxes'), _axis(axis1, n, 'swapaxes')
+    a, b = (_axis(int(v) if isinstance(v, bool) else v, n, 'swapaxes') for v in (axis0, axis1))
     perm = list(range(x.ndim))
     if x.ndim:
         perm[a], perm[b] = perm[b], perm[a]
@@ -447,25 +448,26 @@ def _split_along(input, indices_or_sections, axis, rank, name):
     x = as_tensor(input)
     if x.ndim < rank:
         raise ValueError(f"ops.{name}: input must have rank >= {rank}, got shape {x.shape}")
-    if isinstance(indices_or_sections, numbers.Integral) and \
-            not isinstance(indices_or_sections, bool):
-        if indices_or_sections <= 0 or x.shape[axis] % indices_or_sections:
-            raise ValueError(f"ops.{name}: {indices_or_sections} sections do not divide axis "
-                             f"{axis} of shape {x.shape}")
+    if isinstance(indices_or_sections, bool) or not isinstance(
+            indices_or_sections, (numbers.Integral, tuple, list)):
+        raise TypeError(f"ops.{name}: indices_or_sections must be an int, tuple(int) or "
+                        f"list(int), got {type(indices_or_sections).__name__}")
     return tensor_split(x, indices_or_sections, axis)
 
 
 def hsplit(input, indices_or_sections):
-    """``tensor_split`` along axis 1 (rank >= 2); an int must divide the axis."""
+    """``tensor_split`` along axis 1 (rank >= 2): an int n need not divide the axis, the
+    first ``size % n`` pieces are one longer, as in MindSpore."""
     return _split_along(input, indices_or_sections, 1, 2, 'hsplit')
 
 
 def vsplit(input, indices_or_sections):
-    """``tensor_split`` along axis 0 (rank >= 2); an int must divide the axis."""
-    return _split_along(input, indices_or_sections, 0, 2, 'vsplit')
+    """``tensor_split`` along axis 0 (rank >= 1, as in MindSpore); an int n need not divide
+    the axis."""
+    return _split_along(input, indices_or_sections, 0, 1, 'vsplit')
 
 
 def dsplit(input, indices_or_sections):
-    """``tensor_split`` along axis 2 (rank >= 3); an int must divide the axis."""
+    """``tensor_split`` along axis 2 (rank >= 3); an int n need not divide the axis."""
     return _split_along(input, indices_or_sections, 2, 3, 'dsplit')
 

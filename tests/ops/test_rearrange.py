@@ -130,6 +130,30 @@ def test_mindspore_values():
     assert grids[0].shape == (2, 3) and grids[1].tolist()[0] == [3, 4, 5]
 
 
+def test_hsplit_vsplit_dsplit_take_uneven_sections_as_mindspore():
+    """An int number of sections need not divide the axis: MindSpore 2.10 gives the first
+    ``size % n`` pieces one more element, as tensor_split; vsplit also takes a 1-d tensor."""
+    x = ms.Tensor(np.arange(20, dtype=np.float32).reshape(10, 2))
+    assert [p.shape for p in ops.vsplit(x, 3)] == [(4, 2), (3, 2), (3, 2)]
+    assert [p.shape for p in x.vsplit(3)] == [(4, 2), (3, 2), (3, 2)]
+    assert x.vsplit(3)[1].tolist() == [[8, 9], [10, 11], [12, 13]]
+    y = ms.Tensor(np.arange(20, dtype=np.float32).reshape(2, 10))
+    assert [p.shape for p in y.hsplit(3)] == [(2, 4), (2, 3), (2, 3)]
+    z = ms.Tensor(np.arange(20, dtype=np.float32).reshape(1, 2, 10))
+    assert [p.shape for p in z.dsplit(3)] == [(1, 2, 4), (1, 2, 3), (1, 2, 3)]
+    assert [p.shape for p in ops.vsplit(ms.Tensor(np.arange(6.0)), 4)] == [(2,), (2,), (1,), (1,)]
+    w = ms.Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    assert [p.shape for p in ops.hsplit(w, 5)] == [(3, 1)] * 4 + [(3, 0)]
+
+
+def test_swapaxes_follows_mindspore():
+    t = ms.Tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert t.swapaxes(0, 1).shape == (3, 2)
+    assert t.swapaxes(-2, -1).tolist() == [[1, 4], [2, 5], [3, 6]]
+    assert t.swapaxes(True, 1).shape == (2, 3) and ops.swapaxes(t, 0, True).shape == (3, 2)
+    assert t.swapdims(1, 0).shape == (3, 2)
+
+
 def test_range_follows_mindspore():
     y = ops.range(0, 5, 2)
     assert y.dtype == ms.int64 and y.tolist() == [0, 2, 4]
@@ -172,8 +196,18 @@ ERRORS = [
      r"ops\.rot90: dims \(0, 0\) must be two distinct axes"),
     (lambda: ops.hsplit(ms.Tensor(np.ones(3)), [1]), ValueError,
      r"ops\.hsplit: input must have rank >= 2, got shape \(3,\)"),
-    (lambda: ops.vsplit(ms.Tensor(np.ones((3, 2))), 2), ValueError,
-     r"ops\.vsplit: 2 sections do not divide axis 0 of shape \(3, 2\)"),
+    (lambda: ops.dsplit(ms.Tensor(np.ones((2, 3))), 2), ValueError,
+     r"ops\.dsplit: input must have rank >= 3, got shape \(2, 3\)"),
+    (lambda: ops.vsplit(ms.Tensor(np.ones((3, 2))), 0), ValueError,
+     r"ops\.tensor_split: sections must be positive, got 0"),
+    (lambda: ops.hsplit(ms.Tensor(np.ones((3, 2))), 2.0), TypeError,
+     r"ops\.hsplit: indices_or_sections must be an int, tuple\(int\) or list\(int\), got float"),
+    (lambda: ops.hsplit(ms.Tensor(np.ones((3, 2))), True), TypeError,
+     r"ops\.hsplit: indices_or_sections must be an int, tuple\(int\) or list\(int\), got bool"),
+    (lambda: ops.swapaxes(ms.Tensor(np.ones((2, 3))), 0, (1,)), TypeError,
+     r"ops\.swapaxes: axis must be an int, got \(1,\)"),
+    (lambda: ms.Tensor(np.ones((2, 3))).swapaxes(0, 3), ValueError,
+     r"ops\.swapaxes: axis 3 is out of range for a tensor of rank 2"),
     (lambda: ops.tensor_split(ms.Tensor(np.ones(3)), 0), ValueError,
      r"ops\.tensor_split: sections must be positive, got 0"),
     (lambda: ops.hstack([]), TypeError, r"ops\.hstack: expected a non-empty tuple or list"),
