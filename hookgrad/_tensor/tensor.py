@@ -535,7 +535,9 @@ def detached(value):
     if isinstance(value, Tensor):
         return value.detach()
     if isinstance(value, (tuple, list)):
-        return type(value)(detached(v) for v in value)
+        items = [detached(v) for v in value]
+        # a namedtuple (mint.sort's, mint.max's pair) takes its fields one by one
+        return type(value)(*items) if hasattr(value, '_fields') else type(value)(items)
     if isinstance(value, dict):
         return {k: detached(v) for k, v in value.items()}
     return value

@@ -359,7 +359,8 @@ def stop_gradient(value):
     if isinstance(value, Tensor):
         return value.detach()
     if isinstance(value, (tuple, list)):
-        return type(value)(stop_gradient(v) for v in value)
+        items = [stop_gradient(v) for v in value]
+        return type(value)(*items) if hasattr(value, '_fields') else type(value)(items)
     return value
 
 

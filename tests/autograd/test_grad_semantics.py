@@ -47,6 +47,19 @@ def test_list_outputs_and_non_tensor_outputs():
     np.testing.assert_array_equal(ms.grad(lambda x: 2.0)(X3).asnumpy(), [0., 0., 0.])
 
 
+def test_pair_outputs_of_mint_max_min_and_sort():
+    # mint.max/min/sort return (values, indices): the gradient flows through the values only
+    x = T([[3., 1., 2.], [0., 5., 4.]])
+    np.testing.assert_array_equal(ops.grad(lambda v: ms.mint.max(v, 1), 0)(x).asnumpy(),
+                                  [[1., 0., 0.], [0., 1., 0.]])
+    np.testing.assert_array_equal(ops.grad(lambda v: ms.mint.min(v, 1, True), 0)(x).asnumpy(),
+                                  [[0., 1., 0.], [1., 0., 0.]])
+    g = ops.grad(lambda v: ms.mint.sort(v, dim=-1, descending=True), (0,))(x)
+    np.testing.assert_array_equal(g.asnumpy(), np.ones((2, 3), np.float32))
+    values, indices = ops.stop_gradient(ms.mint.max(x, 1))
+    assert values.asnumpy().tolist() == [3., 5.] and indices.asnumpy().tolist() == [0, 1]
+
+
 def test_dict_sensitivity_matches_a_dict_output():
     y = T([4., 5., 6.])
     fn = lambda a: {'k': a * a, 'j': a}
