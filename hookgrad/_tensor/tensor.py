@@ -499,8 +499,8 @@ def _from_shape(shape, dtype, init, tensor):
     if shape is None:       # a declared input of any rank (MindSpore reports its shape as (-2,))
         if init is not None:
             raise ValueError("Tensor: init needs a shape, got shape=None")
-        _declared[id(tensor)] = (weakref.ref(tensor, lambda _, k=id(tensor): _declared.pop(k, None)),
-                                 None)
+        key = id(tensor)
+        _declared[key] = (weakref.ref(tensor, lambda _, k=key: _declared.pop(k, None)), None)
         return np.zeros((0,), _dtype.to_numpy(dtype))
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if not all(d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= -1)

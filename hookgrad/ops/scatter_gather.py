@@ -83,9 +83,8 @@ def _along(xp, index, axis):
 
 
 def _gather(x, index, axis):
-    """GatherElements on an array (first-order backward) or a Tensor (recorded)."""
-    if type(x) is np.ndarray:
-        return np.take_along_axis(x, index, axis)
+    """GatherElements on an array (first-order backward) or a Tensor (recorded); the index may
+    be smaller than x off the axis, as in GatherElements' forward."""
     if isinstance(x, Tensor):
         return GatherElements.apply(x, Tensor._wrap(index), axis=axis)
     return x[_along(backend.array_module(x), index, axis)]
@@ -103,16 +102,15 @@ def _scatter_add(g, index, shape, axis):
 
 class ScatterElements(Op):
     """y = x with ``src`` written at ``index`` along ``axis``; where an index repeats the last
-    write wins. x's gradient is gy zeroed where written; each src element that was written
-    (the winners) gets gy gathered at its index, the overwritten ones 0."""
+    write wins. x's gradient is gy zeroed where written; every src element gets gy gathered at
+    its index, overwritten ones too (MindSpore's rule)."""
     @staticmethod
     def forward(ctx, x, src, index, axis):
         xp = ctx.xp
         y = x.copy()
         key = _along(xp, index, axis)
         host = type(x) is np.ndarray
-        wins = None
-        if ctx.recording or not host:
+        if not host:
             target = _flat_positions(key, x.shape).reshape(-1)
             order = xp.arange(target.size)
             last = xp.full(x.size, -1, order.dtype)
@@ -125,16 +123,15 @@ class ScatterElements(Op):
         if ctx.recording:
             written = xp.zeros(x.shape, bool)
             written[key] = True
-            ctx.save(written, wins)
+            ctx.save(written)
             ctx.index, ctx.axis = index, axis
         return y
 
     @staticmethod
     def backward(ctx, gy):
-        written, wins = ctx.saved
-        m = ctx.m
-        gx = m.where(written, 0, gy) if ctx.needs_grad(0) else None
-        gs = m.where(wins, _gather(gy, ctx.index, ctx.axis), 0) if ctx.needs_grad(1) else None
+        written, = ctx.saved
+        gx = ctx.m.where(written, 0, gy) if ctx.needs_grad(0) else None
+        gs = _gather(gy, ctx.index, ctx.axis) if ctx.needs_grad(1) else None
         return gx, gs, None
 
 
