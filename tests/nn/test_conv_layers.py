@@ -190,7 +190,7 @@ def test_conv1d_errors():
     (dict(kernel_size=2, stride=2), (2, 3, 3, 3)),
     (dict(kernel_size=3, stride=2, pad_mode='same'), (2, 3, 4, 4)),
     (dict(kernel_size=3, stride=2, pad_mode='pad', padding=1), (2, 3, 4, 4)),
-    (dict(kernel_size=2, stride=2, ceil_mode=True), (2, 3, 4, 4)),
+    (dict(kernel_size=2, stride=2, pad_mode='pad', ceil_mode=True), (2, 3, 4, 4)),
     (dict(kernel_size=(3, 1), stride=1, pad_mode='same'), (2, 3, 7, 7)),
 ])
 @pytest.mark.parametrize('cls', [nn.MaxPool2d, nn.AvgPool2d])
@@ -210,7 +210,7 @@ def test_max_pool2d_same_padding_never_wins_and_gradient_reaches_the_maximum():
 
 
 def test_max_pool2d_return_indices_and_unbatched_input():
-    pool = nn.MaxPool2d(2, 2, return_indices=True)
+    pool = nn.MaxPool2d(2, 2, 'pad', return_indices=True)
     x = ms.Tensor(np.array([[[1.0, 5.0, 2.0, 0.0], [3.0, 4.0, 8.0, 9.0]]]))
     y, idx = pool(x)
     assert y.asnumpy().tolist() == [[[5.0, 9.0]]] and idx.asnumpy().tolist() == [[[1, 7]]]

@@ -165,6 +165,22 @@ def test_reprs_print_as_mindspore():
     (lambda: nn.MaxPool3d(2, dilation=2), ValueError,
      "nn.MaxPool3d: pad_mode must be 'pad' when dilation is not 1 or return_indices"),
     (lambda: nn.MaxPool3d(2, pad_mode='x'), ValueError, "nn.MaxPool3d: pad_mode must be one"),
+    # As MindSpore 2.10: MaxPool2d/3d take dilation, return_indices and ceil_mode only with
+    # pad_mode 'pad' (a tuple dilation counts as given even when all ones).
+    (lambda: nn.MaxPool3d(2, 2, ceil_mode=True), ValueError,
+     "nn.MaxPool3d: ceil_mode must be False when pad_mode is 'valid'"),
+    (lambda: nn.MaxPool3d(2, 2, 'same', ceil_mode=True), ValueError,
+     "nn.MaxPool3d: ceil_mode must be False when pad_mode is 'same'"),
+    (lambda: nn.MaxPool2d(2, 2, ceil_mode=True), ValueError,
+     "nn.MaxPool2d: dilation, return_indices and ceil_mode must keep their defaults unless "
+     "pad_mode is 'pad', got pad_mode 'valid'"),
+    (lambda: nn.MaxPool2d(2, 2, 'SAME', dilation=2), ValueError,
+     "nn.MaxPool2d: dilation, return_indices and ceil_mode must keep their defaults unless "
+     "pad_mode is 'pad', got pad_mode 'SAME'"),
+    (lambda: nn.MaxPool2d(2, 2, return_indices=True), ValueError,
+     "nn.MaxPool2d: dilation, return_indices and ceil_mode must keep their defaults"),
+    (lambda: nn.MaxPool2d(2, 2, dilation=(1, 1)), ValueError,
+     "nn.MaxPool2d: dilation, return_indices and ceil_mode must keep their defaults"),
     (lambda: nn.MaxPool3d(2, pad_mode='pad', padding=2), ValueError,
      "nn.MaxPool3d: padding 2 is more than half the kernel size 2"),
     (lambda: nn.AvgPool3d(2, divisor_override=0), ValueError,
@@ -183,6 +199,18 @@ def test_reprs_print_as_mindspore():
 def test_bad_arguments(make, err, match):
     with pytest.raises(err, match=match):
         make()
+
+
+def test_max_pool2d_3d_flags_with_pad_mode_pad():
+    # MindSpore 2.10 accepts the flags with pad_mode 'pad' and the defaults with any mode.
+    x = ms.Tensor(np.arange(50, dtype=np.float32).reshape(2, 1, 5, 5))
+    assert nn.MaxPool2d(2, 2, ceil_mode=False, return_indices=False)(x).shape == (2, 1, 2, 2)
+    assert nn.MaxPool2d(2, 2, 'same', dilation=1)(x).shape == (2, 1, 3, 3)
+    y, idx = nn.MaxPool2d(2, 2, 'pad', dilation=2, ceil_mode=True, return_indices=True)(x)
+    assert y.shape == idx.shape == (2, 1, 2, 2)
+    x5 = ms.Tensor(np.arange(250, dtype=np.float32).reshape(2, 1, 5, 5, 5))
+    assert nn.MaxPool3d(2, 2, 'same', ceil_mode=False)(x5).shape == (2, 1, 3, 3, 3)
+    assert nn.MaxPool3d(2, 2, 'pad', ceil_mode=True)(x5).shape == (2, 1, 3, 3, 3)
 
 
 def test_bad_inputs():

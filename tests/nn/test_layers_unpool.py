@@ -85,7 +85,7 @@ def test_max_unpool_matches_mindspore():
 
 
 @pytest.mark.parametrize('pool,unpool,shape', [
-    (nn.MaxPool2d(2, 2, return_indices=True), nn.MaxUnpool2d(2), (2, 3, 4, 6)),
+    (nn.MaxPool2d(2, 2, 'pad', return_indices=True), nn.MaxUnpool2d(2), (2, 3, 4, 6)),
     (nn.MaxPool3d(2, 2, 'pad', return_indices=True), nn.MaxUnpool3d(2), (1, 2, 4, 2, 6)),
     (nn.MaxPool1d(3, 3, 'pad', return_indices=True), nn.MaxUnpool1d(3), (2, 5, 9)),
 ], ids=['2d', '3d', '1d'])

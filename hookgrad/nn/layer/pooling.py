@@ -83,13 +83,16 @@ class MaxPool2d(_Pool2d):
         padding: with pad_mode 'pad', an int or a pair (height, width) added on both sides,
             at most half the dilated kernel; 0 otherwise.
         return_indices: also return the Int64 position of each maximum in its (H, W) plane.
-        ceil_mode: round the output size up (pad_mode 'valid' and 'pad').
+        ceil_mode: round the output size up.
         data_format: 'NCHW' (the only layout supported).
+        As MindSpore, padding, dilation, return_indices and ceil_mode keep their defaults
+        (0, 1, False, False) unless pad_mode is 'pad'.
 
     Raises:
         TypeError: for malformed sizes, non-bool flags or a non-Tensor input.
-        ValueError: for sizes < 1, a bad pad_mode, padding without pad_mode 'pad' or above
-            half the kernel, a data_format other than 'NCHW', or an input of the wrong rank.
+        ValueError: for sizes < 1, a bad pad_mode, padding, dilation, return_indices or
+            ceil_mode given without pad_mode 'pad', padding above half the kernel, a
+            data_format other than 'NCHW', or an input of the wrong rank.
 
     >>> import hookgrad as ms
     >>> pool = ms.nn.MaxPool2d(kernel_size=2, stride=2)
@@ -102,6 +105,10 @@ class MaxPool2d(_Pool2d):
         super().__init__(kernel_size, stride, pad_mode, padding, dilation, ceil_mode,
                          data_format)
         self.return_indices = _flag(return_indices, 'nn.MaxPool2d', 'return_indices')
+        if self.pad_mode != 'pad' and (dilation != 1 or return_indices or ceil_mode):
+            raise ValueError(f"nn.MaxPool2d: dilation, return_indices and ceil_mode must keep "
+                             f"their defaults unless pad_mode is 'pad', got pad_mode "
+                             f"{pad_mode!r}")
 
     def construct(self, x):
         x4 = self._input(x)
@@ -379,11 +386,11 @@ class MaxPool3d(_Pool):
         dilation: an int or a triple; other than 1 needs pad_mode 'pad'.
         return_indices: also return the Int64 position of each maximum in its (D, H, W)
             volume; needs pad_mode 'pad'.
-        ceil_mode: round the output size up (pad_mode 'valid' and 'pad').
+        ceil_mode: round the output size up; needs pad_mode 'pad'.
 
     Raises:
-        TypeError / ValueError: for malformed sizes or flags, dilation or return_indices
-            without pad_mode 'pad', or an input of the wrong rank.
+        TypeError / ValueError: for malformed sizes or flags, dilation, return_indices or
+            ceil_mode without pad_mode 'pad', or an input of the wrong rank.
     """
 
     def __init__(self, kernel_size=1, stride=1, pad_mode='valid', padding=0, dilation=1,
@@ -402,6 +409,9 @@ class MaxPool3d(_Pool):
         if (dilation != 1 or return_indices) and self.pad_mode != 'pad':
             raise ValueError(f"{where}: pad_mode must be 'pad' when dilation is not 1 or "
                              f"return_indices is True, got pad_mode {pad_mode!r}")
+        if ceil_mode and self.pad_mode != 'pad':
+            raise ValueError(f"{where}: ceil_mode must be False when pad_mode is "
+                             f"{self.pad_mode!r} (use pad_mode='pad')")
         _half_kernel(self.padding, self.kernel_size, self.dilation, where)
 
     def construct(self, x):
