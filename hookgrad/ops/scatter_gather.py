@@ -15,7 +15,7 @@ from ..autograd.function import Op
 from ..kernels import backend
 from ._base import as_tensor
 from .arithmetic import add, cast, mul, sub
-from .comparison import maximum, minimum
+from .comparison import lt, maximum, minimum
 from .creation import tensor_on
 from .indexing import GetItem, KeyInput, SetItem, _filled, follow, unindex
 from .unary import reciprocal
@@ -296,7 +296,9 @@ def _bounded(index, size, name, what='index'):
 
 
 def _element_index(x, index, axis, name):
-    """The checked index array of an element-wise gather/scatter along ``axis``."""
+    """The checked index Tensor of an element-wise gather/scatter along ``axis``, negative
+    entries counted from the end. It stays ``index`` itself, or is computed from it by ops, so a
+    compiled call reads each call's index (a host-made array would replay the first one)."""
     if index.ndim != x.ndim:
         raise ValueError(f"ops.{name}: index must have the rank of input ({x.ndim}), got shape "
                          f"{index.shape}")
@@ -304,7 +306,11 @@ def _element_index(x, index, axis, name):
         if k != axis and n > m:
             raise ValueError(f"ops.{name}: index of shape {index.shape} is larger than input of "
                              f"shape {x.shape} outside axis {axis}")
-    return _bounded(index._data, x.shape[axis], name)
+    arr, size = index._data, x.shape[axis]
+    _bounded(arr, size, name)
+    if type(arr) is np.ndarray and not (arr.size and arr.min() < 0):
+        return index
+    return add(index, mul(cast(lt(index, 0), arr.dtype), size))
 
 
 # ------------------------------------------------------------------------------ element-wise
@@ -325,8 +331,7 @@ def gather_elements(input, dim, index):
     x = as_tensor(input)
     idx = _index_tensor(index, 'gather_elements', 'index', x)
     axis = _axis(dim, max(x.ndim, 1), 'gather_elements')
-    arr = _element_index(x, idx, axis, 'gather_elements')
-    return GatherElements.apply(x, Tensor._wrap(arr), axis=axis)
+    return GatherElements.apply(x, _element_index(x, idx, axis, 'gather_elements'), axis=axis)
 
 
 def gather_d(x, dim, index):
@@ -364,7 +369,7 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction='none')
         raise ValueError(f"ops.{name}: updates of shape {src.shape} must have the shape of "
                          f"indices {idx.shape}")
     ax = _axis(axis, max(x.ndim, 1), name)
-    arr = Tensor._wrap(_element_index(x, idx, ax, name))
+    arr = _element_index(x, idx, ax, name)
     if src._data.dtype != x._data.dtype:
         src = cast(src, x._data.dtype)
     if reduction == 'add':

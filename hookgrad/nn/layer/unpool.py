@@ -177,8 +177,10 @@ class _FractionalMaxPool(Cell):
         y = ops.amax(g, -1)
         if not self.return_indices:
             return ops.squeeze(y, 0) if added else y
-        at = np.take_along_axis(flat, np.argmax(g._data, -1)[..., None], -1)[..., 0]
-        at = Tensor._wrap(at.astype(self._index_dtype))
+        # an op, not a host computation, so a compiled (graph mode) Cell recomputes it per call
+        at = ops.gather_elements(Tensor._wrap(np.ascontiguousarray(flat)), flat.ndim - 1,
+                                 ops.argmax(g, -1, keepdim=True))
+        at = ops.squeeze(at, -1).astype(self._index_dtype)
         return (ops.squeeze(y, 0), ops.squeeze(at, 0)) if added else (y, at)
 
 
