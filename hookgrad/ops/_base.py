@@ -95,6 +95,8 @@ def as_tensor(x, name='input', like=None):
     """
     if isinstance(x, Tensor):
         return x
+    if isinstance(x, (list, tuple)) and _holds_tensor(x):
+        return _stacked(x, name, like)
     if isinstance(x, (bool, int, float, np.ndarray, np.generic, list, tuple)):
         try:
             t = Tensor(x)
@@ -106,6 +108,23 @@ def as_tensor(x, name='input', like=None):
     if backend.is_device_array(x):
         return Tensor(x)
     raise op_error(TypeError, x, name, f"must be a Tensor, got {type(x).__name__}")
+
+
+def _holds_tensor(seq):
+    """Whether the list or tuple ``seq`` holds a Tensor at any depth."""
+    return any(isinstance(v, Tensor) or (isinstance(v, (list, tuple)) and _holds_tensor(v))
+               for v in seq)
+
+
+def _stacked(seq, name, like):
+    """A list or tuple holding Tensors as one Tensor, its elements stacked along a new first
+    axis, so that gradients reach them (MindSpore converts ``(x, y) + t`` so too)."""
+    from .shaping import stack
+    parts = [as_tensor(v, name, like) for v in seq]
+    try:
+        return stack(parts, 0)
+    except (TypeError, ValueError) as e:
+        raise op_error(type(e), seq, name, f"cannot be made a Tensor: {e}") from None
 
 
 def as_tensors(values, names):

@@ -288,3 +288,18 @@ def test_host_operands_land_on_the_tensors_device(here, default):
     np.testing.assert_array_equal(ys[0].asnumpy(), [2.0, 4.0])
     gpu = x.move_to('GPU')
     np.testing.assert_array_equal((gpu - gpu._data).asnumpy(), [0.0, 0.0])
+
+
+def test_tuple_of_tensors_operand_is_stacked_and_differentiable():
+    # MindSpore 2.10 converts ``(x, y) + t`` by stacking, so gradients reach x and y
+    a = ms.Tensor(np.ones(3, np.float32))
+    x = ms.Tensor(np.arange(3, dtype=np.float32))
+    cases = [(lambda x: ((x, x) + a).sum(), 2.0), (lambda x: (a + (x, x * 2)).sum(), 3.0),
+             (lambda x: (a - (x, 2 * x)).sum(), -3.0), (lambda x: ((x, 2 * x) - a).sum(), 3.0),
+             (lambda x: ((1.0, 2.0, 3.0) + a * x).sum(), 1.0)]
+    for f, want in cases:
+        np.testing.assert_array_equal(ms.grad(f)(x).asnumpy(), np.full(3, want, np.float32))
+    out = (x, x * 2) + a
+    assert out.shape == (2, 3) and out.tolist() == [[1.0, 2.0, 3.0], [1.0, 3.0, 5.0]]
+    with pytest.raises(ValueError, match="cannot be made a Tensor: .*same shape"):
+        (x, 1.0) + a
