@@ -358,3 +358,19 @@ def test_every_primitive_has_mindspores_attribute_methods():
     assert repr(p).startswith("Prim[ReLU]<mode=1")
     assert p.del_prim_attr('mode') is p and 'mode' not in p.attrs
     assert p.set_prim_instance_name('relu1').instance_name == 'relu1'
+
+
+def test_primitive_user_data_is_kept_per_instance():
+    # MindSpore 2.10: set_user_data returns None; any value; a missing key is a RuntimeError
+    cast = P.Cast()
+    t = ms.Tensor(np.ones((1, 2, 3)), ms.float64)
+    assert cast.set_user_data('__user_data__', t) is None
+    assert cast.get_user_data('__user_data__') is t
+    cast.set_user_data('k', None)
+    assert cast.get_user_data('k') is None
+    with pytest.raises(RuntimeError, match="no user data under the key 'zz'"):
+        cast.get_user_data('zz')
+    with pytest.raises(RuntimeError, match="key '__user_data__'"):
+        P.Cast().get_user_data('__user_data__')
+    with pytest.raises(TypeError, match="key must be a str, got int 1"):
+        cast.set_user_data(1, 2)
