@@ -33,7 +33,7 @@ SUBMODULES = ['mindspore.ops.operations.nn_ops', 'mindspore.ops.operations.math_
               'mindspore.device_context.gpu.op_precision',
               'mindspore.device_context.gpu.op_tuning', 'mindspore.device_context.ascend',
               'mindspore.ops.function.math_func', 'mindspore.ops.function.array_func',
-              'mindspore.ops.function.nn_func']
+              'mindspore.ops.function.nn_func', 'mindspore.ops.auto_generate']
 CLASSES = {'Tensor': 'mindspore.Tensor', 'Cell': 'mindspore.nn.Cell',
            'Parameter': 'mindspore.Parameter'}
 

@@ -238,3 +238,32 @@ def test_ops_function_modules(mindspore):
         math_func.fft
     with pytest.raises(ImportError, match="nn_func.flash_attention_score is not available"):
         from mindspore.ops.function.nn_func import flash_attention_score  # noqa: F401
+
+
+def test_ops_auto_generate_and_array_func_primitives(mindspore):
+    """``mindspore.ops.auto_generate`` holds the ops (and ``contiguous``/``copy``);
+    ``array_func.arg_max_with_value_`` is a default ArgMaxWithValue: Int64 index, as MindSpore."""
+    from mindspore.ops.auto_generate import contiguous, copy, Cast, add
+    from mindspore.ops.function.array_func import arg_max_with_value_, arg_min_with_value_
+    ops = hookgrad.ops
+    assert Cast is ops.Cast and add is ops.add
+    x = hookgrad.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    y = ops.transpose(x, (1, 0))
+    c = contiguous(y)
+    assert c.is_contiguous() and c.tolist() == y.tolist()
+    d = copy(x)
+    assert d is not x and d.tolist() == x.tolist()
+    d[0, 0] = 50.0
+    assert x[0, 0].item() == 0.0                        # a copy: x unchanged
+    g = hookgrad.grad(lambda t: (contiguous(ops.transpose(t, (1, 0))) * 2).sum())(x)
+    assert g.tolist() == [[2.0] * 3] * 2
+    for f in (contiguous, copy):
+        with pytest.raises(TypeError, match="input must be a Tensor, got int"):
+            f(1)
+    with pytest.raises(AttributeError, match="auto_generate.flash_attention_score is not avail"):
+        mindspore.ops.auto_generate.flash_attention_score
+    v = hookgrad.Tensor(np.array([0.0, 0.4, 0.6, 0.7, 0.1]), hookgrad.float32)
+    index, value = arg_max_with_value_(v)
+    assert (index.item(), index.dtype, round(value.item(), 6)) == (3, hookgrad.int64, 0.7)
+    index, value = arg_min_with_value_(v)
+    assert (index.item(), index.dtype, value.item()) == (0, hookgrad.int64, 0.0)

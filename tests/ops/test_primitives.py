@@ -126,9 +126,9 @@ PRIMITIVES = [
     ('Argmax-int64', lambda: P.Argmax(axis=0, output_type=ms.int64), (X34,),
      lambda x: ops.argmax(x, 0)),
     ('ArgMaxWithValue', lambda: P.ArgMaxWithValue(), (X34,),
-     lambda x: (ops.cast(ops.max(x, 0)[1], ms.int32), ops.max(x, 0)[0])),
+     lambda x: (ops.cast(ops.max(x, 0)[1], ms.int64), ops.max(x, 0)[0])),
     ('ArgMaxWithValue-keep', lambda: P.ArgMaxWithValue(axis=1, keep_dims=True), (X34,),
-     lambda x: (ops.cast(ops.max(x, 1, True)[1], ms.int32), ops.max(x, 1, True)[0])),
+     lambda x: (ops.cast(ops.max(x, 1, True)[1], ms.int64), ops.max(x, 1, True)[0])),
     ('OneHot', lambda: P.OneHot(), (LABELS, 3, ms.Tensor(1.0), ms.Tensor(0.0)), ops.one_hot),
     ('OneHot-axis', lambda: P.OneHot(axis=0), (LABELS, 3, 2, -1),
      lambda *a: ops.one_hot(*a, axis=0)),
@@ -233,7 +233,8 @@ def test_split_and_flatten_follow_mindspore():
 def test_argmax_output_types():
     x = ms.Tensor(X34)
     assert P.Argmax()(x).dtype == ms.int32
-    assert P.ArgMaxWithValue()(x)[0].dtype == ms.int32
+    assert P.ArgMaxWithValue()(x)[0].dtype == ms.int64      # MindSpore 2.10: Int64
+    assert ms.ops.ArgMinWithValue()(x)[0].dtype == ms.int64
 
 
 def test_assign_primitive():

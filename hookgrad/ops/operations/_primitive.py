@@ -524,14 +524,14 @@ class Argmax(Primitive):
 class ArgMaxWithValue(Primitive):
     """``ArgMaxWithValue(axis=0, keep_dims=False)(x)``: ``(index, values)`` of the maximum.
 
-    The index is Int32, as MindSpore's; the values carry the gradient.
+    The index is Int64, as MindSpore 2.10's; the values carry the gradient.
     """
     def __init__(self, axis=0, keep_dims=False):
         super().__init__(axis=axis, keep_dims=_flag(keep_dims, 'ArgMaxWithValue', 'keep_dims'))
 
     def construct(self, x):
         values, index = _max_with_index(x, self.axis, self.keep_dims)
-        return cast(index, _int32), values
+        return cast(index, _int64), values
 
 
 # ----------------------------------------------------------------------------- graph control

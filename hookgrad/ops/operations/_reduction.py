@@ -61,13 +61,13 @@ class Argmin(Primitive):
 
 class ArgMinWithValue(Primitive):
     """``ArgMinWithValue(axis=0, keep_dims=False)(x)``: ``(index, values)`` of the minimum;
-    the index is Int32, the values carry the gradient."""
+    the index is Int64 (as MindSpore 2.10's), the values carry the gradient."""
     def __init__(self, axis=0, keep_dims=False):
         super().__init__(axis=axis, keep_dims=_flag(keep_dims, 'ArgMinWithValue', 'keep_dims'))
 
     def construct(self, x):
         values, index = _red.min(x, self.axis, self.keep_dims)
-        return _arith.cast(index, _int32), values
+        return _arith.cast(index, _int64), values
 
 
 class EqualCount(Primitive):
