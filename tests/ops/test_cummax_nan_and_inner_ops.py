@@ -66,3 +66,23 @@ def test_tensor_copy_slices_checks(args, error, message):
     with pytest.raises(error, match=r"ops\.TensorCopySlices: " + message):
         _inner_ops.TensorCopySlices()(ms.Tensor(np.zeros((4, 3), np.float32)),
                                       ms.Tensor(args[0]), *args[1:])
+
+
+def test_inner_ops_copy_with_slice_writes_in_place():
+    # MindSpore 2.10: src written into x (through a transposed view too); RuntimeError otherwise
+    from hookgrad.ops.operations._inner_ops import CopyWithSlice
+    c = CopyWithSlice()
+    assert repr(c) == 'Prim[CopyWithSlice]<side_effect_mem=True>'
+    a = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    c(a, ms.Tensor(np.full((2, 3), 7.0, np.float32)))
+    assert a.tolist() == [[7.0] * 3] * 2
+    t = ms.ops.transpose(ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), (1, 0))
+    c(t, ms.Tensor(np.arange(6, dtype=np.float32).reshape(3, 2)))
+    assert t.tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    with pytest.raises(RuntimeError, match=r"src's shape \(3, 2\) is not x's shape \(2, 3\)"):
+        c(a, ms.Tensor(np.ones((3, 2), np.float32)))
+    with pytest.raises(RuntimeError, match="src's dtype Int32 is not x's dtype Float32"):
+        c(a, ms.Tensor(np.ones((2, 3), np.int32)))
+    with pytest.raises(RuntimeError, match="src must be a Tensor, got float"):
+        c(a, 1.0)
+    assert a.tolist() == [[7.0] * 3] * 2

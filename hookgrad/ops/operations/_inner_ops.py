@@ -1,14 +1,15 @@
 """``mindspore.ops.operations._inner_ops``: the Primitives of MindSpore's module of internal ops
 that hookgrad has (the same classes as ``ops.<name>``); MindSpore's own tests import Cummin
-from here."""
+and CopyWithSlice from here."""
 from ...compat.names import reporter as _reporter
 from .._base import as_tensor
+from ..creation import assign
 from ..indexing import SetItem
 from ..shaping import _int_tuple
 from ._catalog import Cast, Cummin
 from ._primitive import Primitive
 
-__all__ = ['Cast', 'Cummin', 'TensorCopySlices']
+__all__ = ['Cast', 'CopyWithSlice', 'Cummin', 'TensorCopySlices']
 __getattr__ = _reporter('mindspore.ops.operations._inner_ops')
 
 
@@ -46,3 +47,27 @@ class TensorCopySlices(Primitive):
         if value.shape != region:
             value = value.reshape(region)
         return SetItem.apply(x, value, key=key)
+
+
+class CopyWithSlice(Primitive):
+    """``CopyWithSlice()(x, src)``: src's values written into x in place (through x when it is
+    a view, such as a transposed tensor); returns x. Nothing is recorded for autograd.
+
+    Raises:
+        RuntimeError: as MindSpore: src is not a Tensor, or its shape or dtype is not x's.
+    """
+    def __init__(self):
+        super().__init__(side_effect_mem=True)
+
+    def construct(self, x, src):
+        x = as_tensor(x, 'x')
+        if not isinstance(src, type(x)):
+            raise RuntimeError(f"ops.CopyWithSlice: src must be a Tensor, got "
+                               f"{type(src).__name__}")
+        if src.shape != x.shape:
+            raise RuntimeError(f"ops.CopyWithSlice: src's shape {src.shape} is not x's shape "
+                               f"{x.shape}")
+        if src.dtype != x.dtype:
+            raise RuntimeError(f"ops.CopyWithSlice: src's dtype {src.dtype} is not x's dtype "
+                               f"{x.dtype}")
+        return assign(x, src)
