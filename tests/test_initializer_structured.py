@@ -67,5 +67,5 @@ def test_bad_arguments_and_shapes():
         VarianceScaling(mode='avg')
     with pytest.raises(ValueError, match="sparsity must be <= 1, got 2"):
         Sparse(sparsity=2)
-    with pytest.raises(TypeError, match="needs a floating dtype"):
-        initializer(Orthogonal(), (2, 2), ms.int32)
+    # float values cast toward zero, as MindSpore 2.10 does: |entries| < 1 become 0
+    assert initializer(Orthogonal(), (2, 2), ms.int32).asnumpy().tolist() == [[0, 0], [0, 0]]

@@ -31,7 +31,7 @@ class Initializer:
     Subclasses implement ``_initialize(arr)``, which writes every element of ``arr`` in place.
     """
 
-    # random rules only make sense for floating arrays
+    # random rules draw floating values (cast for an integer or bool array)
     _needs_float = False
 
     def __init__(self, **kwargs):
@@ -43,8 +43,7 @@ class Initializer:
         them in one upload.
 
         Raises:
-            TypeError: if ``arr`` is not an array, or its dtype is unsupported (or not
-                floating for a random initializer).
+            TypeError: if ``arr`` is not an array, or its dtype is unsupported.
         """
         if not isinstance(arr, np.ndarray):
             if not _backend.is_device_array(arr):
@@ -55,7 +54,7 @@ class Initializer:
             return
         _check_dtype(self, arr.dtype)
         if arr.size:
-            self._initialize(arr)
+            _fill(self, arr)
 
     def array(self, shape, dtype=_dtype.float32):
         """A new NumPy array of ``shape`` and ``dtype`` holding this rule's values.
@@ -68,7 +67,7 @@ class Initializer:
         npd = _check_dtype(self, dtype)
         arr = np.empty(shape, dtype=npd)
         if arr.size:
-            self._initialize(arr)
+            _fill(self, arr)
         return arr
 
     def _initialize(self, arr):
@@ -390,12 +389,20 @@ def _check_shape(shape, who):
 
 
 def _check_dtype(init, dtype):
-    """The NumPy dtype for ``dtype``; random initializers need a floating one."""
-    npd = _dtype.to_numpy(dtype)    # raises TypeError for unsupported dtypes
-    if init._needs_float and npd.kind not in 'fV':
-        raise TypeError(f"{init!r} draws random values and needs a floating dtype "
-                        f"(float16, float32, float64), got {_dtype.from_numpy(npd)}")
-    return npd
+    """The NumPy dtype for ``dtype`` (TypeError for an unsupported one)."""
+    return _dtype.to_numpy(dtype)
+
+
+def _fill(init, arr):
+    """``init``'s values written into ``arr``. A random rule filling an integer or bool array
+    draws float32 values and casts them as MindSpore does (toward zero; bool: nonzero)."""
+    if not init._needs_float or arr.dtype.kind in 'fV':
+        init._initialize(arr)
+        return
+    drawn = np.empty(arr.shape, np.float32)
+    init._initialize(drawn)
+    with np.errstate(invalid='ignore'):
+        arr[...] = drawn
 
 
 def _uniform(bound, shape):

