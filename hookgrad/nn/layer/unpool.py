@@ -6,6 +6,7 @@ import numpy as np
 from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
+from ...kernels import backend
 from ...ops.conv import as_ints
 from ...ops.feature_maps import max_unpool
 from ..cell import Cell
@@ -154,12 +155,13 @@ class _FractionalMaxPool(Cell):
                              f"fit the input of shape {input.shape}")
         samples = self._random_samples
         if samples is None:
-            u = ops.rand(n, c, k, dtype=_dtype.float64)._data
+            u = backend.to_host(ops.rand(n, c, k, dtype=_dtype.float64)._data,
+                                'FractionalMaxPool samples')
         else:
             if not isinstance(samples, Tensor) or samples.shape != (n, c, k):
                 raise ValueError(f"{name}: _random_samples must be a Tensor of shape "
                                  f"{(n, c, k)}, got {getattr(samples, 'shape', samples)!r}")
-            u = samples._data.astype(np.float64)
+            u = backend.to_host(samples._data, 'FractionalMaxPool samples').astype(np.float64)
         # flat positions (N, C, *outs, prod(kernel)) of every window element
         flat = np.zeros((n, c) + (1,) * (2 * k), np.int64)
         for a, (m, o, kk) in enumerate(zip(spatial, outs, self._kernel)):
@@ -171,15 +173,15 @@ class _FractionalMaxPool(Cell):
         span = int(np.prod(self._kernel))
         flat = np.broadcast_to(flat, (n, c) + outs + self._kernel).reshape(
             (n, c) + outs + (span,))
-        g = ops.gather_elements(ops.reshape(x, (n, c, -1)), 2,
-                                Tensor._wrap(flat.reshape(n, c, -1)))
+        flat = Tensor._wrap(backend.to_device(np.ascontiguousarray(flat),
+                                              backend.device_of(x._data)))
+        g = ops.gather_elements(ops.reshape(x, (n, c, -1)), 2, ops.reshape(flat, (n, c, -1)))
         g = ops.reshape(g, (n, c) + outs + (span,))
         y = ops.amax(g, -1)
         if not self.return_indices:
             return ops.squeeze(y, 0) if added else y
         # an op, not a host computation, so a compiled (graph mode) Cell recomputes it per call
-        at = ops.gather_elements(Tensor._wrap(np.ascontiguousarray(flat)), flat.ndim - 1,
-                                 ops.argmax(g, -1, keepdim=True))
+        at = ops.gather_elements(flat, flat.ndim - 1, ops.argmax(g, -1, keepdim=True))
         at = ops.squeeze(at, -1).astype(self._index_dtype)
         return (ops.squeeze(y, 0), ops.squeeze(at, 0)) if added else (y, at)
 
