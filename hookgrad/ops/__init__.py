@@ -170,3 +170,5 @@ from .operations import _definition as primitive  # noqa: E402
 _sys.modules[__name__ + '.primitive'] = primitive
 composite.__path__ = []          # a package to the import system: its submodule is this
 _sys.modules[__name__ + '.composite.base'] = _sys.modules[__name__ + '._composite.base']
+
+from . import auto_generate  # noqa: E402,F401  (MindSpore's ops.auto_generate, as an attribute)

@@ -244,6 +244,7 @@ def test_ops_auto_generate_and_array_func_primitives(mindspore):
     """``mindspore.ops.auto_generate`` holds the ops (and ``contiguous``/``copy``);
     ``array_func.arg_max_with_value_`` is a default ArgMaxWithValue: Int64 index, as MindSpore."""
     from mindspore.ops.auto_generate import contiguous, copy, Cast, add
+    assert mindspore.ops.auto_generate.greater is hookgrad.ops.greater   # an attribute of ops
     from mindspore.ops.function.array_func import arg_max_with_value_, arg_min_with_value_
     ops = hookgrad.ops
     assert Cast is ops.Cast and add is ops.add
