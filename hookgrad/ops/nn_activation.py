@@ -127,12 +127,19 @@ def prelu(input, weight):
         weight: a Tensor of one value or of one value per channel (shape (C,)).
 
     Raises:
-        TypeError: for non-Tensor arguments.
+        TypeError: for non-Tensor arguments, or an input or weight that is not floating
+            (MindSpore refuses integer and bool ones; its Float16/Float32 limit is widened
+            here to Float64 and BFloat16).
         ValueError: for a weight that is neither one value nor one per channel.
     """
-    x = _tensor(input, 'prelu')
+    if not isinstance(input, Tensor):
+        raise TypeError(f"ops.prelu: input must be a Tensor, got {type(input).__name__}")
     if not isinstance(weight, Tensor):
         raise TypeError(f"ops.prelu: weight must be a Tensor, got {type(weight).__name__}")
+    x = input
+    for arg, t in (('input', x), ('weight', weight)):
+        if t._data.dtype.kind not in 'fV':
+            raise TypeError(f"ops.prelu: {arg} must be a floating tensor, got {t.dtype}")
     w = cast(weight, x.dtype) if weight.dtype != x.dtype else weight
     channels = x.shape[1] if x.ndim > 1 else 1
     if w.size != 1 and (w.ndim != 1 or w.shape[0] != channels):

@@ -202,11 +202,17 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction='mean'):
     """``max(0, -target * (input1 - input2) + margin)``, target in {-1, 1}.
 
     Raises:
-        TypeError: for non-Tensor inputs or a non-float ``margin``.
+        TypeError: for non-Tensor inputs, a non-float ``margin``, or an input2 or target
+            whose dtype is not input1's (as MindSpore, no dtype promotion here).
     """
     op = 'margin_ranking_loss'
     if not isinstance(margin, float):
         raise TypeError(f"ops.{op}: margin must be a float, got {type(margin).__name__}")
+    for arg, value in (('input2', input2), ('target', target)):
+        if isinstance(input1, Tensor) and isinstance(value, Tensor) \
+                and value.dtype != input1.dtype:
+            raise TypeError(f"ops.{op}: {arg} must have the dtype of input1 ({input1.dtype}), "
+                            f"got {value.dtype}")
     x1 = _input(input1, op, 'input1')
     x2 = _like(input2, x1, op, 'input2')
     y = _like(target, x1, op, 'target')

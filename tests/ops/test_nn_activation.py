@@ -189,6 +189,11 @@ def test_integer_inputs_give_float32():
     (lambda: ops.prelu(ms.Tensor(np.ones((2, 3))), ms.Tensor([1.0, 2.0])), ValueError,
      r"ops.prelu: weight must hold 1 value or 3 .* got shape \(2,\)"),
     (lambda: ops.prelu(X, 0.25), TypeError, "ops.prelu: weight must be a Tensor, got float"),
+    # MindSpore 2.10's PReLU refuses integer inputs and weights (no cast to float).
+    (lambda: ops.prelu(ms.Tensor([-1, 2], ms.int32), ms.Tensor([0.25])), TypeError,
+     "ops.prelu: input must be a floating tensor, got Int32"),
+    (lambda: ops.prelu(X, ms.Tensor([1], ms.int32)), TypeError,
+     "ops.prelu: weight must be a floating tensor, got Int32"),
     (lambda: ops.mish([1.0]), TypeError, "ops.mish: input must be a Tensor, got list"),
     (lambda: ops.threshold(X, None, 1.0), TypeError, "ops.threshold: thr must be a float"),
 ])
