@@ -168,6 +168,9 @@ def test_losses_print_as_mindspore():
     (lambda: nn.MultiMarginLoss(p=3), ValueError, "nn.MultiMarginLoss: p must be 1 or 2"),
     (lambda: nn.GaussianNLLLoss(eps=0.0), ValueError,
      "nn.GaussianNLLLoss: eps must be a positive float"),
+    # MindSpore 2.10: the cell refuses a non-float eps (even an int) with a TypeError.
+    (lambda: nn.GaussianNLLLoss(eps=1), TypeError, "nn.GaussianNLLLoss: eps must be a float, "
+                                                   "got int"),
     (lambda: nn.PoissonNLLLoss(full=1), TypeError, "nn.PoissonNLLLoss: full must be a bool"),
     (lambda: nn.DiceLoss(0), ValueError, "nn.DiceLoss: smooth must be a positive float"),
     (lambda: nn.FocalLoss(gamma=2), TypeError, "nn.FocalLoss: gamma must be a float, got int"),

@@ -90,7 +90,8 @@ class GaussianNLLLoss(LossBase):
         reduction: 'none', 'mean' or 'sum' (keyword). Default 'mean'.
 
     Raises:
-        TypeError: for a non-bool ``full``.
+        TypeError: for a non-bool ``full`` or a non-float ``eps`` (an int too, as
+            MindSpore).
         ValueError: for a non-positive ``eps`` or another reduction.
     """
 
@@ -98,7 +99,10 @@ class GaussianNLLLoss(LossBase):
         super().__init__(reduction)
         if not isinstance(full, bool):
             raise TypeError(f"nn.GaussianNLLLoss: full must be a bool, got {full!r}")
-        if not isinstance(eps, float) or eps <= 0:
+        if not isinstance(eps, float):
+            raise TypeError(f"nn.GaussianNLLLoss: eps must be a float, got "
+                            f"{type(eps).__name__}")
+        if eps <= 0:
             raise ValueError(f"nn.GaussianNLLLoss: eps must be a positive float, got {eps!r}")
         self.full = full
         self.eps = eps
