@@ -12,13 +12,14 @@ _SOURCES = {
     'momentum': ('T g, T lr, T u', 'T w, T v', 'v = u * v + g; w -= lr * v'),
     'momentum_nesterov': ('T g, T lr, T u', 'T w, T v',
                           'v = u * v + g; w -= lr * (v * u + g)'),
-    # m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2;  w -= step * m / (sqrt(v) + eps)
+    # MindSpore's Adam kernel: m += (g - m) (1 - b1);  v += (g^2 - v) (1 - b2);
+    # w -= step * m / (sqrt(v) + eps)  (nesterov: step * (m b1 + (1 - b1) g) / ...)
     'adam': ('T g, T step, T b1, T c1, T b2, T c2, T eps', 'T w, T m, T v',
-             'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '
-             'w -= (m / (sqrt(v) + eps)) * step'),
+             'm += (g - m) * c1; v += (g * g - v) * c2; '
+             'w -= step * m / (sqrt(v) + eps)'),
     'adam_nesterov': ('T g, T step, T b1, T c1, T b2, T c2, T eps', 'T w, T m, T v',
-                      'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '
-                      'T d = sqrt(v) + eps; w -= (m / d * b1 + g * c1 / d) * step'),
+                      'm += (g - m) * c1; v += (g * g - v) * c2; '
+                      'w -= step * (m * b1 + c1 * g) / (sqrt(v) + eps)'),
     # batch norm on a device: y = xc * s + b, and its input gradient
     # gx = (gy - xc * k - shift) * ws, one pass each over the activation
     'scale_shift': ('T x, T s, T b', 'T y', 'y = x * s + b'),

@@ -37,6 +37,14 @@ def _moments(g, t, m, v, beta1, beta2, c1=None, c2=None):
     v += t
 
 
+def _step_size(lr, scalars, dtype):
+    """MindSpore's Adam step size ``lr * sqrt(1 - beta2_power) / (1 - beta1_power)``,
+    computed in ``dtype`` (float32 for half precision) as its CPU kernel computes it."""
+    kind = np.float32 if np.dtype(dtype).itemsize < 4 else np.dtype(dtype).type
+    one = kind(1.0)
+    return float(kind(lr) * np.sqrt(one - kind(scalars[1])) / (one - kind(scalars[0])))
+
+
 def _complement(beta, dtype):
     """``1 - beta`` computed in ``dtype`` (float32 for half precision), as MindSpore's
     AdamWeightDecay kernel computes it in the parameters' precision."""
@@ -137,29 +145,45 @@ class Adam(Optimizer):
         if not check:
             b1, b2 = self.beta1, self.beta2
             fused.kernel(xp, 'adam_nesterov' if self.use_nesterov else 'adam')(
-                g, lr * scalars[2], b1, 1.0 - b1, b2, 1.0 - b2, self.eps, w,
-                block.state['moment1'], block.state['moment2'])
+                g, _step_size(lr, scalars, w.dtype), b1, _complement(b1, w.dtype), b2,
+                _complement(b2, w.dtype), self.eps, w, block.state['moment1'],
+                block.state['moment2'])
         return True
 
     def _rule(self, block, g, t, lr, scalars):
         b1 = self.beta1
         m, v = block.state['moment1'], block.state['moment2']
-        _moments(g, t, m, v, b1, self.beta2)
         if self.use_amsgrad:
+            _moments(g, t, m, v, b1, self.beta2)
             vhat = block.state['vhat']
             np.maximum(vhat, v, out=vhat)
-            v = vhat
+            np.sqrt(vhat, out=t)
+            t += self.eps
+            np.divide(m, t, out=t)
+            t *= lr * scalars[2]
+            return
+        # MindSpore's CPU Adam kernel, in its order and the parameters' precision:
+        # m += (g - m) * (1 - b1); v += (g * g - v) * (1 - b2); step = new_lr * m /
+        # (sqrt(v) + eps) (nesterov: new_lr * (m * b1 + (1 - b1) * g) / ...), with
+        # new_lr = lr * sqrt(1 - b2^t) / (1 - b1^t)
+        c1, c2 = _complement(b1, m.dtype), _complement(self.beta2, m.dtype)
+        np.subtract(g, m, out=t)
+        t *= c1
+        m += t
+        np.multiply(g, g, out=t)
+        t -= v
+        t *= c2
+        v += t
+        new_lr = _step_size(lr, scalars, m.dtype)
+        if self.use_nesterov:
+            g *= c1
+            g += m * b1
+            g *= new_lr
+        else:
+            np.multiply(m, new_lr, out=g)
         np.sqrt(v, out=t)
         t += self.eps
-        if self.use_nesterov:
-            g *= 1.0 - b1
-            g /= t                              # (1 - b1) * g / (sqrt(v) + eps)
-            np.divide(m, t, out=t)
-            t *= b1
-            t += g
-        else:
-            np.divide(m, t, out=t)
-        t *= lr * scalars[2]
+        np.divide(g, t, out=t)
 
     def _end(self, scalars):
         self.beta1_power._data[...] = scalars[0]

@@ -192,3 +192,34 @@ def test_adam_weight_decay_float32_matches_mindspore(decay, want, rtol):
         opt((ms.Tensor(np.float32([[0.5, 0.25]])),))
     # a scheduled decay runs MindSpore's kernel with a Tensor decay: a few ulps apart
     np.testing.assert_allclose(w.asnumpy(), np.float32(want), rtol=rtol, atol=0)
+
+
+# MindSpore 2.10's CPU nn.Adam, three and four steps from w0 with g = base * (step + 1)
+_W0 = [0.5, -1.25, 3.0]
+_MS_STEPS = [[0.49000003933906555, -1.2400000095367432, 2.9900031089782715],
+             [0.48034825921058655, -1.2303482294082642, 2.9803526401519775],
+             [0.4707683324813843, -1.2207683324813843, 2.970773458480835]]
+_MS_KWARGS = [({'weight_decay': 0.1}, [0.4881865680217743, -1.238322138786316,
+                                      2.9879982471466064, -0.011550769209861755]),
+              ({'loss_scale': 2.0}, [0.4883492588996887, -1.238349199295044,
+                                     2.9883530139923096, -0.011550741270184517])]
+
+
+@pytest.mark.parametrize('device', ['CPU', 'GPU'])
+def test_adam_steps_match_mindspore_bit_for_bit(device):
+    from hookgrad.testing.cases import on_device
+    with on_device(device):
+        w = ms.Parameter(ms.Tensor(np.array(_W0, np.float32)), name='w')
+        opt = nn.Adam([w], learning_rate=0.01)
+        for step, want in enumerate(_MS_STEPS):
+            opt((ms.Tensor(np.array([0.1, -2.0, 1e-3], np.float32) * (step + 1)),))
+            assert w.asnumpy().tolist() == want, f"step {step}"
+
+
+@pytest.mark.parametrize('kwargs,want', _MS_KWARGS)
+def test_adam_options_match_mindspore_bit_for_bit(kwargs, want):
+    w = ms.Parameter(ms.Tensor(np.array([0.5, -1.25, 3.0, 1e-4], np.float32)), name='w')
+    opt = nn.Adam([w], learning_rate=0.003, **kwargs)
+    for step in range(4):
+        opt((ms.Tensor(np.array([0.1, -2.0, 1e-3, 5.0], np.float32) * (step + 1)),))
+    assert w.asnumpy().tolist() == want
