@@ -77,11 +77,9 @@ def gradient(new, old, name, raw):
     return cast(new, want)
 
 
-def passed_on(r, olds, kind, hook, cell, label):
-    """A hook's returned gradients as the next hook of its chain is given them: a tuple of as
-    many as ``olds`` (a single Tensor for a single gradient), None where ``olds`` has None.
-    Only the count and the Nones are checked here; ``gradients`` checks the chain's result."""
-    name = who(kind, hook, cell)
+def _counted(r, olds, name, label):
+    """A hook's returned gradients as a tuple or list (a single Tensor for a single gradient),
+    as many as ``olds``; TypeError otherwise."""
     if isinstance(r, Tensor) and len(olds) == 1:
         r = (r,)
     if not isinstance(r, (tuple, list)):
@@ -89,7 +87,16 @@ def passed_on(r, olds, kind, hook, cell, label):
                         f"{'s' if len(olds) != 1 else ''}, got {type(r).__name__}")
     if len(r) != len(olds):
         raise TypeError(f"{name} returned {len(r)} gradient{'s' if len(r) != 1 else ''}, "
-                         f"expected {len(olds)} ({label})")
+                        f"expected {len(olds)} ({label})")
+    return r
+
+
+def passed_on(r, olds, kind, hook, cell, label):
+    """A hook's returned gradients as the next hook of its chain is given them: a tuple of as
+    many as ``olds`` (a single Tensor for a single gradient), None where ``olds`` has None.
+    Only the count and the Nones are checked here; ``gradients`` checks the chain's result."""
+    name = who(kind, hook, cell)
+    r = _counted(r, olds, name, label)
     for i, (new, old) in enumerate(zip(r, olds)):
         if old is None and new is not None:
             raise TypeError(f"{name} returned {label}[{i}] of type {type(new).__name__}, "
@@ -104,14 +111,7 @@ def gradients(r, olds, kind, hook, cell, label, raw):
     ``label`` names the tuple in errors (``'grad_input'``).
     """
     name = who(kind, hook, cell)
-    if isinstance(r, Tensor) and len(olds) == 1:
-        r = (r,)
-    if not isinstance(r, (tuple, list)):
-        raise TypeError(f"{name} must return None or a tuple of {len(olds)} gradient"
-                        f"{'s' if len(olds) != 1 else ''}, got {type(r).__name__}")
-    if len(r) != len(olds):
-        raise TypeError(f"{name} returned {len(r)} gradient{'s' if len(r) != 1 else ''}, "
-                         f"expected {len(olds)} ({label})")
+    r = _counted(r, olds, name, label)
     out = []
     for i, (new, old) in enumerate(zip(r, olds)):
         if old is None:
