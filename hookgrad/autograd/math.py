@@ -18,7 +18,8 @@ def _sum_to(x, shape):
     if have == shape:
         return x
     axis, keepdims = summed_axes(have, shape)
-    x = add_reduce(x, axis=axis, keepdims=keepdims)
+    x = np.add.reduce(x, axis=axis, keepdims=keepdims) if x.dtype is not BFLOAT16 else \
+        add_reduce(x, axis, keepdims)
     return x.reshape(shape) if keepdims and len(have) != len(shape) else x
 
 

@@ -12,6 +12,7 @@ from .._frames import warn
 from ..autograd.function import Op
 from ..autograd.math import array_math
 from ..kernels.fp_errors import fp_call
+from ..kernels.half import BFLOAT16 as _BF16, add_reduce
 from ._base import as_tensor, normalize_axis
 from .arithmetic import cast
 
@@ -100,14 +101,16 @@ def _empty_error(name, x):
 
 # ---------------------------------------------------------------------------- primitives
 class ReduceSum(Op):
-    """y = sum of x over ``axis``; the gradient is gy spread back over the summed axes."""
-    widens_bfloat16 = True
-
+    """y = sum of x over ``axis``; the gradient is gy spread back over the summed axes.
+    bfloat16 is summed in float32 and the sum rounded once."""
     @staticmethod
     def forward(ctx, x, axis, keepdims, dtype=None):
         _remember(ctx, x, axis, keepdims)
-        if dtype is None and x.dtype.kind in 'biu':
-            dtype = _INT64
+        if dtype is None:
+            if x.dtype.kind in 'biu':
+                dtype = _INT64
+            elif x.dtype is _BF16:
+                return add_reduce(x, axis, keepdims)
         return ctx.xp.asarray(np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims))
 
     @staticmethod
@@ -116,14 +119,16 @@ class ReduceSum(Op):
 
 
 class ReduceMean(Op):
-    """y = mean of x over ``axis``; each input gets gy / (number of elements averaged)."""
-    widens_bfloat16 = True
-
+    """y = mean of x over ``axis``; each input gets gy / (number of elements averaged).
+    float16 and bfloat16 are summed in float32 and the mean rounded once."""
     @staticmethod
     def forward(ctx, x, axis, keepdims):
         _remember(ctx, x, axis, keepdims)
-        if x.dtype.itemsize < 4:        # float16: NumPy's mean accumulates in float32
-            return ctx.xp.asarray(x.mean(axis=axis, keepdims=keepdims))
+        if x.dtype.itemsize < 4:
+            if x.dtype is _BF16:
+                total = x.sum(axis=axis, dtype=np.float32, keepdims=keepdims)
+                return ctx.xp.asarray(total / _count(x.shape, axis)).astype(_BF16)
+            return ctx.xp.asarray(x.mean(axis=axis, keepdims=keepdims))     # in float32
         return ctx.xp.asarray(np.add.reduce(x, axis=axis, keepdims=keepdims) /
                               _count(x.shape, axis))
 
