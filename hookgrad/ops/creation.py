@@ -69,6 +69,26 @@ def _number(value, name, what):
     raise TypeError(f"ops.{name}: {what} must be a number, got {type(value).__name__}")
 
 
+def _carries(value, dt):
+    """Whether a fill ``value`` is a Tensor to spread with ops: its gradient reaches it, and a
+    compiled program (jit, GRAPH_MODE) reads it on every call instead of running eagerly."""
+    return isinstance(value, Tensor) and dt.kind != 'U'
+
+
+def _spread(value, shape, dt, name, what):
+    """A one-element Tensor ``value`` spread over ``shape`` in ``dt`` with ops, so that its
+    gradient is the sum of the output's, as MindSpore's fill gives it."""
+    if value.size != 1:
+        raise ValueError(f"ops.{name}: {what} must be a number or a one-element Tensor, "
+                         f"got a Tensor of shape {value.shape}")
+    from .arithmetic import cast, mul
+    from .shaping import reshape
+    v = reshape(value, ())
+    if v._data.dtype != dt:
+        v = cast(v, dt)
+    return mul(Tensor._wrap(backend.array_module(value._data).ones(shape, dt)), v)
+
+
 def _count(value, name, what):
     """A non-negative int from an int or an integer one-element Tensor."""
     if isinstance(value, Tensor) and value._data.dtype.kind in 'iu' and value.size == 1:
@@ -119,15 +139,21 @@ def fill(type, shape, value):
     dt = dtype_arg(type, 'type')
     shape = _shape(shape, 'fill')
     check_size('fill', shape, dt.itemsize)
+    if _carries(value, dt):
+        return _spread(value, shape, dt, 'fill', 'value')
     return Tensor._wrap(backend.default().xp.full(shape, _number(value, 'fill', 'value'),
                                                   dtype=dt))
 
 
 def full(size, fill_value, *, dtype=None):
-    """A tensor of shape ``size`` filled with ``fill_value``; dtype inferred from it by default."""
+    """A tensor of shape ``size`` filled with ``fill_value``; dtype inferred from it by default.
+    A one-element Tensor ``fill_value`` gets the sum of the output's gradient, as MindSpore's
+    (``fill`` and ``full_like`` too)."""
     shape = _shape(size, 'full')
     dt = _value_dtype(fill_value) if dtype is None else to_numpy(dtype)
     check_size('full', shape, dt.itemsize)
+    if _carries(fill_value, dt):
+        return _spread(fill_value, shape, dt, 'full', 'fill_value')
     return Tensor._wrap(backend.default().xp.full(shape, _number(fill_value, 'full', 'fill_value'),
                                                   dtype=dt))
 
@@ -167,6 +193,8 @@ def full_like(input, fill_value, *, dtype=None):
     x = as_tensor(input)
     dt = x._data.dtype if dtype is None else to_numpy(dtype)
     check_size('full_like', x._data.shape, dt.itemsize)
+    if _carries(fill_value, dt):
+        return _spread(fill_value, x._data.shape, dt, 'full_like', 'fill_value')
     return Tensor._wrap(backend.array_module(x._data).full(
         x._data.shape, _number(fill_value, 'full_like', 'fill_value'), dtype=dt))
 

@@ -279,3 +279,24 @@ def test_failed_assign_leaves_the_variable_unchanged():
 def test_rows_cover_exactly_the_ops_this_family_defines():
     defined = {name for name, op in OPS.items() if op.__module__ == creation.__name__}
     assert defined == {name for case in CASES for name in case.ops}
+
+
+@pytest.mark.parametrize('make', [lambda v: ops.full((2, 3), v),
+                                  lambda v: ops.fill(ms.float32, (2, 3), v),
+                                  lambda v: ops.full_like(ops.zeros((2, 3)), v)])
+def test_a_tensor_fill_value_gets_the_sum_of_the_gradient(make):
+    w = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    grad = ms.grad(lambda v: (make(v) * w).sum())(ms.Tensor(3.0))
+    assert float(grad) == 15.0          # MindSpore 2.10 gives 15.0 for all three
+
+
+def test_a_tensor_fill_value_is_read_on_every_compiled_call():
+    @ms.jit
+    def double_filled(v):
+        return ops.full((2,), v) * 2
+
+    assert double_filled(ms.Tensor(1.0)).asnumpy().tolist() == [2.0, 2.0]
+    assert double_filled(ms.Tensor(3.0)).asnumpy().tolist() == [6.0, 6.0]
+    filled = ops.full((2, 2), ms.Tensor(1.5))
+    filled[0, 0] = 5                    # a new, writable tensor
+    assert filled.asnumpy().tolist() == [[5.0, 1.5], [1.5, 1.5]]
