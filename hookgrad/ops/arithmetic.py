@@ -7,6 +7,8 @@ from ..autograd.function import Op
 from ._base import as_tensor, binary, broadcast_error, dtype_arg, operands as _operands
 from ..kernels.fp_errors import FPTripped, fp_call, fp_enter, fp_exit, fp_rewarn
 
+_F32 = np.dtype(np.float32)
+
 
 class Add(Op):
     """y = a + b."""
@@ -119,24 +121,20 @@ class Square(Op):
 
 
 class Cast(Op):
-    """y = x converted to another dtype; the gradient is converted back."""
+    """y = x converted to another dtype; the gradient is converted back to x's dtype, as
+    MindSpore's Cast: through integer and bool dtypes too, so a gradient reaching an integer
+    tensor through a promoting cast is truncated to it (``grad`` of ``x.astype(int32) * 2.7`` is
+    2), and one leaving a float-to-integer cast becomes a float again. ``exact=True`` (the
+    integers of a true division: MindSpore's Div computes them in floating point inside its
+    kernel) passes the gradient on unconverted (``grad`` of ``x.astype(int32) / 2`` is 0.5)."""
     @staticmethod
-    def forward(ctx, x, dtype):
-        ctx.src = x.dtype
+    def forward(ctx, x, dtype, exact=False):
+        ctx.src = None if exact else x.dtype
         return x.astype(dtype)
 
     @staticmethod
     def backward(ctx, gy):
-        return ctx.m.cast(gy, ctx.src)
-
-
-class CastDiscrete(Op):
-    """y = x converted to an integer or bool dtype: no gradient flows through it."""
-    differentiable = False
-
-    @staticmethod
-    def forward(ctx, x, dtype):
-        return x.astype(dtype)
+        return gy if ctx.src is None else ctx.m.cast(gy, ctx.src)
 
 
 class FloorDiv(Op):
@@ -189,7 +187,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is None:
         a = as_tensor(input)
         if not a.dtype.is_floating and not (isinstance(other, Tensor) and other.dtype.is_floating):
-            a = cast(a, np.float32)     # true division of integers gives Float32, as MindSpore
+            a = Cast.apply(a, dtype=_F32, exact=True)   # true division of integers: Float32
         return binary(Div, a, other, 'div')
     if rounding_mode not in ('floor', 'trunc'):
         raise ValueError(f"ops.div: rounding_mode must be None, 'floor' or 'trunc', "
@@ -223,7 +221,8 @@ def square(input):
 
 
 def cast(input, dtype):
-    """Convert to ``dtype``; differentiable between floating types.
+    """Convert to ``dtype``; the gradient is converted back (between any two dtypes, as
+    MindSpore's).
 
     >>> import hookgrad as ms
     >>> ms.ops.cast(ms.Tensor([1, 2]), ms.float32).dtype
@@ -236,8 +235,6 @@ def cast(input, dtype):
         dt = dtype_arg(dtype)       # raises, naming the op and the argument
     if x._data.dtype == dt:
         return x
-    if dt.kind not in 'fV':
-        return CastDiscrete.apply(x, dtype=dt)
     return Cast.apply(x, dtype=dt)
 
 

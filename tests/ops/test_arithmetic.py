@@ -90,11 +90,12 @@ CASTS = [
 CAST_STEPS = {'f64_to_f32_and_back': (1e-2, 1e-4), 'f64_to_f16_and_back': (0.25, 1e-2),
               'tensor_astype': (1e-2, 1e-4)}
 
-# the ops without a gradient: integer casts and rounded division
+# integer casts (their gradients, MindSpore's, are in test_cast_gradients.py: not finite
+# differences) and the ops without a gradient: rounded division
 DISCRETE = [
-    _unary('CastDiscrete', lambda x: ops.cast(x * 4, ms.int32),
+    _unary('Cast', lambda x: ops.cast(x * 4, ms.int32),
            lambda x: (x * 4).astype(np.int32), grad=False, name='cast_to_int32'),
-    _unary('CastDiscrete', lambda x: ops.cast(x, ms.bool_), lambda x: x.astype(bool),
+    _unary('Cast', lambda x: ops.cast(x, ms.bool_), lambda x: x.astype(bool),
            grad=False, name='cast_to_bool'),
     _binary('FloorDiv', ops.floor_divide, np.floor_divide, (normal, away_from_zero), grad=False),
     _binary('RoundedDiv', lambda a, b: ops.div(a, b, rounding_mode='floor'),
@@ -137,8 +138,9 @@ def test_cast_forward_dtypes_and_gradient_dtype():
     assert x.grad.dtype == ms.float32
     np.testing.assert_array_equal(x.grad.asnumpy(), [1.0, 2.0])
     i = ops.cast(x, ms.int32)
-    assert i.dtype == ms.int32 and not i.requires_grad
+    assert i.dtype == ms.int32 and i.requires_grad      # MindSpore's Cast passes gradients
     np.testing.assert_array_equal(i.asnumpy(), [1, -2])
+    assert not ops.cast(x.detach(), ms.int32).requires_grad
     assert ops.cast(x, ms.float32) is x
     assert ops.cast(ms.Tensor([1, 0]), ms.bool_).dtype == ms.bool_
 
