@@ -10,7 +10,8 @@ import numbers
 from .. import ops
 from ..kernels import backend
 from .._dtype import float32, int64
-from ..ops import arange, eye, full, full_like, ones_like, zeros_like
+from ..ops import arange, eye, full_like, ones_like, zeros_like
+from ..ops.creation import full_inferred as full
 from ..ops.ext_forms import generator_seed
 
 __all__ = ['arange', 'eye', 'full', 'full_like', 'ones', 'ones_like', 'zeros', 'zeros_like',

@@ -146,16 +146,33 @@ def fill(type, shape, value):
 
 
 def full(size, fill_value, *, dtype=None):
-    """A tensor of shape ``size`` filled with ``fill_value``; dtype inferred from it by default.
-    A one-element Tensor ``fill_value`` gets the sum of the output's gradient, as MindSpore's
-    (``fill`` and ``full_like`` too)."""
-    shape = _shape(size, 'full')
-    dt = _value_dtype(fill_value) if dtype is None else to_numpy(dtype)
-    check_size('full', shape, dt.itemsize)
+    """A tensor of shape ``size`` filled with ``fill_value``, Int64 unless ``dtype`` is given
+    (as MindSpore 2.10: ``full((2,), 1.2)`` is Int64 ones; ``mint.full`` infers the dtype from the
+    value instead). A one-element Tensor ``fill_value`` gets the sum of the output's gradient,
+    as MindSpore's (``fill`` and ``full_like`` too).
+
+    >>> import hookgrad as ms
+    >>> ms.ops.full((2,), 1.2)
+    Tensor(shape=[2], dtype=Int64, value= [1, 1])
+    """
+    return _full(size, fill_value, _I64 if dtype is None else to_numpy(dtype), 'full')
+
+
+def full_inferred(size, fill_value, *, dtype=None):
+    """``mint.full``: the dtype of ``fill_value`` by default (Int64 for an int, Float32 for a
+    float, Bool for a bool, a Tensor's own)."""
+    return _full(size, fill_value, _value_dtype(fill_value) if dtype is None else to_numpy(dtype),
+                 'full')
+
+
+def _full(size, fill_value, dt, name):
+    shape = _shape(size, name)
+    check_size(name, shape, dt.itemsize)
     if _carries(fill_value, dt):
-        return _spread(fill_value, shape, dt, 'full', 'fill_value')
-    return Tensor._wrap(backend.default().xp.full(shape, _number(fill_value, 'full', 'fill_value'),
-                                                  dtype=dt))
+        return _spread(fill_value, shape, dt, name, 'fill_value')
+    value = _number(fill_value, name, 'fill_value')
+    with np.errstate(invalid='ignore'):     # NaN or out of range into ints: the CPU's cast, silent
+        return Tensor._wrap(backend.default().xp.full(shape, value, dtype=dt))
 
 
 def ones(shape, dtype=None):
@@ -301,21 +318,32 @@ def arange(start=0, end=None, step=1, *, dtype=None):
         dt = _I64
     else:
         dt = _F32
-    check_size('arange', (int(np.ceil((end - start) / step)),), np.dtype(dt).itemsize)
-    values = np.arange(start, end, step)
-    # computed on the host, so every device holds the values NumPy gives
-    return Tensor._wrap(backend.on_default(values if values.dtype == dt else values.astype(dt)))
+    n = int(np.ceil((end - start) / step))
+    check_size('arange', (n,), np.dtype(dt).itemsize)
+    if all(isinstance(v, int) for v in (start, end, step)):
+        values = np.arange(start, end, step)
+    else:   # start + i * step in float32, as MindSpore's kernel (0.9000000 is 3 * 0.3f)
+        values = _F32.type(start) + np.arange(n, dtype=_F32) * _F32.type(step)
+    # computed on the host, so every device holds the same values
+    with np.errstate(invalid='ignore'):
+        return Tensor._wrap(backend.on_default(values if values.dtype == dt else
+                                               values.astype(dt)))
 
 
 def linspace(start, end, steps):
-    """``steps`` evenly spaced Float32 values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced Float32 values from ``start`` to ``end``: ``start + i * step`` in
+    float32, ``step = (end - start) / (steps - 1)``, as MindSpore's kernel computes them (the
+    last value may differ from ``end`` in the last place)."""
     start = _number(start, 'linspace', 'start')
     end = _number(end, 'linspace', 'end')
     steps = _count(steps, 'linspace', 'steps')
     if steps == 0:
         raise ValueError("ops.linspace: steps must be positive, got 0")
     check_size('linspace', (steps,), 8)
-    return Tensor._wrap(backend.on_default(np.linspace(start, end, steps).astype(_F32)))
+    first, last = _F32.type(start), _F32.type(end)
+    step = (last - first) / _F32.type(max(steps - 1, 1))
+    values = first + np.arange(steps, dtype=_F32) * step
+    return Tensor._wrap(backend.on_default(values.astype(_F32, copy=False)))
 
 
 def eye(n, m=None, dtype=None):

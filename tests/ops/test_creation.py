@@ -27,12 +27,21 @@ FILLED = [
     ('fill_int', lambda: ops.fill(ms.int32, 3, 7), np.full(3, 7, np.int32)),
     ('fill_tensor_value', lambda: ops.fill(ms.float64, (2,), ms.Tensor(1.5)),
      np.full(2, 1.5, np.float64)),
-    ('full_float', lambda: ops.full((2, 3), 1.5), np.full((2, 3), 1.5, np.float32)),
+    # without a dtype, ops.full is Int64 whatever the value (MindSpore 2.10: full((2, 3), 1.2)
+    # is Int64 ones, NaN gives Int64's minimum); mint.full takes the value's dtype
+    ('full_float', lambda: ops.full((2, 3), 1.5), np.ones((2, 3), np.int64)),
+    ('full_negative_float', lambda: ops.full((2,), -3.7), np.array([-3, -3], np.int64)),
+    ('full_nan', lambda: ops.full((2,), float('nan')), np.full(2, np.iinfo(np.int64).min)),
     ('full_int', lambda: ops.full((2,), 4), np.full(2, 4, np.int64)),
-    ('full_bool', lambda: ops.full((2,), True), np.full(2, True)),
+    ('full_bool', lambda: ops.full((2,), True), np.ones(2, np.int64)),
+    ('mint_full_float', lambda: ms.mint.full((2, 3), 1.5), np.full((2, 3), 1.5, np.float32)),
+    ('mint_full_int', lambda: ms.mint.full((2,), 4), np.full(2, 4, np.int64)),
+    ('mint_full_bool', lambda: ms.mint.full((2,), True), np.full(2, True)),
+    ('mint_full_tensor_value', lambda: ms.mint.full((2,), ms.Tensor(3, ms.int32)),
+     np.full(2, 3, np.int32)),
     ('full_dtype', lambda: ops.full(3, 2, dtype=ms.float16), np.full(3, 2, np.float16)),
     ('full_tensor_value', lambda: ops.full((2,), ms.Tensor(3, ms.int32)),
-     np.full(2, 3, np.int32)),
+     np.full(2, 3, np.int64)),
     ('eye', lambda: ops.eye(3), np.eye(3, dtype=np.float32)),
     ('eye_rect', lambda: ops.eye(2, 4), np.eye(2, 4, dtype=np.float32)),
     ('eye_dtype', lambda: ops.eye(2, dtype=ms.int64), np.eye(2, dtype=np.int64)),
@@ -47,8 +56,8 @@ FILLED = [
     ('arange_tensors', lambda: ops.arange(ms.Tensor(1), ms.Tensor(4)), np.arange(1, 4)),
     ('linspace', lambda: ops.linspace(0, 1, 5), np.linspace(0, 1, 5).astype(np.float32)),
     ('linspace_one', lambda: ops.linspace(2, 3, 1), np.array([2.0], np.float32)),
-    ('linspace_reverse', lambda: ops.linspace(1.0, -1.0, 4),
-     np.linspace(1, -1, 4).astype(np.float32)),
+    ('linspace_reverse', lambda: ops.linspace(1.0, -1.0, 4),       # MindSpore 2.10's values
+     np.array([1.0, 0.3333333134651184, -0.3333333730697632, -1.0], np.float32)),
 ]
 
 
@@ -293,10 +302,50 @@ def test_a_tensor_fill_value_gets_the_sum_of_the_gradient(make):
 def test_a_tensor_fill_value_is_read_on_every_compiled_call():
     @ms.jit
     def double_filled(v):
-        return ops.full((2,), v) * 2
+        return ops.full((2,), v, dtype=ms.float32) * 2
 
     assert double_filled(ms.Tensor(1.0)).asnumpy().tolist() == [2.0, 2.0]
     assert double_filled(ms.Tensor(3.0)).asnumpy().tolist() == [6.0, 6.0]
-    filled = ops.full((2, 2), ms.Tensor(1.5))
+    filled = ms.mint.full((2, 2), ms.Tensor(1.5))
     filled[0, 0] = 5                    # a new, writable tensor
     assert filled.asnumpy().tolist() == [[5.0, 1.5], [1.5, 1.5]]
+
+
+# MindSpore 2.10's values: start + i * step computed in float32 (not NumPy's float64 grid)
+LINSPACE_MINDSPORE = [
+    ((0, 1, 7), [0.0, 0.1666666716337204, 0.3333333432674408, 0.5, 0.6666666865348816, 0.8333333730697632, 1.0]),
+    ((-1.3, 2.9, 6), [-1.2999999523162842, -0.4599999785423279, 0.3799999952316284, 1.2200000286102295, 2.059999942779541, 2.8999998569488525]),
+    ((0.1, 0.7, 13), [0.10000000149011612, 0.15000000596046448, 0.19999998807907104, 0.25, 0.29999998211860657, 0.3499999940395355, 0.3999999761581421, 0.44999995827674866, 0.4999999701976776, 0.550000011920929, 0.5999999642372131, 0.6499999761581421, 0.699999988079071]),
+    ((3.1, -2.2, 17), [3.0999999046325684, 2.768749952316284, 2.4375, 2.1062498092651367, 1.7749998569488525, 1.4437499046325684, 1.1124998331069946, 0.7812497615814209, 0.4499998092651367, 0.11874985694885254, -0.21250009536743164, -0.5437502861022949, -0.8750002384185791, -1.2062501907348633, -1.5375003814697266, -1.8687500953674316, -2.200000286102295]),
+    ((0.3, 0.3, 4), [0.30000001192092896, 0.30000001192092896, 0.30000001192092896, 0.30000001192092896]),
+    ((2, 2.5, 2), [2.0, 2.5]),
+    ((1, 5, 1), [1.0]),
+]
+ARANGE_MINDSPORE = [
+    ((0, 1, 0.3), [0.0, 0.30000001192092896, 0.6000000238418579, 0.9000000357627869]),
+    ((0.1, 7.3, 0.37), [0.10000000149011612, 0.4699999988079071, 0.8400000333786011, 1.2100000381469727, 1.5800000429153442, 1.9500000476837158, 2.319999933242798, 2.690000057220459, 3.059999942779541, 3.429999828338623, 3.799999952316284, 4.170000076293945, 4.539999961853027, 4.909999847412109, 5.28000020980835, 5.650000095367432, 6.019999980926514, 6.389999866485596, 6.759999752044678, 7.130000114440918]),
+    ((-3.3, 5, 0.9), [-3.299999952316284, -2.4000000953674316, -1.5, -0.6000001430511475, 0.2999999523162842, 1.2000000476837158, 2.0999996662139893, 2.999999761581421, 3.8999998569488525, 4.799999237060547]),
+    ((5, -2.2, -0.45), [5.0, 4.550000190734863, 4.099999904632568, 3.6500000953674316, 3.200000047683716, 2.75, 2.3000001907348633, 1.8500001430511475, 1.4000000953674316, 0.9500002861022949, 0.5, 0.05000019073486328, -0.39999961853027344, -0.8499999046325684, -1.299999713897705, -1.75]),
+    ((0, 10, 1.5), [0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0]),
+    ((2, 7, 1), [2, 3, 4, 5, 6]),
+]
+
+
+@pytest.mark.parametrize('args,want', LINSPACE_MINDSPORE)
+def test_linspace_computes_in_float32_as_mindspore(args, want):
+    got = ops.linspace(*args)
+    assert got.dtype == ms.float32
+    assert got.asnumpy().tolist() == want
+
+
+@pytest.mark.parametrize('args,want', ARANGE_MINDSPORE)
+def test_float_arange_computes_in_float32_as_mindspore(args, want):
+    got = ops.arange(*args)
+    assert got.asnumpy().tolist() == want
+
+
+def test_arange_with_a_dtype_casts_the_float32_values():
+    # MindSpore 2.10: float64 holds the float32 values; int32 truncates them
+    assert ops.arange(0.5, 3, 0.7, dtype=ms.float64).asnumpy().tolist() == \
+        [0.5, 1.2000000476837158, 1.899999976158142, 2.5999999046325684]
+    assert ops.arange(0.0, 1.0, 0.1, dtype=ms.int32).asnumpy().tolist() == [0] * 10
