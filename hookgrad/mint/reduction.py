@@ -16,15 +16,18 @@ __all__ = ['sum', 'mean', 'prod', 'max', 'min', 'amax', 'amin', 'argmax', 'argmi
            'unique_consecutive', 'searchsorted', 'bincount', 'histc', 'count_nonzero', 'nansum',
            'norm']
 
-# the named pairs PyTorch returns: ``values, indices = mint.max(x, 1)`` or ``.values``
-MaxResult = namedtuple('max', ['values', 'indices'])
-MinResult = namedtuple('min', ['values', 'indices'])
-SortResult = namedtuple('sort', ['values', 'indices'])
-TopkResult = namedtuple('topk', ['values', 'indices'])
-MedianResult = namedtuple('median', ['values', 'indices'])
-KthvalueResult = namedtuple('kthvalue', ['values', 'indices'])
-CummaxResult = namedtuple('cummax', ['values', 'indices'])
-CumminResult = namedtuple('cummin', ['values', 'indices'])
+
+
+def _pair(name):
+    """A ``(values, indices)`` pair: a tuple that prints as one, as MindSpore 2.10 returns it,
+    whose fields PyTorch-style code may also read (``mint.max(x, 1).values``)."""
+    cls = namedtuple(name, ['values', 'indices'])
+    return type(name, (cls,), {'__slots__': (), '__repr__': tuple.__repr__})
+
+
+MaxResult, MinResult, SortResult, TopkResult = map(_pair, ('max', 'min', 'sort', 'topk'))
+MedianResult, KthvalueResult = _pair('median'), _pair('kthvalue')
+CummaxResult, CumminResult = _pair('cummax'), _pair('cummin')
 
 
 def _dims(dim):

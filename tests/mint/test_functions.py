@@ -73,3 +73,14 @@ def test_every_case_is_recorded_and_names_a_mint_function():
         for name in table:
             assert f'{area}.{name}' in RECORDED
             assert callable(getattr(module, name.split('#')[0])), f'{area}.{name}'
+
+
+@pytest.mark.parametrize('name', ['max', 'min', 'sort', 'topk', 'median', 'cummax', 'cummin'])
+def test_value_index_pairs_print_as_the_plain_tuples_mindspore_returns(name):
+    x = ms.Tensor(np.array([[1.0, 5.0], [3.0, 2.0]], np.float32))
+    fn = getattr(ms.mint, name)
+    pair = fn(x) if name == 'sort' else fn(x, 1)
+    assert repr(pair) == repr(tuple(pair)) and str(pair) == str(tuple(pair))
+    assert repr(pair).startswith('(Tensor(shape=[')
+    assert pair.values is pair[0] and pair.indices is pair[1]     # PyTorch-style fields too
+    assert pair.indices.dtype == ms.int64
