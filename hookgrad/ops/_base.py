@@ -54,6 +54,31 @@ def op_error(kind, value, arg, what):
     return kind(f"ops.{op}: {arg}{'' if what.startswith(':') else ' '}{what}")
 
 
+def _scalar_array(value, dtype):
+    """A Python scalar as a 0-d array of the dtype it takes with ``dtype``: an int out of an
+    integer type's range wraps into it, as MindSpore's arithmetic converts it
+    (``Tensor([15], int8) + 250`` is ``[9]``)."""
+    dt = scalar_dtype(value, dtype)
+    try:
+        if dt.itemsize < 4 and type(value) is float:
+            with np.errstate(over='ignore'):        # 1e5 in float16 is inf, silently
+                return np.asarray(value, dtype=dt)
+        return np.asarray(value, dtype=dt)
+    except OverflowError:
+        if dt.kind not in 'iu' or not -2 ** 63 <= value < 2 ** 64:
+            raise
+        return np.asarray(np.asarray(value, np.uint64 if value >= 2 ** 63 else np.int64)
+                          .astype(dt))
+
+
+def out_of_range(value, dtype):
+    """Whether the Python int ``value`` lies outside the integer ``dtype``'s range."""
+    if type(value) is not int or dtype.kind not in 'iu':
+        return False
+    info = np.iinfo(dtype)
+    return not info.min <= value <= info.max
+
+
 def scalar_like(value, like):
     """A constant 0-d Tensor for a Python scalar, typed to meet ``like`` (MindSpore's rules)."""
     if isinstance(value, Tensor):
@@ -71,15 +96,14 @@ def scalar_like(value, like):
         t = _scalars.get(key)
         if t is not None:
             return t
-        arr = np.asarray(value, dtype=scalar_dtype(value, data.dtype))
+        arr = _scalar_array(value, data.dtype)
         arr.flags.writeable = False
     else:                                   # on the device of ``like``
         key = (type(value), value, data.dtype, type(data))
         t = _scalars.get(key)
         if t is not None:
             return t
-        arr = backend.to_device(np.asarray(value, dtype=scalar_dtype(value, data.dtype)),
-                                backend.device_of(data))
+        arr = backend.to_device(_scalar_array(value, data.dtype), backend.device_of(data))
     t = Tensor._wrap(arr)
     if len(_scalars) < 4096:
         _scalars[key] = t

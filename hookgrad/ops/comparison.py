@@ -6,7 +6,8 @@ from .._dtype import promote
 from .._tensor import Tensor
 from ..autograd.function import Op, apply2
 from ..kernels import backend
-from ._base import as_tensor, as_tensors, binary, broadcast_error, check_broadcast, operands, scalar_like
+from ._base import (as_tensor, as_tensors, binary, broadcast_error, check_broadcast, operands,
+                    out_of_range, scalar_like)
 from .arithmetic import cast
 from .indexing import where
 from .inspection import tensor_arg
@@ -191,6 +192,13 @@ class IsFinite(Op):
 def _compare(op, a, b, name):
     """A comparison with MindSpore promotion (it never records: the op is not differentiable)."""
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or a._data.dtype is not b._data.dtype:
+        for t, n in ((a, b), (b, a)):
+            if isinstance(t, Tensor) and out_of_range(n, t._data.dtype):
+                raise OverflowError(
+                    f"ops.{name}: {n} is out of the range of {t.dtype}; MindSpore 2.10 compares "
+                    f"such a number differently per operator (exactly for less, after wrapping "
+                    f"it into {t.dtype} for greater), so hookgrad refuses it: cast the tensor "
+                    f"to a wider dtype first")
         a, b = operands(a, b)
     try:
         return apply2(op, a, b)
