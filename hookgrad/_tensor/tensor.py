@@ -360,10 +360,10 @@ class Tensor(TensorMethods):
         return _ops.floor_divide(other, self)
 
     def __mod__(self, other):
-        return _ops.remainder(self, other)
+        return _ops.floor_mod(self, other)
 
     def __rmod__(self, other):
-        return _ops.remainder(other, self)
+        return _ops.floor_mod(other, self)
 
     def __pow__(self, other):
         return _ops.pow(self, other)

@@ -6,6 +6,7 @@ from .._tensor import Tensor
 from ..autograd.function import Op
 from ._base import as_tensor, binary, broadcast_error, dtype_arg, operands as _operands
 from ..kernels.fp_errors import FPTripped, fp_call, fp_enter, fp_exit, fp_rewarn
+from ..kernels.int_division import by_zero
 
 _F32 = np.dtype(np.float32)
 
@@ -130,6 +131,9 @@ class Cast(Op):
     @staticmethod
     def forward(ctx, x, dtype, exact=False):
         ctx.src = None if exact else x.dtype
+        if dtype.kind in 'iub' and x.dtype.kind in 'fV':
+            with np.errstate(invalid='ignore', over='ignore'):  # NaN, inf: the CPU's cast, silent
+                return x.astype(dtype)
         return x.astype(dtype)
 
     @staticmethod
@@ -138,12 +142,13 @@ class Cast(Op):
 
 
 class FloorDiv(Op):
-    """y = a // b (NumPy's floor_divide); no gradient."""
+    """y = a // b (NumPy's floor_divide; an integer divided by 0 saturates, as MindSpore's
+    kernel: kernels/int_division.py); no gradient."""
     differentiable = False
 
     @staticmethod
     def forward(ctx, a, b):
-        return fp_call('floor_divide', np.floor_divide, a, b)
+        return by_zero('quotient', a, b, fp_call('floor_divide', np.floor_divide, a, b))
 
 
 class RoundedDiv(Op):
@@ -152,12 +157,13 @@ class RoundedDiv(Op):
     differentiable = False
 
     @staticmethod
-    def forward(ctx, a, b, mode):
+    def forward(ctx, a, b, mode, zero=None):
         if a.dtype.kind in 'iu':
             q = np.floor_divide(a, b)
             if mode == 'trunc':
                 q = q + ((q < 0) & (q * b != a))
-            return q
+            # integers over 0, as MindSpore's kernels: truncate_div's, or div's (by mode)
+            return by_zero(zero or ('quotient' if mode == 'floor' else 'wide_min'), a, b, q)
         q = a / b
         return np.floor(q) if mode == 'floor' else np.trunc(q)
 
@@ -262,16 +268,26 @@ class Identity(Op):
 
 
 class Remainder(Op):
-    """y = a - floor(a / b) * b (Python's sign convention)."""
+    """y = a - floor(a / b) * b (Python's sign convention); an integer over 0 gives ``a``, as
+    MindSpore's ``remainder`` computes it."""
     @staticmethod
     def forward(ctx, a, b):
         ctx.save(a, b)
-        return fp_call('remainder', np.remainder, a, b)
+        return by_zero('keep', a, b, fp_call('remainder', np.remainder, a, b))
 
     @staticmethod
     def backward(ctx, gy):
         a, b = ctx.saved
         return gy, -gy * ((a - a % b) / b)      # d/db = -floor(a / b)
+
+
+class FloorMod(Remainder):
+    """``Remainder`` as MindSpore's FloorMod kernel (``%``, ``floor_mod``): an integer over 0
+    gives Int32's or Int64's minimum (0 for narrower types) instead of ``a``."""
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save(a, b)
+        return by_zero('wide_min', a, b, fp_call('floor_mod', np.remainder, a, b))
 
 
 def identity(input, copy=False):
@@ -288,4 +304,10 @@ def floor_divide(input, other):
 def remainder(input, other):
     """Element-wise ``input mod other`` with the sign of ``other`` (Python's convention)."""
     return binary(Remainder, input, other, 'remainder')
+
+
+def floor_mod(x, y):
+    """``remainder`` as ``%`` computes it: the same values, except an integer over 0 (MindSpore's
+    FloorMod kernel gives Int32's or Int64's minimum there, ``remainder`` gives ``x``)."""
+    return binary(FloorMod, x, y, 'floor_mod')
 

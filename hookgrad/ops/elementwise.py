@@ -13,10 +13,12 @@ import numpy as np
 from .._dtype import float64 as _float64, from_numpy
 from .._tensor import Tensor
 from ..autograd.function import Op, apply1
-from ._base import as_tensor, as_tensors, binary, broadcast_error, operands
+from ._base import as_tensor, as_tensors, binary, broadcast_error, check_broadcast, operands
 from ..kernels import half as _half
 from ..kernels.fp_errors import fp_call
-from .arithmetic import add, cast, div, floor_divide, mul, pow, remainder, sub
+from ..kernels.int_division import by_zero
+from .arithmetic import (RoundedDiv, add, cast, div, floor_divide, floor_mod, mul, pow, remainder,
+                         sub)
 from .comparison import clamp, equal, gt, logical_and, logical_not
 from .indexing import where
 from .unary import _floating, erf, log
@@ -119,10 +121,13 @@ class RoundTowardZero(Op):
 
 class TruncatedRemainder(Op):
     """y = a - trunc(a / b) * b (the sign of a, C's fmod); da = 1, db = -trunc(a / b), a
-    piecewise constant kept from forward."""
+    piecewise constant kept from forward. ``zero`` names what an integer over 0 gives
+    (kernels/int_division.py; None: 0)."""
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(ctx, a, b, zero=None):
         y = fp_call('fmod', np.fmod, a, b)
+        if zero is not None:
+            y = by_zero(zero, a, b, y)
         if ctx.recording:
             ctx.save((a - y) / b)
         return y
@@ -313,8 +318,29 @@ def frac(x):
 
 # ------------------------------------------------------------------------------ divisions
 def fmod(input, other):
-    """Element-wise remainder of ``input / other`` with the sign of ``input`` (C's fmod)."""
-    return binary(TruncatedRemainder, *operands(input, other), 'fmod')
+    """Element-wise remainder of ``input / other`` with the sign of ``input`` (C's fmod); an
+    integer over 0 gives ``input``, as MindSpore's kernel."""
+    return _truncated_remainder(input, other, 'keep', 'fmod')
+
+
+def truncate_mod(x, y):
+    """``fmod``, except that an integer over 0 gives 0, as MindSpore's TruncateMod kernel."""
+    return _truncated_remainder(x, y, None, 'truncate_mod')
+
+
+def mod_primitive(x, y):
+    """``ops.Mod()``: ``fmod``, except that an integer over 0 gives what MindSpore's Mod kernel
+    gives (Int32's or Int64's minimum where ``x`` is not 0, else 0)."""
+    return _truncated_remainder(x, y, 'wide_min_nonzero', 'Mod')
+
+
+def _truncated_remainder(x, y, zero, name):
+    a, b = operands(x, y)
+    try:
+        return TruncatedRemainder.apply(a, b, zero=zero)
+    except ValueError:
+        check_broadcast(name, a, b)
+        raise
 
 
 def truncate_div(x, y):
@@ -326,7 +352,8 @@ def truncate_div(x, y):
     a, b = operands(x, y)
     if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
         raise TypeError("ops.truncate_div: x and y must not both be Bool")
-    return div(a, b, rounding_mode='trunc')
+    check_broadcast('truncate_div', a, b)
+    return RoundedDiv.apply(a, b, mode='trunc', zero='quotient')   # an integer over 0 saturates
 
 
 def div_no_nan(x, y):
@@ -513,9 +540,7 @@ def bitwise_not(input):
 
 # MindSpore aliases
 floor_div = floor_divide
-floor_mod = remainder
 floordiv = floor_divide
-floormod = remainder
-truncate_mod = fmod
+floormod = floor_mod
 tensor_floordiv = floor_divide
-tensor_mod = remainder
+tensor_mod = floor_mod

@@ -48,6 +48,7 @@ ARITHMETIC = [
     _unary('Pow', lambda x: x ** 2.5, lambda x: x ** 2.5, positive, name='pow_float_exponent'),
     _unary('Pow', lambda x: 2.0 ** x, lambda x: 2.0 ** x, name='pow_scalar_base'),
     _binary('Remainder', ops.remainder, np.remainder, (half_integers, even_divisors)),
+    _binary('FloorMod', ops.floor_mod, np.remainder, (half_integers, even_divisors)),
     _unary('Sub', lambda x: 1.5 - x, lambda x: 1.5 - x, name='rsub_scalar'),
     _unary('Div', lambda x: 2 / x, lambda x: 2 / x, away_from_zero, name='rdiv_scalar'),
     _unary('Neg', ops.neg, np.negative),

@@ -94,7 +94,7 @@ ROUNDING = [
 DIVISIONS = [
     _binary('TruncatedRemainder', ops.fmod, np.fmod, (anywhere, away_from_zero),
             shapes=[((3, 4), (3, 4)), ((3, 4), (4,))]),
-    _binary('Remainder', ops.floor_mod, np.remainder, (anywhere, away_from_zero),
+    _binary('FloorMod', ops.floor_mod, np.remainder, (anywhere, away_from_zero),
             shapes=[((3, 4), (3, 4))], name='floor_mod'),
     _binary('FloorDiv', ops.floor_div, np.floor_divide, (anywhere, away_from_zero),
             shapes=[((3, 4), (3, 4))], grad=False, name='floor_div'),

@@ -191,7 +191,7 @@ class FloorMod(_Binary):
 
 class Mod(_Binary):
     """``Mod()(x, y)``: the remainder with the sign of x (C's fmod)."""
-    function = staticmethod(_elem.fmod)
+    function = staticmethod(_elem.mod_primitive)
 
 
 class TruncateDiv(_Binary):
@@ -201,7 +201,7 @@ class TruncateDiv(_Binary):
 
 class TruncateMod(_Binary):
     """``TruncateMod()(x, y)``: the remainder with the sign of x."""
-    function = staticmethod(_elem.fmod)
+    function = staticmethod(_elem.truncate_mod)
 
 
 class DivNoNan(_Binary):
