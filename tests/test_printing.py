@@ -319,3 +319,19 @@ def test_format_with_a_spec():
                                         r"Tensor.__format__: '>20' \(only a 0-d tensor takes a "
                                         r"format spec\)"):
         f"{ms.Tensor([1.0, 2.0]):>20}"
+
+
+def test_a_nan_with_its_sign_bit_prints_as_minus_nan():
+    # MindSpore 2.10 prints these lines (C's printf shows the NaN's sign; x86 gives sqrt(-1) one)
+    minus_nan = -np.float32(np.nan)
+    assert repr(ms.Tensor(np.array([np.nan, minus_nan, 1.0, -np.inf, np.inf], np.float32))) == (
+        "Tensor(shape=[5], dtype=Float32, value= [            nan,            -nan,  "
+        "1.00000000e+00,            -inf,             inf])")
+    assert repr(ms.Tensor(np.array([minus_nan, 2.0], np.float16))) == \
+        "Tensor(shape=[2], dtype=Float16, value= [       -nan,  2.0000e+00])"
+    assert repr(ms.Tensor(minus_nan)) == "Tensor(shape=[], dtype=Float32, value= -nan)"
+    assert repr(ms.Tensor(np.array([[minus_nan, 1], [2, 3]], np.float64))) == (
+        "Tensor(shape=[2, 2], dtype=Float64, value=\n[[           -nan,  1.00000000e+00],\n"
+        " [ 2.00000000e+00,  3.00000000e+00]])")
+    assert repr(ms.Tensor(np.array([minus_nan, 2.0], np.float32)).astype(ms.bfloat16)) == \
+        "Tensor(shape=[2], dtype=BFloat16, value= [nan,   2])"

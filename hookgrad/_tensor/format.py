@@ -4,6 +4,8 @@ other types is NumPy's.
 The rules are those of MindSpore 2.10's C++ printer:
 
 - a 0-d tensor prints its value as C++ streams it (``%g``: ``0.1``, ``2``, ``1e+20``);
+- a NaN whose sign bit is set (the NaN x86 produces for ``sqrt(-1)`` or ``0 / 0``) prints as
+  ``-nan`` in Float16/32/64, as C's printf prints it;
 - floats print in scientific notation, right-aligned in 15 characters with 8 decimals
   (Float16: 11 characters, 4 decimals); integers right-aligned to the widest printed value;
   BFloat16 as integers, each value as ``%g`` prints it; booleans right-aligned in 5
@@ -15,6 +17,8 @@ The rules are those of MindSpore 2.10's C++ printer:
   24 integers or BFloat16 values (after the last element too when the count is a multiple);
 - elements are separated by ``, `` and rows by ``,`` and a new line indented by depth.
 """
+import math
+
 import numpy as np
 
 from .._dtype import from_numpy
@@ -52,6 +56,8 @@ def values_text(a):
 
 
 def _scalar(v, dtype):
+    if dtype.kind == 'f' and v != v and math.copysign(1.0, v) < 0:
+        return '-nan'
     if dtype.kind in 'fV':
         return f"{v:g}"
     return str(v)
@@ -61,6 +67,8 @@ def _element(v, kind, itemsize):
     if kind == 'V':                 # BFloat16
         return f"{v:g}"
     if kind == 'f':
+        if v != v and math.copysign(1.0, v) < 0:      # a NaN with its sign bit, as C prints it
+            return f"{'-nan':>11}" if itemsize == 2 else f"{'-nan':>15}"
         return f"{v:>11.4e}" if itemsize == 2 else f"{v:>15.8e}"
     if kind == 'b':
         return f"{'True' if v else 'False':>5}"
