@@ -172,3 +172,8 @@ composite.__path__ = []          # a package to the import system: its submodule
 _sys.modules[__name__ + '.composite.base'] = _sys.modules[__name__ + '._composite.base']
 
 from . import auto_generate  # noqa: E402,F401  (MindSpore's ops.auto_generate, as an attribute)
+
+# MindSpore's functional collectives (ops.all_reduce, ops.broadcast, ops.isend, ...) from
+# function/comm_func.py; its gather and scatter stay there (ops.gather, ops.scatter: array ops)
+from .function import comm_func as _comm_func  # noqa: E402
+globals().update((_name, getattr(_comm_func, _name)) for _name in _comm_func.OPS_NAMES)
