@@ -2,12 +2,14 @@
 
 Three families, as in MindSpore:
 
-- tensor element types hookgrad stores: Bool, Int8-Int64, UInt8-UInt64, Float16-Float64, each
-  a NumPy dtype, and BFloat16, the NumPy dtype of ``ml_dtypes`` (its ``kind`` is ``'V'``, so
-  code that asks whether a dtype is a float tests ``kind in 'fV'``);
-- element types hookgrad cannot store: the 8-bit floats and Int4 (NumPy has no such types)
-  and Complex64/128 (hookgrad's ops compute on real numbers). They exist, print and
-  compare as in MindSpore; making a tensor of one raises a TypeError saying why;
+- tensor element types hookgrad stores: Bool, Int8-Int64, UInt8-UInt64, Float16-Float64,
+  Complex64 and Complex128, each a NumPy dtype, and BFloat16, the NumPy dtype of
+  ``ml_dtypes`` (its ``kind`` is ``'V'``, so code that asks whether a dtype is a float tests
+  ``kind in 'fV'``); the ops that take complex tensors are listed in
+  hookgrad/autograd/complex_support.py;
+- element types hookgrad cannot store: the 8-bit floats and Int4 (NumPy has no such types).
+  They exist, print and compare as in MindSpore; making a tensor of one raises a TypeError
+  saying why;
 - types that are not element types: the generic ``int_``, ``uint``, ``float_`` and ``number``,
   and ``string``, ``list_``, ``tuple_``, ``type_none``, ``tensor_type``, ``function`` and
   ``type_type`` (what ``get_py_obj_dtype`` returns).
@@ -19,7 +21,8 @@ builtins keep their meaning in this code.
 
 Promotion of two tensors follows MindSpore 2.10: Bool gives way to any type, integers widen
 (UInt8 with Int8 gives Int16), a float wins over integers, BFloat16 with Float16 gives
-Float32; UInt16, UInt32 and UInt64 mix only
+Float32, a complex type wins over integers and floats (Complex64 with Float64 gives Complex128);
+UInt16, UInt32 and UInt64 mix only
 with themselves and Bool: any other pair with one of them is a TypeError, as in MindSpore. A
 Python scalar takes the tensor's type (a float scalar with an integer tensor gives Float32).
 """
@@ -143,9 +146,8 @@ float8_e5m2 = DType('Float8E5M2', 'mindspore.float8_e5m2', why=_NO_NUMPY, kind='
 hifloat8 = DType('HiFloat8', 'mindspore.hifloat8', why=_NO_NUMPY, kind='f')
 qint4x2 = DType('Int4', 'mindspore.int4', kind='i',
                 why='NumPy, which holds hookgrad tensors, has no 4-bit integers; use int8')
-_REAL_ONLY = "hookgrad's ops compute on real numbers; use float32 or float64"
-complex64 = DType('Complex64', 'mindspore.complex64', why=_REAL_ONLY)
-complex128 = DType('Complex128', 'mindspore.complex128', why=_REAL_ONLY)
+complex64 = _element('Complex64', np.complex64)
+complex128 = _element('Complex128', np.complex128)
 
 # MindSpore's other names of element types
 half, single, double = float16, float32, float64
@@ -195,7 +197,7 @@ def __getattr__(name):
 
 
 _ALL = (float16, float32, float64, bfloat16, int8, int16, int32, int64, uint8, uint16, uint32,
-        uint64, bool_)
+        uint64, bool_, complex64, complex128)
 _BY_NUMPY = {d.np_dtype: d for d in _ALL}
 _BY_REPR = {d._repr: d for d in (_ALL + number_type + (int_, uint, float_, number, string,
                                                         list_, tuple_, type_none, function,
@@ -220,8 +222,6 @@ def from_numpy(np_dtype):
         return _BY_NUMPY[np.dtype(np_dtype)]
     except KeyError:
         npd = np.dtype(np_dtype)
-        if npd.kind == 'c':
-            raise TypeError(f"dtype {npd} is not supported: {_REAL_ONLY}") from None
         raise TypeError(f"dtype {npd} is not supported; supported: "
                         f"{', '.join(d.name for d in _ALL)}") from None
 
@@ -263,8 +263,7 @@ def dtype_to_nptype(type_):
     """The NumPy scalar type of a MindSpore element type (``ms.int8`` -> ``numpy.int8``).
 
     Raises:
-        TypeError: for an element type NumPy cannot hold (the 8-bit floats, int4)
-            or complex ones, which hookgrad does not support.
+        TypeError: for an element type NumPy cannot hold (the 8-bit floats, int4).
         KeyError: for anything that is not an element type (as in MindSpore).
     """
     if isinstance(type_, DType):
@@ -371,9 +370,9 @@ def promote(a, b):
                             f"{from_numpy(b)} is not supported (MindSpore converts UInt16, "
                             f"UInt32 and UInt64 only to themselves); cast one operand first, "
                             f"e.g. x.astype(ms.int64)")
-        elif a.kind in 'fV' and b.kind in 'iu':
+        elif a.kind in 'fV' and b.kind in 'iu' or a.kind == 'c' and b.kind in 'iuV':
             r = a
-        elif b.kind in 'fV' and a.kind in 'iu':
+        elif b.kind in 'fV' and a.kind in 'iu' or b.kind == 'c' and a.kind in 'iuV':
             r = b
         else:
             r = _float_pair(a, b) if a == BFLOAT16 or b == BFLOAT16 else \
@@ -395,7 +394,10 @@ def scalar_dtype(value, other):
     if isinstance(value, builtins.bool):
         return other
     if isinstance(value, builtins.int):
-        return other if kind in 'fiuV' else np.dtype(np.int64)
+        return other if kind in 'fiuVc' else np.dtype(np.int64)
     if isinstance(value, builtins.float):
-        return other if kind in 'fV' else np.dtype(np.float32)
+        return other if kind in 'fVc' else np.dtype(np.float32)
+    if isinstance(value, builtins.complex):
+        return other if kind == 'c' else \
+            np.dtype(np.complex128 if other == np.float64 else np.complex64)
     raise TypeError(f"unsupported operand type {type(value).__name__}")

@@ -24,6 +24,7 @@ from ._dtype import (TensorType, Type, bfloat16, byte, cdouble, cfloat, complex6
                      ubyte, uint, uint16, uint32, uint64, uintc, uintp, ushort)
 from ._tensor import Tensor
 from .kernels import backend
+from .autograd import complex_support
 from .train import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Metric, Precision, Recall,
                     Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                     get_metric_fn, rearrange_inputs)
@@ -103,7 +104,7 @@ def from_numpy(array):
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"from_numpy: expected a NumPy array, got {type(array).__name__}")
-    _dtype.from_numpy(array.dtype)      # a TypeError for dtypes hookgrad cannot hold
+    complex_support.admit(array.dtype)      # a TypeError for dtypes hookgrad cannot hold
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
     return Tensor._wrap(array)

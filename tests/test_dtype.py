@@ -190,7 +190,6 @@ def test_get_py_obj_dtype():
                        "or float32"),
     (ms.float8_e5m2, "NumPy, which holds hookgrad tensors, has no such type"),
     (ms.qint4x2, "NumPy, which holds hookgrad tensors, has no 4-bit integers; use int8"),
-    (ms.complex128, "hookgrad's ops compute on real numbers; use float32 or float64"),
     (ms.int_, "it is a generic type, not an element type; use a sized one such as ms.int32"),
     (ms.float_, "it is a generic type, not an element type; use a sized one such as "
                 "ms.float32"),
@@ -204,12 +203,12 @@ def test_types_hookgrad_cannot_store_raise_saying_why(dtype, why):
         ms.ops.ones((2,), dtype)
 
 
-def test_complex_data_is_refused():
-    with pytest.raises(TypeError, match="dtype complex128 is not supported: hookgrad's ops "
-                                        "compute on real numbers"):
-        ms.Tensor(np.array([1 + 2j]))
-    with pytest.raises(TypeError, match="Tensor: complex input_data is not supported"):
-        ms.Tensor(1 + 2j)
+def test_complex_data_makes_complex_tensors():
+    # MindSpore 2.10: Python complex numbers give Complex128, NumPy's complex64 stays
+    assert ms.Tensor(np.array([1 + 2j])).dtype == ms.complex128
+    assert ms.Tensor(1 + 2j).dtype == ms.complex128
+    assert ms.Tensor(np.array([1j], np.complex64)).dtype == ms.complex64
+    assert ms.Tensor([1.5], ms.complex64).asnumpy().tolist() == [1.5 + 0j]
 
 
 def test_equality_hashing_and_pickling():

@@ -182,7 +182,10 @@ class MathMethods:
         return _ops.signbit(self)
 
     def angle(self):
-        """The complex argument of real values: pi where negative, else 0."""
+        """The complex argument: of complex values, ``ops.angle``; of real ones, pi where
+        negative, else 0."""
+        if self._data.dtype.kind == 'c':
+            return _ops.angle(self)
         if self._data.dtype.kind not in 'fV':
             raise TypeError(f"Tensor.angle: the tensor must be floating-point, got {self.dtype}")
         return _ops.mul(_ops.cast(_ops.lt(self, 0), self.dtype), math.pi)

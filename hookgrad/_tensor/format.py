@@ -4,6 +4,7 @@ other types is NumPy's.
 The rules are those of MindSpore 2.10's C++ printer:
 
 - a 0-d tensor prints its value as C++ streams it (``%g``: ``0.1``, ``2``, ``1e+20``);
+- complex numbers as ``1+2j`` (each part as ``%g``), unaligned;
 - a NaN whose sign bit is set (the NaN x86 produces for ``sqrt(-1)`` or ``0 / 0``) prints as
   ``-nan`` in Float16/32/64, as C's printf prints it;
 - floats print in scientific notation, right-aligned in 15 characters with 8 decimals
@@ -55,7 +56,23 @@ def values_text(a):
     return ''.join(parts)
 
 
+def _complex(v):
+    """``1+2j``, ``2.82843+0j``, ``-2-0j``: each part as ``%g``, the imaginary one signed."""
+    re, im = v.real, v.imag
+    if re != re or im != im:                # NaN parts keep their sign bit, as C prints them
+        text_re = _signed_nan(re).lstrip('+') if re != re else f"{re:g}"
+        text_im = _signed_nan(im) if im != im else f"{im:+g}"
+        return f"{text_re}{text_im}j"
+    return f"{re:g}{im:+g}j"
+
+
+def _signed_nan(v):
+    return '-nan' if math.copysign(1.0, v) < 0 else '+nan'
+
+
 def _scalar(v, dtype):
+    if dtype.kind == 'c':
+        return _complex(v)
     if dtype.kind == 'f' and v != v and math.copysign(1.0, v) < 0:
         return '-nan'
     if dtype.kind in 'fV':
@@ -72,6 +89,8 @@ def _element(v, kind, itemsize):
         return f"{v:>11.4e}" if itemsize == 2 else f"{v:>15.8e}"
     if kind == 'b':
         return f"{'True' if v else 'False':>5}"
+    if kind == 'c':
+        return _complex(v)
     return str(v)
 
 

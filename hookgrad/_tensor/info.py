@@ -2,7 +2,7 @@
 import numpy as np
 
 from .. import _dtype
-from ..autograd import function as _function
+from ..autograd import complex_support as _complex_support, function as _function
 from ..kernels import backend as _backend
 
 
@@ -192,23 +192,24 @@ class InfoMethods:
         return self._data.dtype.kind in 'fiV'
 
     def is_complex(self):
-        """Always False: hookgrad tensors hold real numbers."""
-        return False
+        """Whether the dtype is Complex64 or Complex128."""
+        return self._data.dtype.kind == 'c'
 
     def isreal(self):
-        """All True: hookgrad tensors hold real numbers."""
-        return _ops.ones_like(self, dtype=_dtype.bool_)
+        """Bool: True where the imaginary part is 0 (everywhere, for a real tensor)."""
+        return _ops.isreal(self)
 
     def conj(self):
-        """The tensor itself: conjugation does not change real numbers."""
-        return self
+        """The complex conjugate (the tensor itself for a real one)."""
+        return _ops.conj(self) if self._data.dtype.kind == 'c' else self
 
     def real(self):
-        return self
+        """The real part (the tensor itself for a real one)."""
+        return _ops.real(self) if self._data.dtype.kind == 'c' else self
 
     def imag(self):
-        """Zeros of this shape and dtype (real numbers have no imaginary part)."""
-        return _ops.zeros_like(self)
+        """The imaginary part (zeros of this shape and dtype for a real one)."""
+        return _ops.imag(self)
 
     def type(self, dtype=None):
         """The dtype's name (``'Float32'``) or, given ``dtype``, the tensor cast to it."""
@@ -280,7 +281,7 @@ class InfoMethods:
         if not isinstance(array, np.ndarray):
             raise TypeError(f"Tensor.from_numpy: array must be a numpy.ndarray, got "
                             f"{type(array).__name__}")
-        _dtype.from_numpy(array.dtype)      # raises a TypeError naming an unsupported dtype
+        _complex_support.admit(array.dtype)     # a TypeError names an unsupported dtype
         return Tensor._wrap(array)
 
     def to_dlpack(self):
@@ -299,7 +300,7 @@ class InfoMethods:
                                 f"object with __dlpack__, got {type(dlpack).__name__}")
             dlpack = _HostCapsule(dlpack)
         array = np.from_dlpack(dlpack)
-        _dtype.from_numpy(array.dtype)      # raises a TypeError naming an unsupported dtype
+        _complex_support.admit(array.dtype)     # a TypeError names an unsupported dtype
         return Tensor._wrap(array)
 
     # ----------------------------------------------------------------- matrix views
@@ -310,24 +311,29 @@ class InfoMethods:
 
     @property
     def mH(self):
-        """The conjugate transpose of the last two axes (the transpose, for real values)."""
-        return _swap_last(self, 'mH')
+        """The conjugate transpose of the last two axes."""
+        return _conj(_swap_last(self, 'mH'))
 
     @property
     def H(self):
-        """The conjugate transpose of a matrix (the transpose, for real values)."""
+        """The conjugate transpose of a matrix."""
         if self.ndim != 2:
             raise ValueError(f"Tensor.H: the tensor must be 2-D, got shape {self.shape}")
-        return _ops.transpose(self, (1, 0))
+        return _conj(_ops.transpose(self, (1, 0)))
 
     def adjoint(self):
-        return _swap_last(self, 'adjoint')
+        """The conjugate transpose of the last two axes."""
+        return _conj(_swap_last(self, 'adjoint'))
 
     def t(self):
         """The transpose of a tensor of rank <= 2 (rank 0 and 1 come back unchanged)."""
         if self.ndim > 2:
             raise ValueError(f"Tensor.t: the tensor must have rank <= 2, got shape {self.shape}")
         return self if self.ndim < 2 else _ops.transpose(self, (1, 0))
+
+
+def _conj(x):
+    return _ops.conj(x) if x._data.dtype.kind == 'c' else x
 
 
 def _swap_last(x, name):

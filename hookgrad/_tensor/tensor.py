@@ -6,7 +6,7 @@ import numpy as np
 from .. import _dtype
 from ..kernels import backend as _backend
 from .format import bfloat16_str, tensor_repr
-from ..autograd import function as _function
+from ..autograd import complex_support as _complex_support, function as _function
 from .methods import TensorMethods
 from ..hooks.handle import HookStore, check_hook
 
@@ -441,20 +441,25 @@ def _to_array(data, dtype):
     elif isinstance(data, float):
         arr = np.asarray(data, dtype=npd or np.float32)
     elif isinstance(data, complex):
-        raise TypeError("Tensor: complex input_data is not supported: hookgrad's ops compute "
-                        "on real numbers")
+        arr = np.asarray(data, dtype=npd or np.complex128)
     elif isinstance(data, (list, tuple)):
         arr = _from_sequence(data, npd)
     elif _backend.is_device_array(data):    # a GPU array stays on its device
-        return data if npd is None or data.dtype == npd else data.astype(npd)
+        data = data if npd is None or data.dtype == npd else data.astype(npd)
+        _complex_support.admit(data.dtype)
+        return data
     else:
         raise TypeError(f"Tensor: input_data must be a number, list, tuple, NumPy array or "
                         f"Tensor, got {type(data).__name__}")
     if arr.dtype not in _SUPPORTED:
         if arr.dtype.kind in 'fV':
             arr = arr.astype(np.float64)
+        elif arr.dtype.kind == 'c':
+            arr = arr.astype(np.complex128)
         else:
             _dtype.from_numpy(arr.dtype)    # raises a TypeError naming the dtype
+    if arr.dtype.kind == 'c':
+        _complex_support.enable()
     return arr
 
 

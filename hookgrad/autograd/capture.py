@@ -27,7 +27,7 @@ def run(fn, args, kwargs, weights=None):
     check_transforms_allowed(getattr(fn, '__name__', type(fn).__name__))
     deeper = depth.set(depth.get() + 1)
     recording = switch_grad(True)
-    integers = [w for w in weights or () if w._data.dtype.kind not in 'fV']
+    integers = [w for w in weights or () if w._data.dtype.kind not in 'fVc']
     marked = integer_leaves.set(integer_leaves.get() | {id(w) for w in integers}) \
         if integers else None
     try:
@@ -58,7 +58,7 @@ def stand_in(x, separate=False):
     leaf.requires_grad = True
     if x._hooks:
         leaf._hooks = x._hooks
-    if x._data.dtype.kind in 'fV':
+    if x._data.dtype.kind in 'fVc':
         return leaf, leaf
     from ..ops.arithmetic import Identity
     node = new_node(Identity)

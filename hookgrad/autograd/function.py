@@ -24,6 +24,7 @@ from operator import attrgetter
 
 from ..kernels import backend as _backend, half as _low
 from ..kernels.backend import asarray as _asarray, ndarray as _ndarray, xp
+from . import complex_support as _complex_support
 from .math import array_math
 from .state import current as _state, grad_enabled as _grad_enabled, integer_leaves
 
@@ -157,6 +158,7 @@ outputs never carry a gradient (comparisons,
                 cls.backward = staticmethod(_low.first_order_only(cls.backward, name))
         cls.array_rule = None if rule is None else staticmethod(rule)
         OPS[name] = cls
+        _complex_support.guard(cls)
 
     @classmethod
     def apply(cls, *xs, **params):
@@ -216,7 +218,7 @@ def _edge(x):
     parent = x._node
     if parent is not None:
         return (parent, x._index)
-    if x.requires_grad and (x._data.dtype.kind in 'fV' or _integer_edge(x)):
+    if x.requires_grad and (x._data.dtype.kind in 'fVc' or _integer_edge(x)):
         return (x, 0)
     return None
 
@@ -230,14 +232,14 @@ def is_diff_tensor(x):
     """Whether ``x`` is a Tensor that can carry a gradient (floating, or an integer tensor a
     transform differentiates): a user's backward rule or hook decides its gradient whatever
     its dtype."""
-    return isinstance(x, _Tensor) and (x._data.dtype.kind in 'fV' or carries_gradient(x))
+    return isinstance(x, _Tensor) and (x._data.dtype.kind in 'fVc' or carries_gradient(x))
 
 
 def carries_gradient(x):
     """Whether the Tensor ``x`` can carry a gradient: a floating one, or an integer or bool one
     that a transform differentiates (MindSpore differentiates integer inputs): on the graph,
     or an integer leaf the transform marked."""
-    if x._data.dtype.kind in 'fV':
+    if x._data.dtype.kind in 'fVc':
         return True
     return x.requires_grad and (x._node is not None or _integer_edge(x))
 
@@ -315,10 +317,10 @@ def _record2(op, a, b):
     pb = b._node
     # _edge, inline: a node's output, a leaf that requires grad, or nothing
     node.next = [(pa, a._index) if pa is not None else
-                 (a, 0) if a.requires_grad and (xa.dtype.kind in 'fV' or _integer_edge(a))
+                 (a, 0) if a.requires_grad and (xa.dtype.kind in 'fVc' or _integer_edge(a))
                  else None,
                  (pb, b._index) if pb is not None else
-                 (b, 0) if b.requires_grad and (xb.dtype.kind in 'fV' or _integer_edge(b))
+                 (b, 0) if b.requires_grad and (xb.dtype.kind in 'fVc' or _integer_edge(b))
                  else None]
     sa = xa.shape
     sb = xb.shape

@@ -7,6 +7,7 @@ exist. A backward rule uses only operators and ``ctx.m.<name>``, so one rule ser
 import numpy as np
 
 from ..kernels.backend import array_module
+from ..kernels.complex_parts import from_parts
 from ..kernels.erf import erf_array
 from ..kernels.half import BFLOAT16, add_reduce
 from ..kernels.threads import half_matmul
@@ -125,6 +126,11 @@ use the array's own module."""
         return np.take(x, indices, axis=axis)
 
     erf = staticmethod(erf_array)
+    real = staticmethod(np.real)
+    imag = staticmethod(np.imag)
+    conj = staticmethod(np.conj)
+
+    make_complex = staticmethod(from_parts)
 
 
 class _TensorMath:

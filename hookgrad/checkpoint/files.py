@@ -292,7 +292,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         TypeError: for arguments of the wrong type.
         ValueError: for ``dec_key`` not None, an unknown ``format``, an empty prefix, a file
             that is corrupted (a CRC32 fails, a size does not match), truncated or not a
-            checkpoint, an entry of a type hookgrad cannot hold (Complex, Int4, MapParameter),
+            checkpoint, an entry of a type hookgrad cannot hold (Int4, MapParameter),
             or no entry left after filtering.
         FileNotFoundError: if the file does not exist.
         ImportError: if the ``protobuf`` or ``safetensors`` dependency is missing.

@@ -36,11 +36,10 @@ CHUNK_BYTES = 512 * 1024 * 1024     # MindSpore's SLICE_SIZE: one message per 51
 NUMPY_TYPES = {name: np.dtype(code) for name, code in (
     ('Float16', '<f2'), ('Float32', '<f4'), ('Float64', '<f8'), ('BFloat16', _BF16),
     ('Int8', 'i1'), ('Int16', '<i2'), ('Int32', '<i4'), ('Int64', '<i8'), ('UInt8', 'u1'),
-    ('UInt16', '<u2'), ('UInt32', '<u4'), ('UInt64', '<u8'), ('Bool', '?'))}
+    ('UInt16', '<u2'), ('UInt32', '<u4'), ('UInt64', '<u8'), ('Bool', '?'),
+    ('Complex64', '<c8'), ('Complex128', '<c16'))}
 _REFUSED = {
     'Int4': "NumPy, which holds hookgrad tensors, has no 4-bit integers",
-    'Complex64': "hookgrad's ops compute on real numbers",
-    'Complex128': "hookgrad's ops compute on real numbers",
 }
 
 

@@ -10,6 +10,8 @@ other safetensors file loads the same way, as MindSpore loads it. See docs/check
 import json
 import zlib
 
+import numpy as np
+
 from .protobuf_ckpt import BadFile, NUMPY_TYPES, UNREADABLE, from_le, le_bytes
 
 __all__ = ['encode', 'decode']
@@ -17,11 +19,17 @@ __all__ = ['encode', 'decode']
 # safetensors dtype -> MindSpore tensor_type
 _TYPES = {'F16': 'Float16', 'F32': 'Float32', 'F64': 'Float64', 'BF16': 'BFloat16',
           'I8': 'Int8', 'I16': 'Int16', 'I32': 'Int32', 'I64': 'Int64', 'U8': 'UInt8',
-          'U16': 'UInt16', 'U32': 'UInt32', 'U64': 'UInt64', 'BOOL': 'Bool'}
+          'U16': 'UInt16', 'U32': 'UInt32', 'U64': 'UInt64', 'BOOL': 'Bool', 'C64': 'Complex64',
+          'C128': 'Complex128'}
 
 
 def encode(safetensors, entries, crc_check, remove_redundancy):
     """The bytes of a MindSpore safetensors checkpoint for ``[(name, ndarray, dtype_name)]``."""
+    for name, arr, _ in entries:
+        if arr.dtype == np.complex128:
+            raise TypeError(f"save_checkpoint: entry '{name}' is Complex128, which the "
+                            f"safetensors format has no type for (it has C64); save it with "
+                            f"format='ckpt', or as Complex64")
     tensors = {name: arr.astype(arr.dtype.newbyteorder('<'), order='C', copy=False)
                for name, arr, _ in sorted(entries, key=lambda e: e[0])}
     metadata = {'format': 'ms'}

@@ -66,7 +66,7 @@ def gradient(new, old, name, raw):
         raise ValueError(f"{name} of shape {new.shape}, expected shape {shape}")
     have = new._data.dtype
     want = old.dtype if raw else old._data.dtype
-    if have.kind not in 'fV' and want.kind in 'fV':
+    if have.kind not in 'fVc' and want.kind in 'fVc':
         raise TypeError(f"{name} of dtype {new.dtype}, expected a floating-point gradient "
                         f"({from_numpy(want)})")
     if raw:

@@ -124,17 +124,19 @@ def gcd(input, other):
 
 def real(input):
     """The real part (the tensor itself for real dtypes)."""
-    return input
+    x = _tensor(input)
+    return ops.real(x) if x._data.dtype.kind == 'c' else x
 
 
 def imag(input):
-    """The imaginary part: hookgrad's tensors are real, so MindSpore raises and so does this."""
-    raise TypeError(f"mint.imag: expects a complex tensor, got {_tensor(input).dtype}; "
-                    "hookgrad has no complex tensors")
+    """The imaginary part of a complex tensor; a real one is refused, as MindSpore refuses it."""
+    x = _tensor(input)
+    if x._data.dtype.kind != 'c':
+        raise TypeError(f"mint.imag: expects a complex tensor, got {x.dtype}")
+    return ops.imag(x)
 
 
 def polar(abs, angle):
-    """``abs * (cos(angle) + i sin(angle))``: needs complex tensors, which hookgrad lacks."""
-    raise NotImplementedError("mint.polar is not available in hookgrad: it returns a complex "
-                              "tensor and hookgrad has no complex dtype")
+    """``abs * (cos(angle) + i sin(angle))``: Complex64 from Float32, Complex128 from Float64."""
+    return ops.polar(abs, angle)
 

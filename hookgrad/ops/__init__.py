@@ -9,7 +9,7 @@ from .arithmetic import (add, sub, mul, div, neg, pow, square, cast, identity, f
                          remainder, subtract, multiply, divide, negative, tensor_add, tensor_sub,
                          tensor_mul, tensor_div, tensor_pow)
 from .broadcasting import broadcast_to, sum_to
-from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, sgn, erf,
+from .unary import (exp, expm1, log, log1p, sqrt, rsqrt, abs, sin, cos, tanh, sign, erf,
                     reciprocal, inv, floor, ceil, absolute, positive, copysign, tensor_exp,
                     tensor_expm1)
 from .trigonometric import (tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, atan2, hypot,
@@ -129,9 +129,12 @@ TENSOR_MATH = {
     'expand_dims': 'expand_dims', 'cumsum': 'cumsum', 'sum': 'sum', 'concat': 'concat',
     'cast': 'cast', 'getitem': 'getitem', 'take': 'take', 'unindex': 'unindex',
     'untake': 'untake',
-    'prod': 'prod',
+    'prod': 'prod', 'real': 'real', 'imag': 'imag', 'conj': 'conj',
+    'make_complex': '_make_complex',
 }
 
+from .complex import *  # noqa: E402,F401,F403  (real, imag, conj, angle, polar...)
+from .complex import _make_complex  # noqa: E402,F401  (tensor_math's make_complex)
 from .grad_ops import *  # noqa: E402,F401,F403  (get_grad, custom_vjp, ...)
 from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ...)
 from .feature_maps import *  # noqa: E402,F401,F403  (pixel_shuffle, max_unpool2d, ...)

@@ -83,7 +83,7 @@ def scalar_like(value, like):
     """A constant 0-d Tensor for a Python scalar, typed to meet ``like`` (MindSpore's rules)."""
     if isinstance(value, Tensor):
         return value
-    if not isinstance(value, (bool, int, float)):
+    if not isinstance(value, (bool, int, float, complex)):
         if isinstance(value, (np.ndarray, np.generic, list, tuple)):
             return as_tensor(value, 'other', like)
         if backend.is_device_array(value):

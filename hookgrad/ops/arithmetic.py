@@ -1,8 +1,13 @@
 """Element-wise arithmetic: add, sub, mul, div, neg, pow, square and the dtype cast."""
+import os
+import sys
+
 import numpy as np
 
-from .._dtype import to_numpy
+from .. import _frames
+from .._dtype import from_numpy, to_numpy
 from .._tensor import Tensor
+from ..autograd import complex_support as _complex_support
 from ..autograd.function import Op
 from ._base import as_tensor, binary, broadcast_error, dtype_arg, operands as _operands
 from ..kernels.fp_errors import FPTripped, fp_call, fp_enter, fp_exit, fp_rewarn
@@ -134,11 +139,21 @@ class Cast(Op):
         if dtype.kind in 'iub' and x.dtype.kind in 'fV':
             with np.errstate(invalid='ignore', over='ignore'):  # NaN, inf: the CPU's cast, silent
                 return x.astype(dtype)
+        if dtype.kind == 'c':
+            if x.dtype.kind != 'c':
+                ctx.src = (x.dtype,)    # a real input: backward keeps the gradient's real part
+        elif x.dtype.kind == 'c':
+            x = x.real                  # a complex number cast to a real type keeps its real part
         return x.astype(dtype)
 
     @staticmethod
     def backward(ctx, gy):
-        return gy if ctx.src is None else ctx.m.cast(gy, ctx.src)
+        src = ctx.src
+        if src is None:
+            return gy
+        if type(src) is tuple:
+            return ctx.m.cast(ctx.m.real(gy), src[0])
+        return ctx.m.cast(gy, src)
 
 
 class FloorDiv(Op):
@@ -192,7 +207,8 @@ def div(input, other, *, rounding_mode=None):
     """Element-wise ``input / other``; ``rounding_mode`` 'floor' or 'trunc' rounds (no gradient)."""
     if rounding_mode is None:
         a = as_tensor(input)
-        if not a.dtype.is_floating and not (isinstance(other, Tensor) and other.dtype.is_floating):
+        if a._data.dtype.kind not in 'fVc' and not (isinstance(other, Tensor) and
+                                                     other._data.dtype.kind in 'fVc'):
             a = Cast.apply(a, dtype=_F32, exact=True)   # true division of integers: Float32
         return binary(Div, a, other, 'div')
     if rounding_mode not in ('floor', 'trunc'):
@@ -241,7 +257,31 @@ def cast(input, dtype):
         dt = dtype_arg(dtype)       # raises, naming the op and the argument
     if x._data.dtype == dt:
         return x
+    if dt.kind == 'c':
+        _complex_support.enable()
+    elif x._data.dtype.kind == 'c' and not _asked_by_user():
+        raise TypeError(f"an op of hookgrad would convert a {x.dtype} tensor to "
+                        f"{from_numpy(dt)}, dropping its imaginary part: that op takes real "
+                        f"tensors only (hookgrad/autograd/complex_support.py lists the ops that "
+                        f"take complex ones); use ops.real, ops.imag or ops.abs first")
     return Cast.apply(x, dtype=dt)
+
+
+_CAST_ENTRIES = tuple(os.path.join(os.path.dirname(os.path.dirname(__file__)), d) + os.sep
+                      for d in ('_tensor', os.path.join('ops', 'operations')))
+
+
+def _asked_by_user():
+    """Whether ``cast`` was called by the user's code, directly or through a Tensor method or a
+    Primitive (``x.astype(ms.float32)``, ``ops.Cast()(x, ...)``), rather than by an op that
+    converts its input: a complex number cast to a real type keeps its real part only when the
+    user asked for it (as MindSpore's astype does)."""
+    f = sys._getframe(2)
+    while f is not None and _frames.is_internal(f):
+        if not f.f_code.co_filename.startswith(_CAST_ENTRIES):
+            return False
+        f = f.f_back
+    return True
 
 
 # MindSpore aliases

@@ -50,13 +50,15 @@ def is_floating_point(input):
 
 
 def is_complex(input):
-    """Whether ``input``'s dtype is complex (never, for hookgrad's dtypes)."""
+    """Whether ``input``'s dtype is Complex64 or Complex128."""
     return tensor_arg(input, 'is_complex')._data.dtype.kind == 'c'
 
 
 def isreal(input):
-    """Bool, True everywhere (hookgrad's dtypes are real)."""
+    """Bool: True where the imaginary part is 0 (everywhere, for a real tensor)."""
     x = tensor_arg(input, 'isreal')
+    if x._data.dtype.kind == 'c':
+        return Tensor._wrap(x._data.imag == 0)
     return Tensor._wrap(array_module(x._data).ones(x.shape, np.bool_))
 
 

@@ -200,8 +200,7 @@ def diagflat(input, offset=0):
 
 
 def adjoint(x):
-    """The conjugate transpose of the last two dimensions (the transpose: hookgrad's tensors
-    are real)."""
+    """The conjugate transpose of the last two dimensions."""
     x = _tensor(x, 'adjoint')
     return x.adjoint()
 

@@ -408,7 +408,7 @@ def mean(input, axis=None, keep_dims=False):
     x = as_tensor(input)
     axes = _axes(x, axis, 'mean')
     kind = x._data.dtype.kind
-    if kind in 'fV':
+    if kind in 'fVc':
         return ReduceMean.apply(x, axis=axes, keepdims=bool(keep_dims))
     if kind in 'iu':
         return IntegerMean.apply(x, axis=axes, keepdims=bool(keep_dims))

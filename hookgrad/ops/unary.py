@@ -222,9 +222,10 @@ class Ceil(Op):
 
 # ------------------------------------------------------------------------------ public functions
 def _floating(input):
-    """``input`` as a Tensor; integer and bool tensors become Float32 (MindSpore's rule)."""
+    """``input`` as a Tensor; integer and bool tensors become Float32 (MindSpore's rule), complex
+    ones pass (the op itself decides: hookgrad/autograd/complex_support.py)."""
     x = input if type(input) is Tensor else as_tensor(input)
-    if x._data.dtype.kind not in 'fV':
+    if x._data.dtype.kind not in 'fVc':
         return cast(x, np.float32)
     return x
 
@@ -273,6 +274,9 @@ def rsqrt(input):
 def abs(input):
     """Element-wise absolute value; integer dtypes are kept."""
     x = input if type(input) is Tensor else as_tensor(input)
+    if x._data.dtype.kind == 'c':       # |x| in the complex dtype, as MindSpore 2.10 gives it
+        from .complex import abs_as_complex
+        return abs_as_complex(x)
     return apply1(Abs, x)
 
 
@@ -376,6 +380,5 @@ def copysign(x, other):
 
 # MindSpore aliases
 absolute = abs
-sgn = sign
 tensor_exp = exp
 tensor_expm1 = expm1

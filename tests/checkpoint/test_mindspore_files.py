@@ -185,3 +185,29 @@ def test_hookgrad_dtypes_and_str_entries_round_trip(tmp_path):
         assert got[name].dtype == p.dtype and got[name].shape == p.shape, name
         np.testing.assert_array_equal(got[name].asnumpy(), p.asnumpy())
     assert got['note'] == 'héllo ✓' and got['blank'] == ''
+
+
+def test_complex_entries_load_and_are_written_as_mindspore_writes_them(tmp_path):
+    # complex.ckpt: MindSpore 2.10 saved these values (tools/make_mindspore_checkpoints.py);
+    # its own load_checkpoint cannot read Complex entries back, hookgrad can
+    loaded = ms.load_checkpoint(str(FIXTURES / 'complex.ckpt'))
+    assert loaded['z'].dtype == ms.complex64 and loaded['w'].dtype == ms.complex128
+    assert loaded['z'].asnumpy().tolist() == [1 + 2j, -3.5 - 0.25j]
+    assert loaded['w'].asnumpy().tolist() == [[1j]]
+    path = tmp_path / 'c.ckpt'
+    ms.save_checkpoint([{'name': k, 'data': loaded[k]} for k in ('z', 'w')], str(path))
+    assert path.read_bytes() == (FIXTURES / 'complex.ckpt').read_bytes()
+
+
+def test_complex_safetensors_round_trip_and_complex128_is_refused_by_name(tmp_path):
+    z = ms.Parameter(ms.Tensor(np.array([1 + 2j, -0.5j], np.complex64)), name='z')
+    path = tmp_path / 'c.safetensors'
+    ms.save_checkpoint([{'name': 'z', 'data': z}], str(path), format='safetensors')
+    loaded = ms.load_checkpoint(str(path), format='safetensors')
+    assert loaded['z'].dtype == ms.complex64
+    assert loaded['z'].asnumpy().tolist() == [1 + 2j, -0.5j]
+    w = ms.Parameter(ms.Tensor(np.array([1j])), name='w')
+    with pytest.raises(TypeError, match="entry 'w' is Complex128, which the safetensors format "
+                                        "has no type for"):
+        ms.save_checkpoint([{'name': 'w', 'data': w}], str(tmp_path / 'w.safetensors'),
+                           format='safetensors')

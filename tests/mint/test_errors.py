@@ -69,8 +69,6 @@ ERRORS = [
     (lambda: mint.unique(T(ONES), dim=0), NotImplementedError,
      "mint.unique: 'dim' is not available in hookgrad"),
     (lambda: mint.imag(T(ONES)), TypeError, 'mint.imag: expects a complex tensor, got Float32'),
-    (lambda: mint.polar(T(ONES), T(ONES)), NotImplementedError,
-     'mint.polar is not available in hookgrad'),
     (lambda: F.embedding(T(np.array([0])), T(np.ones((2, 2), np.float32)), max_norm=-1.0),
      ValueError, 'ops.embedding: max_norm must be a positive number, got -1.0'),
     (lambda: F.interpolate(T(np.ones((1, 1, 2), np.float32)), 3, mode='bicubic'),

@@ -38,6 +38,17 @@ def batch_norm_ref(x, w, b):
     return (x - mean) / np.sqrt(var + 1e-5) * w.reshape(shape) + b.reshape(shape)
 
 
+def all_to_all_v(x):
+    """The variable-count exchange under ``ops.all_to_all_single`` over a world of one process:
+    everything this member sends, it receives."""
+    from hookgrad.ops.function._comm_base import all_to_all_v as exchange
+    if not comm.GlobalComm.INITED:
+        comm.init()
+    flat = ops.reshape(x, (-1,))
+    world = comm.GlobalComm.WORLD_COMM_GROUP
+    return ops.reshape(exchange('all_to_all_v', flat, (flat.size,), (flat.size,), world), x.shape)
+
+
 SYNC_BN_SHAPES = (((4, 3), (3,), (3,)), ((2, 3, 4, 5), (3,), (3,)))
 
 CASES = [
@@ -49,6 +60,7 @@ CASES = [
     Case('AllGather', initialized(lambda: ops.AllGather()), ref=identity),
     Case('ReduceScatter', initialized(lambda: ops.ReduceScatter()), ref=identity),
     Case('Broadcast', initialized(lambda: lambda x: ops.Broadcast(0)((x,))[0]), ref=identity),
+    Case('AllToAllV', all_to_all_v, ref=identity, name='all_to_all_v'),
     # first-order only (no Tensor backward): its gradient is checked below
     Case('SyncBatchNormTrain', sync_batch_norm, ref=batch_norm_ref, grad=False, double=False,
          shapes=SYNC_BN_SHAPES, rtol=1e-5, atol=1e-5),
