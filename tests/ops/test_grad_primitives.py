@@ -256,3 +256,19 @@ def test_strided_slice_grad_checks_the_size_of_dy():
     with pytest.raises(ValueError, match=r"ops\.StridedSliceGrad: dy must have the 3 elements "
                                          r"of the slice of shape \(1, 3\), got shape \(2,\)"):
         G.StridedSliceGrad()(ms.Tensor(np.float32([1, 2])), (3, 3), (1, 0), (2, 3), (1, 1))
+
+
+@pytest.mark.parametrize('name,factor', [
+    ('SigmoidGrad', lambda v: v * (1 - v)), ('TanhGrad', lambda v: 1 - v * v),
+    ('SqrtGrad', lambda v: 1 / (2 * v)), ('RsqrtGrad', lambda v: v ** 3 * -0.5),
+    ('ReciprocalGrad', lambda v: -v * v), ('AsinGrad', lambda v: 1 / np.sqrt(1 - v * v)),
+    ('ACosGrad', lambda v: -1 / np.sqrt(1 - v * v)), ('AtanGrad', lambda v: 1 / (1 + v * v)),
+    ('AsinhGrad', lambda v: 1 / np.cosh(v)), ('AcoshGrad', lambda v: 1 / np.sinh(v)),
+])
+def test_gradient_kernels_conjugate_the_factor_of_complex_inputs(name, factor):
+    # MindSpore's kernels give dy * conj(f'(v)) for complex v (its test of AtanGrad expects
+    # dy / conj(1 + x * x))
+    v = np.array([-0.5, 0.3, 0.5], np.complex128) * (1 + 0.5j) + 0.1j
+    dy = np.array([1, 0.2, -1], np.complex128) * (1 + 0.3j)
+    out = getattr(G, name)()(ms.Tensor(v), ms.Tensor(dy))
+    np.testing.assert_allclose(out.asnumpy(), dy * np.conj(factor(v)), rtol=1e-12)

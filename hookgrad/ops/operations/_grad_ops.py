@@ -15,6 +15,7 @@ from .._base import as_tensor, normalize_axis
 from ..activation import sigmoid
 from ..arithmetic import cast, mul
 from ..comparison import equal, gt, isnan, le, logical_and, logical_or, lt, maximum
+from ..complex import conj
 from ..indexing import where
 from ..reduction import reduce_sum
 from ..creation import arange
@@ -39,6 +40,12 @@ def _zero(t):
     return t * 0
 
 
+def _conj(t):
+    """The derivative factor of a gradient kernel, conjugated for complex inputs (the gradient
+    of a real loss with respect to z is ``dy * conj(f'(z))``, as MindSpore's kernels give it)."""
+    return conj(t) if t._data.dtype.kind == 'c' else t
+
+
 class ReluGrad(Primitive):
     """``ReluGrad()(dy, x)``: ``dy`` where ``x > 0``, else 0."""
     def construct(self, y_backprop, x):
@@ -55,31 +62,31 @@ class ReLU6Grad(Primitive):
 class SigmoidGrad(Primitive):
     """``SigmoidGrad()(y, dy)``: ``dy * y * (1 - y)`` with y the sigmoid's output."""
     def construct(self, y, dy):
-        return dy * y * (1 - y)
+        return dy * _conj(y * (1 - y))
 
 
 class TanhGrad(Primitive):
     """``TanhGrad()(y, dy)``: ``dy * (1 - y**2)`` with y the tanh's output."""
     def construct(self, y, dy):
-        return dy * (1 - y * y)
+        return dy * _conj(1 - y * y)
 
 
 class SqrtGrad(Primitive):
     """``SqrtGrad()(y, dy)``: ``dy / (2 y)`` with y the square root."""
     def construct(self, y, grad):
-        return grad / (2 * y)
+        return grad / _conj(2 * y)
 
 
 class RsqrtGrad(Primitive):
     """``RsqrtGrad()(y, dy)``: ``-dy * y**3 / 2`` with y the reciprocal square root."""
     def construct(self, y, grad):
-        return grad * y * y * y * -0.5
+        return grad * _conj(y * y * y * -0.5)
 
 
 class ReciprocalGrad(Primitive):
     """``ReciprocalGrad()(y, dy)``: ``-dy * y**2`` with y the reciprocal."""
     def construct(self, y, dy):
-        return -(dy * y * y)
+        return -(dy * _conj(y * y))
 
 
 class InvGrad(ReciprocalGrad):
@@ -89,31 +96,31 @@ class InvGrad(ReciprocalGrad):
 class AsinGrad(Primitive):
     """``AsinGrad()(x, dy)``: ``dy / sqrt(1 - x**2)``."""
     def construct(self, x, dout):
-        return dout / sqrt(1 - x * x)
+        return dout / _conj(sqrt(1 - x * x))
 
 
 class ACosGrad(Primitive):
     """``ACosGrad()(x, dy)``: ``-dy / sqrt(1 - x**2)``."""
     def construct(self, x, dout):
-        return -(dout / sqrt(1 - x * x))
+        return -(dout / _conj(sqrt(1 - x * x)))
 
 
 class AtanGrad(Primitive):
     """``AtanGrad()(x, dy)``: ``dy / (1 + x**2)``."""
     def construct(self, x, dout):
-        return dout / (1 + x * x)
+        return dout / _conj(1 + x * x)
 
 
 class AsinhGrad(Primitive):
     """``AsinhGrad()(y, dy)``: ``dy / cosh(y)`` with y the asinh's output."""
     def construct(self, y, dy):
-        return dy / cosh(y)
+        return dy / _conj(cosh(y))
 
 
 class AcoshGrad(Primitive):
     """``AcoshGrad()(y, dy)``: ``dy / sinh(y)`` with y the acosh's output."""
     def construct(self, y, dy):
-        return dy / sinh(y)
+        return dy / _conj(sinh(y))
 
 
 class AbsGrad(Primitive):
