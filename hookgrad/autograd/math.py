@@ -132,6 +132,15 @@ use the array's own module."""
 
     make_complex = staticmethod(from_parts)
 
+    @staticmethod
+    def fft_c2c(x, s, axes, norm, inverse):
+        """The n-d discrete Fourier transform of ``x`` over ``axes`` (inverse: its inverse), x
+        padded or cropped to ``s``; Complex128 for float64/complex128 ``x``, else Complex64."""
+        fft = array_module(x).fft
+        y = (fft.ifftn if inverse else fft.fftn)(x, s, axes, norm)
+        return y.astype(np.complex128 if x.dtype in (np.float64, np.complex128) else
+                        np.complex64, copy=False)
+
 
 class _TensorMath:
     """Tensor implementations: names resolve to ``hookgrad.ops`` functions on first use."""

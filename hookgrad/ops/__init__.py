@@ -130,11 +130,13 @@ TENSOR_MATH = {
     'cast': 'cast', 'getitem': 'getitem', 'take': 'take', 'unindex': 'unindex',
     'untake': 'untake',
     'prod': 'prod', 'real': 'real', 'imag': 'imag', 'conj': 'conj',
-    'make_complex': '_make_complex',
+    'make_complex': '_make_complex', 'fft_c2c': '_fft_c2c',
 }
 
 from .complex import *  # noqa: E402,F401,F403  (real, imag, conj, angle, polar...)
 from .complex import _make_complex  # noqa: E402,F401  (tensor_math's make_complex)
+from .fft import *  # noqa: E402,F401,F403  (fft, ifft, rfft, fftshift, fftfreq...)
+from .fft import _fft_c2c  # noqa: E402,F401  (tensor_math's fft_c2c)
 from .grad_ops import *  # noqa: E402,F401,F403  (get_grad, custom_vjp, ...)
 from .nn_functional import *  # noqa: E402,F401,F403  (conv_transpose2d, pad, ...)
 from .feature_maps import *  # noqa: E402,F401,F403  (pixel_shuffle, max_unpool2d, ...)

@@ -1,10 +1,11 @@
 """MindSpore's Primitive classes for complex numbers, over the functional ops of
 ``hookgrad/ops/complex.py``."""
 from .. import complex as _complex
+from ..fft import fft_with_size as _fft_with_size
 from ._primitive import Primitive
 
 __all__ = ['Real', 'Imag', 'Conj', 'Complex', 'ComplexAbs', 'Angle', 'Polar',
-           'ConjugateTranspose']
+           'ConjugateTranspose', 'FFTWithSize']
 
 
 class Real(Primitive):
@@ -54,3 +55,18 @@ class ConjugateTranspose(Primitive):
     tensor; ``x`` is unchanged)."""
     def construct(self, x, perm):
         return _complex.conj_transpose(x, perm)
+
+
+class FFTWithSize(Primitive):
+    """``FFTWithSize(signal_ndim, inverse, real, norm='backward', onesided=True,
+    signal_sizes=())(x)``: FFT, IFFT, RFFT or IRFFT over the last ``signal_ndim`` (1 to 3)
+    dims, as ``inverse`` and ``real`` choose; FFT/IFFT/IRFFT take Complex64/Complex128 inputs,
+    RFFT real ones."""
+    def __init__(self, signal_ndim, inverse, real, norm='backward', onesided=True,
+                 signal_sizes=()):
+        super().__init__(signal_ndim=signal_ndim, inverse=inverse, real=real, norm=norm,
+                         onesided=onesided, signal_sizes=tuple(signal_sizes))
+
+    def construct(self, x):
+        return _fft_with_size(x, self.signal_ndim, self.inverse, self.real, self.norm,
+                              self.onesided, self.signal_sizes)
