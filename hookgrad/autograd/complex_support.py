@@ -38,7 +38,7 @@ GRADIENT = frozenset({
 HOLOMORPHIC = frozenset({
     'Mul', 'Div', 'MatMul', 'Exp', 'Log', 'Sqrt', 'Rsqrt', 'Square', 'Reciprocal', 'Sin',
     'Cos', 'Tangent', 'Tanh', 'HyperbolicSine', 'HyperbolicCosine', 'Expm1', 'Log1p',
-    'Log10', 'Log2',
+    'Log10', 'Log2', 'MatrixInverse',
 })
 FORWARD = frozenset({
     'Einsum', 'Pow', 'ReduceProd', 'CumProd', 'Equal', 'NotEqual', 'IsFinite', 'IsInf',

@@ -15,9 +15,9 @@ repeated products written with ops); inverse and matrix_solve apply ``MatrixInve
 - ``Svd``: ``(s, u, v)`` in MindSpore's order (v, not v^T); the gradient is the real case of
   the rule in Townsend, "Differentiating the singular value decomposition" (distinct
   singular values; with ``full_matrices`` only the first min(m, n) columns carry one).
-- ``Eig``: hookgrad's tensors are real, so eigenvalues and eigenvectors come back only when
-  all eigenvalues are real (TypeError otherwise). Eigenvectors have unit norm; the gradient
-  is ``V^-T (diag(gw) + (V^T gV - V^T V diag(V^T gV)) / E) V^T``, E_ij = w_j - w_i.
+- ``Eig``: eigenvalues and unit eigenvectors in complex numbers (as MindSpore 2.10 returns
+  them); the gradient is ``V^-H (diag(gw) + (V^H gV - V^H V Re(diag(V^H gV))) / conj(E)) V^H``,
+  E_ij = w_j - w_i, and its real part for a real input.
 """
 import numbers
 
@@ -27,6 +27,7 @@ from .._tensor import Tensor
 from ..autograd.function import Op, apply1
 from ..autograd.math import array_math
 from ..kernels.backend import array_module
+from ..kernels.complex_parts import complex_dtype
 from .decompositions import MatrixInverse
 from .linalg import _swap, matmul
 from .rearrange import swapaxes
@@ -287,23 +288,26 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
 
 
 # ------------------------------------------------------------------------------ eigenvalues
-def _real_eig(a):
+def _eig_arrays(a):
+    """Eigenvalues and unit eigenvectors of ``a`` in its complex dtype (Complex64 for Float32,
+    Complex128 for Float64), as MindSpore 2.10 returns them even when every eigenvalue is
+    real."""
     xp = array_module(a)
     w, v = xp.linalg.eig(a)
-    if xp.iscomplexobj(w):
-        if bool(xp.any(w.imag != 0)):
-            raise TypeError("For Eig, the matrix has complex eigenvalues, which MindSpore "
-                            "returns as complex64/complex128; hookgrad's tensors are real")
-        w, v = w.real, v.real
-    return w.astype(a.dtype), v.astype(a.dtype)
+    dt = complex_dtype(a.dtype)
+    return w.astype(dt, copy=False), v.astype(dt, copy=False)
 
 
 class Eig(Op):
-    """(w, v) with a v = v diag(w), eigenvalues real (both kept: backward needs v)."""
+    """(w, v) with a v = v diag(w), in complex numbers (both kept: backward needs v). The
+    gradient of a real loss (dL/dx + i dL/dy for each complex output) is
+    ``V^-H (diag(gw) + (V^H gv - V^H V Re(diag(V^H gv))) / conj(w_j - w_i)) V^H``, its real
+    part for a real input."""
     @staticmethod
     def forward(ctx, a):
-        w, v = _real_eig(a)
+        w, v = _eig_arrays(a)
         ctx.save(w, v)
+        ctx.real_input = a.dtype.kind != 'c'
         return w, v
 
     @staticmethod
@@ -312,22 +316,24 @@ class Eig(Op):
         m = ctx.m
         n = w.shape[-1]
         eye = _eye(m, w, n)
+        vh = m.conj(_swap(m, v))
         core = m.expand_dims(gw, -1) * eye
-        vt = _swap(m, v)
-        vhgv = m.matmul(vt, gv)
-        diag = m.sum(vhgv * eye, -2, True)                     # (..., 1, n)
-        e = m.expand_dims(w, -2) - m.expand_dims(w, -1) + eye    # E_ij = w_j - w_i
-        core = core + (vhgv - m.matmul(vt, v) * diag) / e * (1 - eye)
-        inv_vt = array_module(v).linalg.inv(vt) if m is array_math else \
-            apply1(MatrixInverse, vt)
-        return m.matmul(m.matmul(inv_vt, core), vt)
+        vhgv = m.matmul(vh, gv)
+        diag = m.cast(m.real(m.sum(vhgv * eye, -2, True)), w.dtype)        # (..., 1, n)
+        wc = m.conj(w)
+        e = m.expand_dims(wc, -2) - m.expand_dims(wc, -1) + eye    # conj(w_j - w_i)
+        core = core + (vhgv - m.matmul(vh, v) * diag) / e * (1 - eye)
+        inv_vh = array_module(v).linalg.inv(vh) if m is array_math else \
+            apply1(MatrixInverse, vh)
+        ga = m.matmul(m.matmul(inv_vh, core), vh)
+        return m.real(ga) if ctx.real_input else ga
 
 
 def _eig_input(A, name):
     a = _tensor(A, name, 'x')
     if np.dtype(a._data.dtype) not in _SOLVER_FLOATS:
-        raise TypeError(f"For {name}, x must be a float32 or float64 Tensor (hookgrad has no "
-                        f"complex dtype), but got {a.dtype}.")
+        raise TypeError(f"For {name}, x must be a float32 or float64 Tensor, but got "
+                        f"{a.dtype}.")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"For {name}, x should be square(squares), but got "
                          f"{'  '.join(map(str, a.shape[-2:]))} matrix(matrices).")
@@ -335,13 +341,15 @@ def _eig_input(A, name):
 
 
 def eig(A):
-    """``(eigenvalues, eigenvectors)`` of each square matrix of ``A``, eigenvectors as unit
-    columns. Raises TypeError where an eigenvalue is complex (hookgrad's tensors are real)."""
+    """``(eigenvalues, eigenvectors)`` of each square matrix of ``A``, Complex64 for Float32 and
+    Complex128 for Float64 (as MindSpore 2.10), eigenvectors as unit columns (LAPACK's: an
+    eigenvector is unique up to a complex factor of modulus 1, and MindSpore's may differ by
+    one)."""
     return Eig.apply(_eig_input(A, 'Eig'))
 
 
 def eigvals(A):
-    """The eigenvalues of each square matrix of ``A`` (real only: TypeError otherwise)."""
+    """The eigenvalues of each square matrix of ``A``, complex (as ``eig``'s)."""
     return Eig.apply(_eig_input(A, 'Eig'))[0]
 
 

@@ -107,10 +107,11 @@ MATRIX = [
          shapes=[((4, 3),), ((2, 3, 5),)], rtol=1e-9, atol=1e-9, name='svd_vectors'),
     Case('Pinv', ops.pinv, ref=_pinv_ref, shapes=[((3, 4),), ((2, 4, 3),), ((3, 3),)],
          rtol=1e-9, atol=1e-9, name='pinv'),
-    Case('Eig', ops.eigvals, ref=lambda a: np.linalg.eigvals(a).real,
+    Case(('Eig', 'Real'), lambda x: ops.real(ops.eigvals(x)),
+         ref=lambda a: np.linalg.eigvals(a).real,
          shapes=[((3, 3),), ((2, 4, 4),)], domains=(real_eigenvalues,), rtol=1e-9, atol=1e-9,
          name='eigvals'),
-    Case('Eig', lambda x: (lambda w, v: (w, v * v))(*ops.eig(x)),
+    Case(('Eig', 'Real'), lambda x: (lambda w, v: (ops.real(w), ops.real(v * v)))(*ops.eig(x)),
          ref=lambda a: (lambda w, v: (w.real, v.real ** 2))(*np.linalg.eig(a)),
          shapes=[((3, 3),), ((2, 4, 4),)], domains=(real_eigenvalues,), rtol=1e-9, atol=1e-9,
          name='eig'),
@@ -200,9 +201,34 @@ def test_lu_unpack_rebuilds_the_matrix():
     np.testing.assert_allclose((P.asnumpy() @ L.asnumpy() @ U.asnumpy()), a, atol=1e-12)
 
 
-def test_eig_of_a_rotation_says_hookgrad_is_real():
-    with pytest.raises(TypeError, match="complex eigenvalues.*hookgrad's tensors are real"):
-        ops.eigvals(ms.Tensor(np.array([[0.0, 1.0], [-1.0, 0.0]])))
+def test_eig_gives_complex_results_as_mindspore():
+    # MindSpore 2.10: Complex64 for Float32 input, even where every eigenvalue is real
+    w = ops.eigvals(ms.Tensor(np.array([[0.0, -1.0], [1.0, 0.0]], np.float32)))
+    assert repr(w) == "Tensor(shape=[2], dtype=Complex64, value= [0+1j, 0-1j])"
+    w, v = ops.eig(ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)))
+    assert repr(w) == "Tensor(shape=[2], dtype=Complex64, value= [-0.372281+0j, 5.37228+0j])"
+    assert repr(v) == ("Tensor(shape=[2, 2], dtype=Complex64, value=\n"
+                       "[[-0.824565+0j, -0.415974+0j],\n [0.565767+0j, -0.909377+0j]])")
+    assert ops.eig(ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]])))[0].dtype == ms.complex128
+
+
+def test_gradient_through_complex_eigenvalues_matches_finite_differences():
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((3, 3))         # eigenvalues 0.77 +- 1.02i and 0.08
+    weights = rng.standard_normal((2, 3))
+
+    def loss(x):
+        w = ops.eigvals(x)
+        w = ops.sort(ops.imag(w))[0] * ms.Tensor(weights[0]) + ops.real(w).sum() * weights[1]
+        return w.sum()
+    got = ms.grad(loss)(ms.Tensor(a)).asnumpy()
+    eps, want = 1e-6, np.zeros_like(a)
+    for i in np.ndindex(a.shape):
+        up, down = a.copy(), a.copy()
+        up[i] += eps
+        down[i] -= eps
+        want[i] = (float(loss(ms.Tensor(up))) - float(loss(ms.Tensor(down)))) / (2 * eps)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)
 
 
 _F = ms.Tensor(np.ones((2, 3), np.float32))
@@ -228,7 +254,7 @@ test_errors = error_test([
     (lambda: ops.pinv(ms.Tensor([1.0, 2.0])), ValueError, "input x should have 2 or more "
      "dimensions, but got 1"),
     (lambda: ops.eig(_F), ValueError, r"For Eig, x should be square\(squares\), but got 2  3"),
-    (lambda: ops.eigvals(_I), TypeError, "hookgrad has no complex dtype"),
+    (lambda: ops.eigvals(_I), TypeError, "For Eig, x must be a float32 or float64 Tensor"),
     (lambda: ops.matrix_solve(_F, _F), ValueError, r"primitive\[MatrixSolve\]"),
     (lambda: ops.matrix_band_part(ms.Tensor([1.0]), 1, 0), ValueError,
      r"primitive\[MatrixBandPart\], the x shape size must be greater than or equal to 2"),
