@@ -278,7 +278,7 @@ class ReduceMethods:
     # ----------------------------------------------------------------- special functions
     def lgamma(self):
         """``log|Gamma(x)|``."""
-        return _lgamma(_float(self))
+        return _ops.lgamma(_float(self))
 
     def digamma(self):
         """``d/dx log Gamma(x)``."""
@@ -290,7 +290,7 @@ class ReduceMethods:
         if not isinstance(p, int) or p < 1:
             raise ValueError(f"Tensor.mvlgamma: p must be an int >= 1, got {p!r}")
         x = _float(self)
-        terms = _ops.stack([_lgamma(_ops.sub(x, j / 2)) for j in range(p)])
+        terms = _ops.stack([_ops.lgamma(_ops.sub(x, j / 2)) for j in range(p)])
         return _ops.add(_ops.sum(terms, 0), p * (p - 1) / 4 * math.log(math.pi))
 
     def erfinv(self):
@@ -374,27 +374,7 @@ def _gauss_jordan(a, name):
     return m[..., n:], sign, logabs
 
 
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 _SHIFT = 8      # the asymptotic series is used at x + 8 >= 8.5, where it is exact to ~1e-12
-
-
-def _lgamma(x):
-    small = _ops.lt(x, 0.5)
-    z = _ops.where(small, _ops.sub(1, x), x)                    # >= 0.5
-    w = _ops.add(z, _SHIFT)
-    r = _ops.reciprocal(w)
-    r2 = _ops.mul(r, r)
-    tail = _ops.mul(r, _ops.add(1 / 12, _ops.mul(r2, _ops.add(-1 / 360, _ops.mul(
-        r2, _ops.add(1 / 1260, _ops.mul(r2, -1 / 1680)))))))
-    series = _ops.add(_ops.sub(_ops.mul(_ops.sub(w, 0.5), _ops.log(w)), w),
-                      _ops.add(tail, _HALF_LOG_2PI))
-    shift = _ops.sum(_ops.log(_ops.stack([_ops.add(z, k) for k in range(_SHIFT)])), 0)
-    lg = _ops.sub(series, shift)
-    pole = _ops.logical_and(small, _ops.eq(x, _ops.floor(x)))     # 0, -1, -2...: +inf
-    xr = _ops.where(_ops.logical_and(small, _ops.logical_not(pole)), x, 0.25)   # off the poles
-    reflected = _ops.sub(_ops.sub(math.log(math.pi), _ops.log(_ops.abs(
-        _ops.sin(_ops.mul(xr, math.pi))))), lg)
-    return _ops.where(pole, math.inf, _ops.where(small, reflected, lg))
 
 
 def _digamma(x):

@@ -2,9 +2,12 @@
 mvlgamma, erfinv, the regularized incomplete gamma functions igamma and igammac, and the
 Hurwitz zeta function.
 
-lgamma, digamma, mvlgamma and erfinv are the Tensor methods (compositions of ops, so their
-gradients come from the ops they apply). The others are ops of their own, computed in float64
-with a fixed number of terms and rounded to the input's type:
+digamma, mvlgamma and erfinv are the Tensor methods (compositions of ops, so their gradients
+come from the ops they apply). The others are ops of their own, computed in float64 with a fixed
+number of terms and rounded to the input's type:
+
+- ``lgamma`` by Lanczos (g = 7) above 1/2 and the reflection formula below; its derivative is
+  ``digamma``.
 
 - ``zeta(x, q)`` by Euler-Maclaurin summation (as Cephes): ``_ZETA_SHIFT`` terms summed
   directly, then the integral and ``_BERNOULLI`` correction terms; exact to about 1e-15.
@@ -27,7 +30,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.function import Op, apply2
+from ..autograd.function import Op, apply1, apply2
 from ..autograd.math import array_math
 from ..kernels.backend import array_module
 
@@ -79,6 +82,35 @@ def _lgamma_positive(a):
     series = _LANCZOS[0] + sum(c / (z + i) for i, c in enumerate(_LANCZOS[1:], 1))
     t = z + _LANCZOS_G + 0.5
     return 0.5 * math.log(2 * math.pi) + (z + 0.5) * xp.log(t) - t + xp.log(series)
+
+
+def _lgamma_array(x):
+    """log|Gamma(x)| on float64 arrays: Lanczos above 1/2, the reflection formula below, +inf
+    at the poles 0, -1, -2..."""
+    xp = array_module(x)
+    with np.errstate(all='ignore'):
+        small = x < 0.5
+        lg = _lgamma_positive(xp.where(small, 1 - x, x))
+        pole = small & (x == xp.floor(x))
+        sine = xp.abs(xp.sin(math.pi * xp.where(pole, 0.25, x)))
+        reflected = math.log(math.pi) - xp.log(sine) - lg
+        return xp.where(pole, xp.inf, xp.where(small, reflected, lg))
+
+
+class Lgamma(Op):
+    """y = log|Gamma(x)|, computed in float64 and rounded once to x's type (as MindSpore's
+    kernel: a float32 composition loses about 1e-6); dy/dx = digamma(x)."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save(x)
+        return _round_to(_lgamma_array(x.astype(np.float64)), x.dtype)
+
+    @staticmethod
+    def backward(ctx, gy):
+        (x,) = ctx.saved
+        if ctx.m is array_math:
+            return gy * Tensor._wrap(x).digamma()._data
+        return gy * x.digamma()
 
 
 _SERIES_TERMS = 400
@@ -252,7 +284,7 @@ def _float_pair(a, b, name, names):
 
 def lgamma(input):
     """``log|Gamma(input)|`` element-wise (+inf at the poles 0, -1, -2...)."""
-    return _float_tensor(input, 'Lgamma').lgamma()
+    return apply1(Lgamma, _float_tensor(input, 'Lgamma'))
 
 
 def digamma(input):
