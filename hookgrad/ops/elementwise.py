@@ -19,7 +19,7 @@ from ..kernels.fp_errors import fp_call
 from ..kernels.int_division import by_zero
 from .arithmetic import (RoundedDiv, add, cast, div, floor_divide, floor_mod, mul, pow, remainder,
                          sub)
-from .comparison import clamp, equal, gt, logical_and, logical_not
+from .comparison import clamp, equal, gt, logical_and, logical_not, logical_or, lt
 from .indexing import where
 from .unary import _floating, erf, log
 
@@ -384,14 +384,18 @@ def xlogy(input, other):
     [0.0, 0.0]
     """
     a, b = _float_pair(input, other)
-    undefined = logical_and(equal(a, 0), logical_not(gt(b, 0)))     # log(b) is -inf or NaN
+    # where input is 0 and log(other) is not finite (other <= 0, inf or NaN), log(1) stands in
+    undefined = logical_and(equal(a, 0), logical_not(logical_and(gt(b, 0), lt(b, math.inf))))
     return mul(a, log(where(undefined, 1, b)))
 
 
 def xdivy(x, y):
-    """Element-wise ``x / y``, and 0 where ``x`` is 0."""
+    """Element-wise ``x / y``, and 0 where ``x`` is 0 whatever ``y`` (0, NaN or negative), as
+    MindSpore documents and computes it; the gradients there are 0."""
     a, b = _float_pair(x, y)
-    return div(a, where(logical_and(equal(a, 0), equal(b, 0)), 1, b))
+    # where x is 0 and y is 0 or NaN, 1 stands in; + 0.0 turns 0 / -y's -0 into MindSpore's 0
+    undefined = logical_and(equal(a, 0), logical_or(equal(b, 0), logical_not(equal(b, b))))
+    return add(div(a, where(undefined, 1, b)), 0.0)
 
 
 def squared_difference(x, y):
