@@ -126,3 +126,10 @@ def test_unsupported_operand_is_a_type_error():
 def test_tensor_is_hashable_by_identity():
     a, b = ms.Tensor([1.]), ms.Tensor([1.])
     assert len({a, b}) == 2
+
+
+def test_in_compares_elements_as_mindspore():
+    # MindSpore 2.10: True False True False
+    t = ms.Tensor(np.array([[1, 5, 2], [7, 3, 3]], np.int32))
+    assert (3 in t, 9 in t, 2.0 in ms.Tensor([1.0, 2.0]), 'a' in t) == (True, False, True, False)
+    assert ms.Tensor([1.5]) in ms.Tensor([[1.5, 2.0]])

@@ -1,4 +1,5 @@
 """Tensor: an array plus what autograd needs; its operators and methods call ``hookgrad.ops``."""
+import numbers
 import weakref
 
 import numpy as np
@@ -237,6 +238,13 @@ class Tensor(TensorMethods):
             raise ValueError(f"the truth value of a tensor with {self._data.size} elements is "
                              f"ambiguous; use .any() or .all()")
         return bool(_backend.to_host(self._data, 'the truth value of a Tensor'))
+
+    def __contains__(self, element):
+        """``element in tensor``: whether any element equals ``element`` (a number or a Tensor,
+        compared with broadcasting); anything else is never contained, as in MindSpore."""
+        if isinstance(element, (Tensor, numbers.Number)):
+            return bool(_ops.any(_ops.equal(self, element)))
+        return False
 
     def __float__(self):
         return float(self.item())
