@@ -214,31 +214,30 @@ def conj_transpose(x, perm):
 
 def _make_complex(real, imag):
     """``real + 1j * imag`` from two real tensors of one dtype (``ops.Complex``)."""
-    a, b = as_tensor(real, 'real'), as_tensor(imag, 'imag')
-    for t, what in ((a, 'real'), (b, 'imag')):
-        if t._data.dtype not in _COMPLEX_OF:
-            raise TypeError(f"Complex: {what} must be Float32 or Float64, got {t.dtype}")
-    if a._data.dtype != b._data.dtype:
-        raise TypeError(f"Complex: real and imag must have one dtype, got {a.dtype} and "
-                        f"{b.dtype}")
-    check_broadcast('Complex', a, b)
-    complex_support.enable()
+    a, b = _real_pair(real, imag, ('real', 'imag'), 'Complex')
     return Complex.apply(a, b)
 
 
 def polar(abs, angle):
     """``abs * (cos(angle) + 1j * sin(angle))``: Complex64 from Float32, Complex128 from
     Float64."""
-    r, theta = as_tensor(abs, 'abs'), as_tensor(angle, 'angle')
-    for t, what in ((r, 'abs'), (theta, 'angle')):
-        if t._data.dtype not in _COMPLEX_OF:
-            raise TypeError(f"ops.polar: {what} must be Float32 or Float64, got {t.dtype}")
-    if r._data.dtype != theta._data.dtype:
-        raise TypeError(f"ops.polar: abs and angle must have one dtype, got {r.dtype} and "
-                        f"{theta.dtype}")
-    check_broadcast('polar', r, theta)
-    complex_support.enable()
+    r, theta = _real_pair(abs, angle, ('abs', 'angle'), 'ops.polar')
     return Polar.apply(r, theta)
+
+
+def _real_pair(x, y, names, op):
+    """``x`` and ``y`` as Tensors of one dtype, Float32 or Float64, that broadcast: the parts of
+    the complex tensor ``op`` makes (the complex checks start here)."""
+    a, b = as_tensor(x, names[0]), as_tensor(y, names[1])
+    for t, what in ((a, names[0]), (b, names[1])):
+        if t._data.dtype not in _COMPLEX_OF:
+            raise TypeError(f"{op}: {what} must be Float32 or Float64, got {t.dtype}")
+    if a._data.dtype != b._data.dtype:
+        raise TypeError(f"{op}: {names[0]} and {names[1]} must have one dtype, got {a.dtype} "
+                        f"and {b.dtype}")
+    check_broadcast(op.split('.')[-1], a, b)
+    complex_support.enable()
+    return a, b
 
 
 def view_as_real(input):
