@@ -98,11 +98,7 @@ def _query(api, fn, group):
     group = check_group(group, api)
     if not is_initialized():
         return int(os.getenv('RANK_SIZE', '1'))
-    try:
-        return fn(group)
-    except RuntimeError as e:
-        warnings.warn(str(e))
-        return -1
+    return _dist()._query(api, fn, group)
 
 
 def get_rank(group=None):
