@@ -49,6 +49,15 @@ def all_to_all_v(x):
     return ops.reshape(exchange('all_to_all_v', flat, (flat.size,), (flat.size,), world), x.shape)
 
 
+def point_to_point(x):
+    """BatchISendIRecv over a world of one process: this member sends x to itself and
+    receives it back (its gradient goes back the same way)."""
+    if not comm.GlobalComm.INITED:
+        comm.init()
+    batch = ops.BatchISendIRecv(('isend', 'irecv'), (0, 0), (x.shape,), (x.dtype,))
+    return batch((x,))[1]
+
+
 SYNC_BN_SHAPES = (((4, 3), (3,), (3,)), ((2, 3, 4, 5), (3,), (3,)))
 
 CASES = [
@@ -61,6 +70,10 @@ CASES = [
     Case('ReduceScatter', initialized(lambda: ops.ReduceScatter()), ref=identity),
     Case('Broadcast', initialized(lambda: lambda x: ops.Broadcast(0)((x,))[0]), ref=identity),
     Case('AllToAllV', all_to_all_v, ref=identity, name='all_to_all_v'),
+    Case('Reduce', initialized(lambda: ops.Reduce(0)), ref=identity),
+    Case('CollectiveGather', initialized(lambda: ops.CollectiveGather(0)), ref=identity),
+    Case('CollectiveScatter', initialized(lambda: ops.CollectiveScatter(0)), ref=identity),
+    Case('PointToPoint', point_to_point, ref=identity, name='batch_isend_irecv'),
     # first-order only (no Tensor backward): its gradient is checked below
     Case('SyncBatchNormTrain', sync_batch_norm, ref=batch_norm_ref, grad=False, double=False,
          shapes=SYNC_BN_SHAPES, rtol=1e-5, atol=1e-5),

@@ -12,6 +12,7 @@ from ..hook import HookBackward  # noqa: F401
 from ._primitive import *  # noqa: F401,F403  (Primitive, ReduceSum, MatMul, Add, Reshape...)
 from ._activation import *  # noqa: F401,F403
 from ._collective import *  # noqa: F401,F403
+from ._collective_more import *  # noqa: F401,F403  (AlltoAll, Send, Receive, BatchISendIRecv...)
 from ._control import *  # noqa: F401,F403
 from ._creation import *  # noqa: F401,F403
 from ._detection import *  # noqa: F401,F403
