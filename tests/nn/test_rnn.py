@@ -139,7 +139,13 @@ def test_parameter_names_shapes_and_bounds_match_mindspore():
         'rnn.weight_ih_l0', 'rnn.weight_hh_l0', 'rnn.bias_ih_l0', 'rnn.bias_hh_l0',
         'cell.weight_ih', 'cell.weight_hh', 'cell.bias_ih', 'cell.bias_hh']
     assert [p.shape for p in nn.GRUCell(2, 3).get_parameters()] == [(9, 2), (9, 3), (9,), (9,)]
-    assert repr(nn.LSTM(3, 4)) == "LSTM(\n  (dropout_op): Dropout(p=0.0)\n)"
+    # MindSpore 2.10 prints these, and lists the cells '', 'rnn', 'dropout_op'
+    assert repr(nn.LSTM(3, 4)) == ("LSTM(\n  (rnn): _DynamicLSTMCPUGPU()\n"
+                                   "  (dropout_op): Dropout(p=0.0)\n)")
+    assert repr(nn.GRU(3, 4)).startswith("GRU(\n  (rnn): _DynamicGRUCPUGPU()\n")
+    assert repr(nn.RNN(3, 4)).startswith("RNN(\n  (rnn): _DynamicRNNTanh()\n")
+    assert [n for n, _ in nn.LSTM(3, 4, 2, bidirectional=True).cells_and_names()] == \
+        ['', 'rnn', 'dropout_op']
 
 
 def test_seq_length_freezes_state_and_zeroes_padding():
@@ -286,7 +292,7 @@ def test_op_observer_sees_the_steps_inside_a_gru():
 
     with Record() as rec:
         Net()(ms.Tensor(det((4, 1, 2), 1)))
-    assert {path for _, path in rec.calls} == {'Net.gru'}
+    assert {path for _, path in rec.calls} == {'Net.gru', 'Net.gru.rnn'}   # the recurrence
     names = [name for name, _ in rec.calls]
     assert names.count('Dense') == 1 + 4
     assert names.count('Sigmoid') == 2 * 4 and names.count('Tanh') == 4
@@ -345,3 +351,13 @@ X = ms.Tensor(np.ones((2, 3, 3), np.float32))
 def test_bad_inputs(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_hooks_on_the_rnn_sub_cell_see_every_layer_and_direction():
+    net = nn.LSTM(2, 3, num_layers=2, bidirectional=True)
+    seen = []
+    net.rnn.register_forward_hook(lambda cell, inputs, output: seen.append(
+        (inputs[0].shape, inputs[7], output[0].shape)))
+    net(ms.Tensor(np.ones((4, 1, 2), np.float32)))
+    assert seen == [((4, 1, 2), False, (4, 1, 3)), ((4, 1, 2), True, (4, 1, 3)),
+                    ((4, 1, 6), False, (4, 1, 3)), ((4, 1, 6), True, (4, 1, 3))]

@@ -4,7 +4,9 @@ initialisation, layouts and ``seq_length`` handling).
 Each layer and direction computes the input's gate pre-activations for all time steps with one
 matrix product, then loops over time in Python with one ``h @ W_hh.T`` per step for the whole
 batch. Everything is composed of differentiable ops, so gradients, hooks and op observers work
-through the layers unchanged.
+through the layers unchanged. As in MindSpore, each layer holds the recurrence as a sub-cell
+``rnn`` without parameters (``_DynamicLSTMCPUGPU``...), called once per layer and direction, so
+it prints, and takes cell hooks, where MindSpore's does.
 """
 import math
 
@@ -19,6 +21,60 @@ from .basic import Dropout
 from .rnn_cells import GATES, STEPS, as_dtype, check_bool, check_float_tensor, positive_int
 
 __all__ = ['RNN', 'LSTM', 'GRU']
+
+
+class _DynamicRNN(Cell):
+    """One layer in one direction of a recurrence over a time-major sequence: the parameter-less
+    sub-cell ``rnn`` of RNN, LSTM and GRU, as in MindSpore (its cell hooks see every layer and
+    direction run). ``construct(x, h_0, mask, w_ih, w_hh, b_ih, b_hh, reverse)`` returns the
+    outputs (seq_len, batch, hidden_size) and the last state; ``mask`` (per step, which
+    sequences still run) is None without ``seq_length``."""
+    mode = None
+
+    def construct(self, x, h_0, mask, w_ih, w_hh, b_ih, b_hh, reverse=False):
+        is_lstm = self.mode == 'LSTM'
+        step = STEPS[self.mode]
+        state = h_0
+        gis = ops.unbind(ops.dense(x, w_ih, b_ih), 0)
+        times = range(len(gis) - 1, -1, -1) if reverse else range(len(gis))
+        outputs = [None] * len(gis)
+        zeros = None
+        for t in times:
+            new = step(gis[t], state, w_hh, b_hh)
+            if mask is None:
+                state = new
+                outputs[t] = new[0] if is_lstm else new
+                continue
+            live = mask[t]
+            if is_lstm:
+                state = (ops.where(live, new[0], state[0]), ops.where(live, new[1], state[1]))
+                new = new[0]
+            else:
+                state = ops.where(live, new, state)
+            if zeros is None:
+                zeros = ops.zeros_like(new)
+            outputs[t] = ops.where(live, new, zeros)
+        return ops.stack(outputs), state
+
+
+class _DynamicRNNTanh(_DynamicRNN):
+    mode = 'RNN_TANH'
+
+
+class _DynamicRNNRelu(_DynamicRNN):
+    mode = 'RNN_RELU'
+
+
+class _DynamicLSTMCPUGPU(_DynamicRNN):
+    mode = 'LSTM'
+
+
+class _DynamicGRUCPUGPU(_DynamicRNN):
+    mode = 'GRU'
+
+
+_DYNAMIC = {c.mode: c for c in (_DynamicRNNTanh, _DynamicRNNRelu, _DynamicLSTMCPUGPU,
+                                  _DynamicGRUCPUGPU)}
 
 
 class _RNNBase(Cell):
@@ -56,6 +112,7 @@ class _RNNBase(Cell):
         self.dropout = dropout
         self.bidirectional = bidirectional
         self.is_lstm = mode == 'LSTM'
+        self.rnn = _DYNAMIC[mode]()
         self.dropout_op = Dropout(p=float(dropout))
         gate_size = GATES[mode] * hidden_size
         init = Uniform(1 / math.sqrt(hidden_size))
@@ -92,14 +149,13 @@ class _RNNBase(Cell):
         mask = self._mask(seq_length, batch, x.shape[1] if self.batch_first else x.shape[0])
         if self.batch_first:
             x = ops.swapaxes(x, 0, 1)
-        step = STEPS[self.mode]
         h_n, c_n = [], []
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(self.num_directions):
                 k = layer * self.num_directions + direction
                 state = (hs[k], cs[k]) if self.is_lstm else hs[k]
-                out, state = self._run(step, x, state, k, mask, reverse=direction == 1)
+                out, state = self._run(x, state, k, mask, reverse=direction == 1)
                 outputs.append(out)
                 h_n.append(state[0] if self.is_lstm else state)
                 if self.is_lstm:
@@ -113,35 +169,16 @@ class _RNNBase(Cell):
             return x, (ops.stack(h_n), ops.stack(c_n))
         return x, ops.stack(h_n)
 
-    def _run(self, step, x, state, k, mask, reverse):
-        """One layer in one direction over the time-major ``x``: the outputs (seq_len, batch,
-        hidden_size) and the last state. The reverse direction reads each sequence backwards
-        from its own last element: steps past a sequence's length leave its state unchanged
-        and output zeros, as MindSpore's reverse_sequence around a masked pass does."""
+    def _run(self, x, state, k, mask, reverse):
+        """Layer and direction ``k`` over the time-major ``x``, through the ``rnn`` sub-cell.
+        The reverse direction reads each sequence backwards from its own last element: steps
+        past a sequence's length leave its state unchanged and output zeros, as MindSpore's
+        reverse_sequence around a masked pass does."""
         dtype = x.dtype
-        w_hh = as_dtype(self.w_hh_list[k], dtype)
-        b_hh = as_dtype(self.b_hh_list[k], dtype) if self.has_bias else None
         b_ih = as_dtype(self.b_ih_list[k], dtype) if self.has_bias else None
-        gis = ops.unbind(ops.dense(x, as_dtype(self.w_ih_list[k], dtype), b_ih), 0)
-        times = range(len(gis) - 1, -1, -1) if reverse else range(len(gis))
-        outputs = [None] * len(gis)
-        zeros = None
-        for t in times:
-            new = step(gis[t], state, w_hh, b_hh)
-            if mask is None:
-                state = new
-                outputs[t] = new[0] if self.is_lstm else new
-                continue
-            live = mask[t]
-            if self.is_lstm:
-                state = (ops.where(live, new[0], state[0]), ops.where(live, new[1], state[1]))
-                new = new[0]
-            else:
-                state = ops.where(live, new, state)
-            if zeros is None:
-                zeros = ops.zeros_like(new)
-            outputs[t] = ops.where(live, new, zeros)
-        return ops.stack(outputs), state
+        b_hh = as_dtype(self.b_hh_list[k], dtype) if self.has_bias else None
+        return self.rnn(x, state, mask, as_dtype(self.w_ih_list[k], dtype),
+                        as_dtype(self.w_hh_list[k], dtype), b_ih, b_hh, reverse)
 
     def _initial_state(self, hx, x, shape):
         """The per-layer initial states ``(hs, cs)`` (``cs`` None but for LSTM), zeros when
