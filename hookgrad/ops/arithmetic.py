@@ -93,7 +93,10 @@ class Pow(Op):
     """y = a ** b; the exponent's gradient, y * log(a), is computed only when wanted."""
     @staticmethod
     def forward(ctx, a, b):
-        y = fp_call('pow', np.power, a, b)
+        if a.dtype.kind in 'iu' and b.dtype.kind == 'i' and bool((b < 0).any()):
+            y = _integer_power(a, b)
+        else:
+            y = fp_call('pow', np.power, a, b)
         ctx.save(a, b, y)
         return y
 
@@ -111,6 +114,17 @@ class Pow(Op):
             safe = m.where(a > 0, a, m.ones_like(a))
             gb = gy * y * m.log(safe)
         return ga, gb
+
+
+def _integer_power(a, b):
+    """Integers to integer powers where some exponent is negative (NumPy refuses them): as
+    MindSpore's kernel, the power computed in floating point and cast back, so ``2 ** -1`` is 0,
+    ``(-1) ** -1`` is -1 and ``0 ** -1`` is the cast of inf (Int32's or Int64's minimum)."""
+    neg = b < 0
+    exact = np.power(a, np.where(neg, 0, b))
+    with np.errstate(all='ignore'):
+        inexact = np.power(a.astype(np.float64), b.astype(np.float64)).astype(exact.dtype)
+    return np.where(neg, inexact, exact)
 
 
 class Square(Op):
@@ -228,13 +242,10 @@ def neg(input):
 
 
 def pow(input, exponent):
-    """Element-wise ``input ** exponent``; either may be a Tensor or a number."""
-    a, b = _operands(input, exponent)
-    if b._data.dtype.kind in 'iu' and (exponent < 0 if isinstance(exponent, int)   # no read
-                                       else (b._data < 0).any()):
-        raise ValueError("ops.pow: integer tensors cannot be raised to negative integer powers; "
-                         "cast the base to a float type first")
-    return binary(Pow, a, b, 'pow')
+    """Element-wise ``input ** exponent``; either may be a Tensor or a number. Integers to
+    negative integer powers give MindSpore's values (``2 ** -1`` is 0, ``0 ** -1`` Int32's or
+    Int64's minimum)."""
+    return binary(Pow, input, exponent, 'pow')
 
 
 def square(input):
