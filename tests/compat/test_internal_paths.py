@@ -236,8 +236,8 @@ def test_ops_function_modules(mindspore):
     assert 'approximate_equal' in math_func.__all__ and 'dropout' not in math_func.__all__
     with pytest.raises(AttributeError, match="math_func.rotated_iou is not available in hookgrad"):
         math_func.rotated_iou
-    with pytest.raises(ImportError, match="nn_func.flash_attention_score is not available"):
-        from mindspore.ops.function.nn_func import flash_attention_score  # noqa: F401
+    with pytest.raises(ImportError, match="nn_func.speed_fusion_attention is not available"):
+        from mindspore.ops.function.nn_func import speed_fusion_attention  # noqa: F401
 
 
 def test_ops_auto_generate_and_array_func_primitives(mindspore):
@@ -261,8 +261,8 @@ def test_ops_auto_generate_and_array_func_primitives(mindspore):
     for f in (contiguous, copy):
         with pytest.raises(TypeError, match="input must be a Tensor, got int"):
             f(1)
-    with pytest.raises(AttributeError, match="auto_generate.flash_attention_score is not avail"):
-        mindspore.ops.auto_generate.flash_attention_score
+    with pytest.raises(AttributeError, match="auto_generate.ring_attention_update is not avail"):
+        mindspore.ops.auto_generate.ring_attention_update
     v = hookgrad.Tensor(np.array([0.0, 0.4, 0.6, 0.7, 0.1]), hookgrad.float32)
     index, value = arg_max_with_value_(v)
     assert (index.item(), index.dtype, round(value.item(), 6)) == (3, hookgrad.int64, 0.7)
