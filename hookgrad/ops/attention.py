@@ -27,6 +27,8 @@ from .random import dropout
 from .reduction import amax, sum as _sum
 from .shaping import concat, reshape, transpose
 from .unary import exp, log
+from .attention_args import (_band, _cumulative, _int, _lengths, _layout, _mask_array, _of,
+                             _precise, _refuse, _sparse_mode)
 
 __all__ = ['flash_attention_score', 'prompt_flash_attention', 'incre_flash_attention',
            'fused_infer_attention_score']
@@ -103,29 +105,6 @@ def _pattern(q_len, kv_start, kv_end, s1, s2, mode, pre, nxt, banded):
 
 # ---------------------------------------------------------------- argument checks
 
-def _of(kind, value, name, fn):
-    """``value`` as a ``kind`` (Tensor, int or float); TypeError when it is not one."""
-    if isinstance(value, bool) or not isinstance(value, kind):
-        what = {Tensor: 'a Tensor', numbers.Integral: 'an int'}.get(kind, 'a float')
-        raise TypeError(f"For '{fn}', '{name}' must be {what}, but got {type(value).__name__}.")
-    return value if kind is Tensor else int(value) if kind is numbers.Integral else float(value)
-
-
-def _int(value, name, fn, low=None):
-    value = _of(numbers.Integral, value, name, fn)
-    if low is not None and value < low:
-        raise RuntimeError(f"For '{fn}', '{name}' must be at least {low}, but got {value}.")
-    return value
-
-
-def _refuse(fn, why, **args):
-    """NotImplementedError naming the first given argument of ``args`` and why it cannot be
-    honoured; nothing when all are None."""
-    for name, value in args.items():
-        if value is not None:
-            raise NotImplementedError(f"For '{fn}', '{name}' is not supported: {why}.")
-
-
 def _qkv(query, key, value, fn):
     for x, name in ((query, 'query'), (key, 'key'), (value, 'value')):
         _of(Tensor, x, name, fn)
@@ -190,15 +169,6 @@ def _groups(q, k, fn, what='head_num'):
                            f"head number of 'key' and 'value' ({k.shape[1]}).")
 
 
-def _mask_array(mask, fn, name, kinds):
-    _of(Tensor, mask, name, fn)
-    a = mask.asnumpy()
-    if a.dtype.name not in kinds:
-        raise TypeError(f"For '{fn}', the dtype of '{name}' must be one of "
-                        f"{', '.join(kinds)}, but got {mask.dtype}.")
-    return a != 0
-
-
 def _compressed(mask, fn, name, mode):
     """Check the compressed causal mask of ``sparse_mode`` 2-4 (the kernels read it so)."""
     a = mask.reshape(mask.shape[-2:]) if mask.ndim > 2 and set(mask.shape[:-2]) == {1} else mask
@@ -227,49 +197,6 @@ def _full_mask(mask, b, n1, s1, s2, fn, name):
                            f"or (B, N1, S1, S2) with B={b}, N1={n1}, S1={s1}, S2={s2} (B and "
                            f"N1 may be 1), but got {shape}.")
     return mask
-
-
-def _band(pre, nxt, s1, s2, fn):
-    """MindSpore's documented checks: the pre/next band must not be empty."""
-    bad = (pre < 0 and nxt < 0) or \
-        (pre < 0 <= nxt and (nxt < -pre or -pre >= s2)) or \
-        (nxt < 0 <= pre and (-nxt > pre or -nxt >= s1))
-    if bad:
-        raise ValueError(f"For '{fn}', pre_tokens {pre} and next_tokens {nxt} leave an empty "
-                         f"band for S1={s1}, S2={s2}.")
-
-
-def _sparse_mode(mode, fn, top=4):
-    mode = _int(mode, 'sparse_mode', fn)
-    if top < mode <= 8:
-        raise NotImplementedError(
-            f"For '{fn}', sparse_mode {mode} is not supported: 5 (prefix) combines its "
-            f"'prefix' columns with the mask in a way MindSpore does not pin down, and 6-8 are "
-            f"not implemented in MindSpore either.")
-    if not 0 <= mode <= top:
-        raise RuntimeError(f"For '{fn}', the specified value of sparse_mode is invalid: it "
-                           f"must be in [0, {top}], but got {mode}.")
-    return mode
-
-
-def _lengths(value, fn, name, b, limit):
-    """Per-batch lengths: a list, tuple or Tensor of B (or 1, repeated) ints in [0, limit]."""
-    if isinstance(value, Tensor):
-        value = value.asnumpy().reshape(-1).tolist()
-    if not (isinstance(value, (list, tuple)) and
-            all(isinstance(x, numbers.Integral) for x in value)):
-        raise TypeError(f"For '{fn}', '{name}' must be a list, tuple or Tensor of ints, but "
-                        f"got {value!r}.")
-    a = np.asarray(value, np.int64).reshape(-1)
-    if b is not None and a.size == 1:
-        a = np.repeat(a, b)
-    if b is not None and a.size != b:
-        raise ValueError(f"For '{fn}', the size of '{name}' must be 1 or the batch size {b}, "
-                         f"but got {a.size}.")
-    if (a < 0).any() or (a > limit).any():
-        raise ValueError(f"For '{fn}', every element of '{name}' must be in [0, {limit}], but "
-                         f"got {a.tolist()}.")
-    return a
 
 
 def _pse(pse, q, s2, fn, name):
@@ -315,16 +242,6 @@ def _masking(fn, q, s2, attn_mask, mode, pre, nxt, q_len=None, kv_start=None, kv
     kv_end = np.full(b, s2) if kv_end is None else kv_end
     pattern = _pattern(q_len, kv_start, kv_end, s1, s2, mode, pre, nxt, banded)
     return pattern if user is None else pattern | user
-
-
-def _layout(value, fn, allowed):
-    if not isinstance(value, str):
-        raise TypeError(f"For '{fn}', 'input_layout' must be a str, but got "
-                        f"{type(value).__name__}.")
-    if value not in allowed:
-        raise ValueError(f"For '{fn}', 'input_layout' must be one of {', '.join(allowed)}, but "
-                         f"got '{value}'.")
-    return value
 
 
 # ---------------------------------------------------------------- training form
@@ -382,14 +299,6 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     masked = _masking(fn, q, s2, attn_mask, mode, pre, nxt)
     out = attend(q, k, v, scale, pse, masked, keep_prob)
     return _heads_back(out, layout)
-
-
-def _cumulative(value, fn, name, total):
-    lens = _lengths(value, fn, name, None, total)
-    if lens.size and ((np.diff(lens) < 0).any() or lens[-1] != total):
-        raise ValueError(f"For '{fn}', '{name}' must be non-decreasing and end at {total} (the "
-                         f"T axis), but got {lens.tolist()}.")
-    return np.diff(np.concatenate([[0], lens]))
 
 
 def _packed(query, key, value, head_num, attn_mask, qlen, kvlen, keep_prob, scale, pre, nxt,
@@ -461,13 +370,6 @@ def _split_heads(fn, query, key, value, layout, num_heads, nkv):
         raise RuntimeError(f"For '{fn}', num_heads / num_key_value_heads must not be greater "
                            f"than 64, but got {num_heads // heads}.")
     return q, k, v
-
-
-def _precise(value, fn, allowed):
-    value = _int(value, 'inner_precise', fn)
-    if value not in allowed:
-        raise ValueError(f"For '{fn}', 'inner_precise' must be one of {allowed}, but got "
-                         f"{value}.")
 
 
 def _infer(fn, query, key, value, mask, pse, num_heads, nkv, scale, layout, lse=False,
