@@ -47,11 +47,13 @@ def _lowest(x):
     return float(np.finfo(x._data.dtype).min)
 
 
-def attend(q, k, v, scale, pse=None, masked=None, keep_prob=1.0, lse=False):
+def attend(q, k, v, scale, pse=None, masked=None, keep_prob=1.0, lse=False, stats=False):
     """softmax(scale * q k^T + pse, masked out) [dropout] v, q (B, N1, S1, D), k and v
     (B, N2, S2, D) with N1 a multiple of N2; ``pse`` broadcasts to (B, N1, S1, S2), ``masked``
     is a NumPy bool array that does (True: masked out). With ``lse`` also returns the
-    log-sum-exp of the masked scores, (B, N1, S1, 1) float32 (-inf for a row all masked)."""
+    log-sum-exp of the masked scores, (B, N1, S1, 1) float32 (-inf for a row all masked); with
+    ``stats`` the softmax's row maximum and sum of exponentials instead, (B, N1, S1, 1) float32
+    each (the outputs FlashAttentionScore keeps for its backward)."""
     b, n1, s1, d = q.shape
     n2, s2 = k.shape[1], k.shape[2]
     g = n1 // n2
@@ -71,13 +73,15 @@ def attend(q, k, v, scale, pse=None, masked=None, keep_prob=1.0, lse=False):
         probs = dropout(probs, p=1.0 - keep_prob)
     out = matmul(reshape(probs, (b, n2, g * s1, s2)), v)
     out = reshape(out, (b, n1, s1, d))
-    if not lse:
+    if not (lse or stats):
         return out
     top = amax(scores, -1, keepdims=True)
     e = exp(sub(scores, top))
     if keep is not None:
         e = where(keep, e, 0.0)
     total = _sum(e, -1, keepdim=True)
+    if stats:
+        return out, cast(top, _float32), cast(total, _float32)
     empty = tensor_on(total.asnumpy() == 0, total)
     value = where(empty, float('-inf'), add(log(where(empty, 1.0, total)), top))
     return out, cast(value, _float32)
@@ -260,6 +264,16 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     modes that do not fit, NotImplementedError for drop_mask, padding_mask, prefix, sparse_mode
     5-8 and a 'TND' real_shift.
     """
+    return _flash(query, key, value, head_num, real_shift, drop_mask, padding_mask, attn_mask,
+                  prefix, actual_seq_qlen, actual_seq_kvlen, keep_prob, scalar_value,
+                  pre_tokens, next_tokens, inner_precise, input_layout, sparse_mode)
+
+
+def _flash(query, key, value, head_num, real_shift, drop_mask, padding_mask, attn_mask, prefix,
+           actual_seq_qlen, actual_seq_kvlen, keep_prob, scalar_value, pre_tokens, next_tokens,
+           inner_precise, input_layout, sparse_mode, stats=False):
+    """``flash_attention_score``; with ``stats``, ``(output, softmax max, softmax sum)``, the
+    two (B, N1, S1, 1) float32 (layouts other than 'TND')."""
     fn = 'flash_attention_score'
     _qkv(query, key, value, fn)
     head_num = _int(head_num, 'head_num', fn, 1)
@@ -281,6 +295,12 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     if layout == 'TND':
         _refuse(fn, "in the 'TND' layout it is the compressed ALiBi form (1024 rows), whose "
                 "expansion is not documented", real_shift=real_shift)
+        if stats:
+            raise NotImplementedError(
+                "FlashAttentionScore: softmax_max and softmax_sum in the 'TND' layout are not "
+                "available in hookgrad: MindSpore documents their shape as (T1, N1, D), which "
+                "does not say how a row's statistics are laid out; use "
+                "ops.flash_attention_score for the attention output")
         return _packed(query, key, value, head_num, attn_mask, actual_seq_qlen,
                        actual_seq_kvlen, keep_prob, scale, pre, nxt, mode, fn)
     if actual_seq_qlen is not None or actual_seq_kvlen is not None:
@@ -297,6 +317,9 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                 "precisely enough to expand", real_shift=real_shift)
     pse = None if real_shift is None else _pse(real_shift, q, s2, fn, 'real_shift')
     masked = _masking(fn, q, s2, attn_mask, mode, pre, nxt)
+    if stats:
+        out, top, total = attend(q, k, v, scale, pse, masked, keep_prob, stats=True)
+        return _heads_back(out, layout), top, total
     out = attend(q, k, v, scale, pse, masked, keep_prob)
     return _heads_back(out, layout)
 

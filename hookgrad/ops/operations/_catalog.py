@@ -19,6 +19,7 @@ from ._detection import *  # noqa: F401,F403
 from ._distributions import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._complex import *  # noqa: F401,F403  (Real, Imag, Conj, Complex, ComplexAbs...)
+from ._attention import *  # noqa: F401,F403  (FlashAttentionScore, PromptFlashAttention...)
 from ._feature_maps import *  # noqa: F401,F403
 from ._image import *  # noqa: F401,F403
 from ._indexing import *  # noqa: F401,F403
