@@ -336,6 +336,7 @@ class Cell(CellState, CellFlags, CellPrecision, CellInternals):
         for _, cell in self.cells_and_names():
             cell.__dict__['training'] = mode
             cell.__dict__['phase'] = phase
+            cell.__dict__.setdefault('_func_graph_flags', {})['training'] = mode   # get_flags
         return self
 
     def set_grad(self, requires_grad=True):

@@ -138,11 +138,6 @@ class Parameter(ParameterInternals, Tensor):
                              f"honoured by hookgrad (no sharding); pass layout=None")
         return self
 
-    @property
-    def data(self):
-        """The parameter itself (MindSpore's ``Parameter.data``)."""
-        return self
-
     def value(self):
         """A Tensor holding a copy of the current values (not connected to the graph)."""
         return Tensor._wrap(self._data.copy())

@@ -210,3 +210,12 @@ def test_graph_only_hooks_raise():
     with pytest.raises(RuntimeError, match="register_saved_tensors_hooks: pack and unpack "
                                            "hooks on saved tensors are not available"):
         net.register_saved_tensors_hooks(lambda t: t, lambda t: t)
+
+
+def test_set_train_records_the_training_flag_as_mindspore():
+    # MindSpore 2.10: {} for a new cell, {'training': True} after set_train()
+    net = nn.Dense(2, 2)
+    assert net.get_flags() == {}
+    net.set_train()
+    assert net.get_flags() == {'training': True}
+    assert net.set_train(False).get_flags() == {'training': False}

@@ -149,9 +149,14 @@ def test_repr():
 
 
 # ----------------------------------------------------------------- data, value, item assignment
-def test_data_is_the_parameter_itself():
+def test_data_is_a_tensor_over_the_parameters_memory():
+    # MindSpore 2.10: a Tensor (not the Parameter) that writes through to it
     p = P([1.0, 2.0], 'p')
-    assert p.data is p
+    d = p.data
+    assert type(d) is ms.Tensor and d is not p and not d.requires_grad
+    assert repr(d) == "Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  2.00000000e+00])"
+    d[0] = 5.0
+    assert p.asnumpy().tolist() == [5.0, 2.0]
 
 
 def test_value_is_a_snapshot():
