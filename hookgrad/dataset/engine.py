@@ -16,6 +16,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..kernels import backend as _backend
 from .row_state import _run, row_generator  # noqa: F401  (row_generator: this module's name)
+from .methods import DatasetMethods
 
 __all__ = ['Dataset', 'TupleIterator', 'DictIterator', 'row_generator']
 
@@ -56,11 +57,12 @@ def _int_at_least(value, minimum, who, arg, infinite=False):
     return int(value)
 
 
-class Dataset(abc.ABC):
+class Dataset(DatasetMethods, abc.ABC):
     """Base class of datasets: a node that yields rows of NumPy arrays, one epoch at a time.
 
     Subclasses define ``_rows()`` (a generator over one epoch's rows), ``get_col_names()`` and
-    ``_count()`` (rows per epoch). Each ``for`` loop over a dataset is one epoch; random
+    ``_count()`` (rows per epoch). ``filter``, ``concat``, ``padded_batch``, ``save``... come
+    from ``DatasetMethods`` (methods.py). Each ``for`` loop over a dataset is one epoch; random
     operations draw new values every epoch from the global generator (``ms.set_seed``).
     """
 
@@ -445,11 +447,17 @@ class TupleIterator:
 
     def __next__(self):
         if self._rows is None:
+            skip = self._dataset.get_init_step() if self._epoch == 0 else 0
+            if skip:                    # set_init_step: start at that global step
+                skipped, skip = divmod(skip, self._dataset.get_dataset_size() or 1)
+                self._epoch += skipped
             if self._num_epochs != -1 and self._epoch >= self._num_epochs:
                 raise RuntimeError(f"{type(self).__name__}: all num_epochs={self._num_epochs} "
                                    f"epochs of this iterator have been read")
             self._rows = self._dataset._rows()
             _run.iterator = self        # pipeline callbacks start a new run per iterator
+            for _ in range(skip):
+                next(self._rows, None)
         try:
             row = next(self._rows)
         except StopIteration:
