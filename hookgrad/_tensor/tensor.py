@@ -359,7 +359,9 @@ class Tensor(TensorMethods):
         return _ops.div(self, other)
 
     def __rtruediv__(self, other):
-        return _ops.div(other, self)
+        # ``number / tensor`` is ``reciprocal(tensor) * number`` in MindSpore 2.10 (its values
+        # differ from a division in the last place), as is its gradient
+        return _ops.mul(_ops.reciprocal(self), other)
 
     def __floordiv__(self, other):
         return _ops.floor_divide(self, other)

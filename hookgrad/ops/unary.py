@@ -187,7 +187,7 @@ class Reciprocal(Op):
     @staticmethod
     def backward(ctx, gy):
         (y,) = ctx.saved
-        return -gy * y * y
+        return -gy * (y * y)        # y * y first, as MindSpore's ReciprocalGrad rounds it
 
 
 class Sign(Op):

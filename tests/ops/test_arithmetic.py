@@ -50,7 +50,8 @@ ARITHMETIC = [
     _binary('Remainder', ops.remainder, np.remainder, (half_integers, even_divisors)),
     _binary('FloorMod', ops.floor_mod, np.remainder, (half_integers, even_divisors)),
     _unary('Sub', lambda x: 1.5 - x, lambda x: 1.5 - x, name='rsub_scalar'),
-    _unary('Div', lambda x: 2 / x, lambda x: 2 / x, away_from_zero, name='rdiv_scalar'),
+    _unary('Mul', lambda x: 2 / x, lambda x: 2 / x, away_from_zero,
+           name='rdiv_scalar'),
     _unary('Neg', ops.neg, np.negative),
     _unary('Square', ops.square, np.square),
     _unary('Identity', ops.identity, lambda x: x),
@@ -306,3 +307,17 @@ def test_tuple_of_tensors_operand_is_stacked_and_differentiable():
     assert out.shape == (2, 3) and out.tolist() == [[1.0, 2.0, 3.0], [1.0, 3.0, 5.0]]
     with pytest.raises(ValueError, match="cannot be made a Tensor: .*same shape"):
         (x, 1.0) + a
+
+
+def test_number_over_tensor_is_the_reciprocal_times_the_number_as_mindspore():
+    # MindSpore 2.10 computes number / tensor as tensor.reciprocal() * number: these are its
+    # values (0.1 / 1.25 is 0.08000000566, a true division gives 0.07999999821)
+    b = ms.Tensor(np.array([1.25, 1.75, 3.0, 7.0, 3.0], np.float32))
+    assert (0.1 / b).asnumpy().tolist() == [0.08000000566244125, 0.05714286118745804,
+                                            0.03333333507180214, 0.01428571529686451,
+                                            0.03333333507180214]
+    assert (3 / b).asnumpy().tolist()[3] == 0.4285714626312256
+    i = ms.Tensor(np.array([2, 4, 3], np.int32))
+    assert (3 / i).dtype == ms.float32 and (3 / i).asnumpy().tolist() == [1.5, 0.75, 1.0]
+    grad = ms.grad(lambda x: (3.0 / x).sum())(ms.Tensor(np.array([1.25, 7.0], np.float32)))
+    assert grad.asnumpy().tolist() == [-1.9200000762939453, -0.06122449412941933]

@@ -270,8 +270,19 @@ def _step_value(global_step, who):
                     f"{type(global_step).__name__}")
 
 
+_F = np.float32
+
+
+def _pow(base, exponent):
+    """``base ** exponent`` of float32 numbers as MindSpore's Pow kernel computes it: in float64,
+    rounded once."""
+    return _F(np.power(np.float64(_F(base)), np.float64(_F(exponent))))
+
+
 def _rate(value):
-    """A 0-d Float32 Tensor: schedules compute in float64 and round once."""
+    """A 0-d Float32 Tensor. Schedules compute in float32, step by step as MindSpore's ops do
+    (``0.1 * 0.9`` is 0.089999996, not float64's product rounded once), so the rates, and the
+    training that follows them, are MindSpore's to the bit."""
     return Tensor._wrap(np.asarray(value, dtype=np.float32))
 
 
@@ -322,14 +333,14 @@ class ExponentialDecayLR(_DecaySchedule):
 
     >>> import hookgrad as ms
     >>> print(ms.nn.ExponentialDecayLR(0.1, 0.9, 4)(ms.Tensor(2, ms.int32)))
-    0.09486833
+    0.094868325
     """
 
     def construct(self, global_step):
-        p = _step_value(global_step, 'nn.ExponentialDecayLR') / self.decay_steps
+        p = _F(_step_value(global_step, 'nn.ExponentialDecayLR')) / _F(self.decay_steps)
         if self.is_stair:
-            p = math.floor(p)
-        return _rate(self.learning_rate * self.decay_rate ** p)
+            p = np.floor(p)
+        return _rate(_F(self.learning_rate) * _pow(self.decay_rate, p))
 
 
 class NaturalExpDecayLR(_DecaySchedule):
@@ -342,10 +353,10 @@ class NaturalExpDecayLR(_DecaySchedule):
     """
 
     def construct(self, global_step):
-        p = _step_value(global_step, 'nn.NaturalExpDecayLR')
+        p = _F(_step_value(global_step, 'nn.NaturalExpDecayLR'))
         if self.is_stair:
-            p = math.floor(p / self.decay_steps) * self.decay_steps
-        return _rate(self.learning_rate * math.exp(-self.decay_rate * p))
+            p = np.floor_divide(p, _F(self.decay_steps)) * _F(self.decay_steps)
+        return _rate(_F(self.learning_rate) * _pow(math.e, -_F(self.decay_rate) * p))
 
 
 class InverseDecayLR(_DecaySchedule):
@@ -358,10 +369,11 @@ class InverseDecayLR(_DecaySchedule):
     """
 
     def construct(self, global_step):
-        p = _step_value(global_step, 'nn.InverseDecayLR') / self.decay_steps
+        p = _F(_step_value(global_step, 'nn.InverseDecayLR')) / _F(self.decay_steps)
         if self.is_stair:
-            p = math.floor(p)
-        return _rate(self.learning_rate / (1 + self.decay_rate * p))
+            p = np.floor(p)
+        # a number over a tensor is its reciprocal times the number in MindSpore
+        return _rate(_F(self.learning_rate) * (_F(1) / (_F(1) + _F(self.decay_rate) * p)))
 
 
 class CosineDecayLR(LearningRateSchedule):
@@ -399,8 +411,9 @@ class CosineDecayLR(LearningRateSchedule):
         self.delta = 0.5 * (max_lr - min_lr)
 
     def construct(self, global_step):
-        p = min(_step_value(global_step, 'nn.CosineDecayLR'), self.decay_steps)
-        return _rate(self.min_lr + self.delta * (1 + math.cos(math.pi * p / self.decay_steps)))
+        p = _F(min(_step_value(global_step, 'nn.CosineDecayLR'), self.decay_steps))
+        turn = _F(np.sin(np.float64(_F(math.pi) * (p / _F(self.decay_steps) + _F(0.5)))))
+        return _rate(_F(self.min_lr) + _F(self.delta) * (_F(1) + turn))
 
 
 class PolynomialDecayLR(LearningRateSchedule):
@@ -445,14 +458,14 @@ class PolynomialDecayLR(LearningRateSchedule):
         self.diff_learning_rate = learning_rate - end_learning_rate
 
     def construct(self, global_step):
-        step = _step_value(global_step, 'nn.PolynomialDecayLR')
-        span = self.decay_steps
+        step = _F(_step_value(global_step, 'nn.PolynomialDecayLR'))
+        span = _F(self.decay_steps)
         if self.update_decay_steps:
-            span = span * max(math.ceil(step / span), 1)
+            span = span * max(np.ceil(step / span), _F(1))
         else:
             step = min(step, span)
-        return _rate(self.diff_learning_rate * (1 - step / span) ** self.power
-                     + self.end_learning_rate)
+        return _rate(_F(self.diff_learning_rate) * _pow(_F(1) - step / span, self.power)
+                     + _F(self.end_learning_rate))
 
 
 class WarmUpLR(LearningRateSchedule):
@@ -484,8 +497,9 @@ class WarmUpLR(LearningRateSchedule):
         self.warmup_steps = _positive_int(warmup_steps, 'warmup_steps', who)
 
     def construct(self, global_step):
-        p = min(_step_value(global_step, 'nn.WarmUpLR'), self.warmup_steps) / self.warmup_steps
-        return _rate(self.learning_rate * p)
+        p = _F(min(_step_value(global_step, 'nn.WarmUpLR'), self.warmup_steps)) / \
+            _F(self.warmup_steps)
+        return _rate(_F(self.learning_rate) * p)
 
 
 class _IteratorLearningRate(LearningRateSchedule):
