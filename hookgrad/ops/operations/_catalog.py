@@ -42,6 +42,7 @@ from ._color_index_draw import *  # noqa: F401,F403  (RGBToHSV, UnravelIndex, Tr
 from ._sparse import *  # noqa: F401,F403  (SparseToDense, SparseTensorDenseMatmul...)
 from ._graph import *  # noqa: F401,F403  (FloatStatus, Partial, InsertGradientOf)
 from ._summary import *  # noqa: F401,F403  (ScalarSummary, ImageSummary, TensorSummary...)
+from ._more_primitives import *  # noqa: F401,F403  (CTCLoss, PadV3, ListDiff...)
 from ._graph import make_range, tuple_len  # noqa: F401
 from ._definition import *  # noqa: F401,F403  (PrimitiveWithInfer, prim_attr_register...)
 from ._primitive import Primitive
