@@ -1,5 +1,5 @@
 """CountNonZero, CheckNumerics, HistogramFixedWidth, ListDiff, CTCLoss, CTCGreedyDecoder, PadV3
-and ResizeNearestNeighborV2 against the values, dtypes and error messages MindSpore 2.10's CPU
+ResizeNearestNeighborV2, MaxPool3DWithArgmax, ResizeArea and EditDistance against the values, dtypes and error messages MindSpore 2.10's CPU
 build gives for the same inputs (recorded with MindSpore and written here); gradients against
 MindSpore's and finite differences. HistogramFixedWidth has no CPU kernel in MindSpore and its
 CountNonZero Primitive fails on CPU: their expectations are the documented examples and
@@ -14,7 +14,8 @@ from hookgrad.ops import operations as P
 from hookgrad.testing.gradcheck import check_grad
 
 NAMES = ['CountNonZero', 'CheckNumerics', 'HistogramFixedWidth', 'ListDiff', 'CTCLoss',
-         'CTCGreedyDecoder', 'PadV3', 'ResizeNearestNeighborV2']
+         'CTCGreedyDecoder', 'PadV3', 'ResizeNearestNeighborV2', 'MaxPool3DWithArgmax',
+         'ResizeArea', 'EditDistance']
 
 
 def _check(t, dtype, values, tol=0.0):
@@ -382,3 +383,144 @@ def test_resize_nearest_neighbor_v2_errors():
         P.ResizeNearestNeighborV2()(Tensor(IMAGE[0]), _size(5, 3))
     with pytest.raises(ValueError, match="the number of size must be equal to 2, but got 3"):
         P.ResizeNearestNeighborV2()(Tensor(IMAGE), _size(5, 3, 1))
+
+
+# ----------------------------------------------------------------------------- MaxPool3DWithArgmax
+VOLUME = np.arange(1, 33, dtype=np.float32).reshape(1, 1, 2, 4, 4)[..., ::-1].copy()
+
+
+@pytest.mark.parametrize('args, kwargs, values, argmax', [
+    ((2, 2, 0), {}, [[[24, 22], [32, 30]]], [[[20, 22], [28, 30]]]),
+    (((1, 2, 2), (1, 1, 2), (0, 1, 1)), {},
+     [[[4, 3, 1], [8, 7, 5], [12, 11, 9], [16, 15, 13], [16, 15, 13]],
+      [[20, 19, 17], [24, 23, 21], [28, 27, 25], [32, 31, 29], [32, 31, 29]]],
+     [[[0, 1, 3], [4, 5, 7], [8, 9, 11], [12, 13, 15], [12, 13, 15]],
+      [[16, 17, 19], [20, 21, 23], [24, 25, 27], [28, 29, 31], [28, 29, 31]]]),
+    (((1, 3, 3), 1, 0), {'ceil_mode': True, 'argmax_type': ms.int32},
+     [[[12, 11], [16, 15]], [[28, 27], [32, 31]]], [[[8, 9], [12, 13]], [[24, 25], [28, 29]]]),
+    (((1, 2, 2), (1, 2, 2), 0), {'dilation': (1, 2, 2)}, [[[12]], [[28]]], [[[8]], [[24]]]),
+    (((1, 3, 3), (1, 2, 2), 0), {'ceil_mode': True},
+     [[[12, 10], [16, 14]], [[28, 26], [32, 30]]], [[[8, 10], [12, 14]], [[24, 26], [28, 30]]]),
+])
+def test_max_pool3d_with_argmax_matches_mindspore(args, kwargs, values, argmax):
+    y, at = P.MaxPool3DWithArgmax(*args, **kwargs)(Tensor(VOLUME))
+    _check(y, ms.float32, [[values]])
+    _check(at, kwargs.get('argmax_type', ms.int64), [[argmax]])
+
+
+def test_max_pool3d_with_argmax_dtypes():
+    y, at = P.MaxPool3DWithArgmax(2, 2, 0)(Tensor(VOLUME.astype(np.float64)))
+    _check(y, ms.float64, [[[[[24, 22], [32, 30]]]]])
+    y, at = P.MaxPool3DWithArgmax(2, 2, 0)(Tensor(VOLUME.astype(np.int32)))
+    _check(y, ms.int32, [[[[[24, 22], [32, 30]]]]])
+    _check(at, ms.int64, [[[[[20, 22], [28, 30]]]]])
+
+
+def test_max_pool3d_with_argmax_gradient_matches_mindspore():
+    prim = P.MaxPool3DWithArgmax((1, 2, 2), (1, 1, 2), (0, 1, 1))
+    g = ms.grad(lambda a: (prim(a)[0] * 2).sum())(Tensor(VOLUME))
+    plane = [[2, 2, 0, 2], [2, 2, 0, 2], [2, 2, 0, 2], [4, 4, 0, 4]]
+    _check(g, ms.float32, [[[plane, plane]]])
+    check_grad(lambda a: prim(a)[0], np.random.default_rng(1).normal(size=(1, 2, 2, 4, 4)))
+
+
+def test_max_pool3d_with_argmax_errors():
+    with pytest.raises(ValueError, match=r"For 'MaxPool3DWithArgmax', the 'data_format' must be "
+                                         r"str and must be in '\['NCDHW'\]', but got 'NDHWC'"):
+        P.MaxPool3DWithArgmax(2, 2, 0, data_format='NDHWC')
+    with pytest.raises(TypeError, match=r"the 'argmax_type' should be one of \[mindspore.int32, "
+                                        r"mindspore.int64\], but got 'mindspore.float32'"):
+        P.MaxPool3DWithArgmax(2, 2, 0, argmax_type=ms.float32)
+    with pytest.raises(ValueError, match=r"For primitive\[MaxPool3DWithArgmax\], the input x "
+                                         r"rank must be equal to 5, but got 4"):
+        P.MaxPool3DWithArgmax(2, 2, 0)(Tensor(VOLUME[0]))
+
+
+# ----------------------------------------------------------------------------- ResizeArea
+NHWC = np.arange(1, 25, dtype=np.float32).reshape(1, 4, 3, 2)
+AREA_DOWN = [[[[3.166667, 4.166667], [5.833334, 6.833334]],
+              [[10.666667, 11.666667], [13.333334, 14.333334]],
+              [[18.166666, 19.166666], [20.833332, 21.833332]]]]
+
+
+@pytest.mark.parametrize('dtype', ['float32', 'float64', 'float16', 'int32'])
+def test_resize_area_matches_mindspore_as_float32(dtype):
+    _check(P.ResizeArea()(Tensor(NHWC.astype(dtype)), _size(3, 2)), ms.float32, AREA_DOWN, 1e-6)
+
+
+def test_resize_area_upsampling_and_aligned_corners():
+    up = [[[1.0, 2.0], [2.333333, 3.333333], [3.666667, 4.666666], [5.0, 6.0]],
+          [[5.5, 6.5], [6.833334, 7.833334], [8.166667, 9.166666], [9.5, 10.5]],
+          [[10.000001, 11.0], [11.333335, 12.333335], [12.666669, 13.666668],
+           [14.000002, 15.000003]],
+          [[14.499999, 15.5], [15.833333, 16.833332], [17.166664, 18.166666],
+           [18.499998, 19.499998]],
+          [[18.999998, 19.999998], [20.33333, 21.333332], [21.666664, 22.666666],
+           [22.999998, 23.999998]]]
+    _check(P.ResizeArea()(Tensor(NHWC), _size(5, 4)), ms.float32, [up], 1e-6)
+    aligned = [[[[4, 5], [7, 8]], [[12, 13], [15, 16]], [[20, 21], [23, 24]]]]
+    _check(P.ResizeArea(align_corners=True)(Tensor(NHWC), _size(3, 2)), ms.float32, aligned,
+           1e-6)
+
+
+def test_resize_area_errors():
+    with pytest.raises(ValueError, match=r"For primitive\[ResizeArea\], the images dimension "
+                                         r"must be equal to 4, but got 3"):
+        P.ResizeArea()(Tensor(NHWC[0]), _size(3, 2))
+    with pytest.raises(ValueError, match="the input1 num must be equal to 2, but got 3"):
+        P.ResizeArea()(Tensor(NHWC), _size(3, 2, 1))
+    with pytest.raises(ValueError, match="For 'ResizeArea', 'size' should only contain positive "
+                                         "number"):
+        P.ResizeArea()(Tensor(NHWC), _size(0, 2))
+    with pytest.raises(TypeError, match=r"the input argument\[size\] must be a type of "
+                                        r"\{Tensor\[Int32\]\}, but got Tensor\[Int64\]"):
+        P.ResizeArea()(Tensor(NHWC), Tensor(np.array([3, 2], np.int64)))
+    with pytest.raises(TypeError, match="For 'ResizeArea', the type of 'align_corners' should be "
+                                        "'bool', but got type 'int'"):
+        P.ResizeArea(align_corners=1)
+
+
+# ----------------------------------------------------------------------------- EditDistance
+def _ints(values):
+    return Tensor(np.array(values, np.int64))
+
+
+HYP = (_ints([[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 1, 0], [1, 1, 0], [1, 1, 1]]),
+       [1, 2, 3, 1, 7, 8], _ints([2, 2, 3]))
+TRUTH = (_ints([[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0], [1, 1, 0], [1, 1, 1],
+                [1, 1, 2]]), [1, 3, 2, 1, 5, 7, 9, 8], _ints([2, 2, 3]))
+
+
+def _edit(prim, dtype=np.float32, hyp_shape=None, truth=TRUTH):
+    return prim(HYP[0], Tensor(np.array(HYP[1], dtype)), HYP[2] if hyp_shape is None else
+                hyp_shape, truth[0], Tensor(np.array(truth[1], dtype)), truth[2])
+
+
+def test_edit_distance_matches_mindspore():
+    _check(_edit(P.EditDistance()), ms.float32, [[0.5, 0.5], [1.0, 0.3333334]], 1e-6)
+    _check(_edit(P.EditDistance(), np.int32), ms.float32, [[0.5, 0.5], [1.0, 0.3333334]], 1e-6)
+    _check(_edit(P.EditDistance(normalize=False)), ms.float32, [[1, 1], [1, 1]])
+    _check(_edit(P.EditDistance(), hyp_shape=_ints([2, 3, 3])), ms.float32,
+           [[0.5, 0.5, 0.0], [1.0, 0.3333334, 0.0]], 1e-6)
+    short = (_ints([[0, 0, 0], [0, 1, 0], [1, 1, 0]]), [1, 2, 7], _ints([2, 2, 3]))
+    _check(_edit(P.EditDistance(), truth=short), ms.float32, [[2, 1], [0, 1]])
+
+
+def test_edit_distance_errors():
+    with pytest.raises(TypeError, match="For 'EditDistance', the type of 'normalize' should be "
+                                        "'bool', but got type 'int'"):
+        P.EditDistance(normalize=1)
+    with pytest.raises(TypeError, match=r"Dtype of hypothesis_values and truth_values must be the "
+                                        r"same, but got hypothesis_values: Tensor\[Float32\], "
+                                        r"truth_values: Tensor\[Int32\]"):
+        P.EditDistance()(HYP[0], Tensor(np.array(HYP[1], np.float32)), HYP[2], TRUTH[0],
+                         Tensor(np.array(TRUTH[1], np.int32)), TRUTH[2])
+    with pytest.raises(ValueError, match="hypothesis_shape should be equal to hypothesis_indices "
+                                         "shape\\[1\\] but got hypothesis_shape: 2 and "
+                                         "hypothesis_indices shape\\[1\\]: 3"):
+        _edit(P.EditDistance(), hyp_shape=_ints([2, 2]))
+    one = Tensor(np.array([[0, 0, 0]], np.int32))
+    with pytest.raises(TypeError, match=r"the input argument\[hypothesis_indices\] must be a "
+                                        r"type of \{Tensor\[Int64\]\}, but got Tensor\[Int32\]"):
+        P.EditDistance()(one, Tensor(np.array([1.0], np.float32)), Tensor(np.ones(3, np.int32)),
+                         one, Tensor(np.array([1.0], np.float32)), Tensor(np.ones(3, np.int32)))

@@ -1,5 +1,6 @@
 """MindSpore's Primitive classes CountNonZero, CheckNumerics, HistogramFixedWidth, ListDiff,
-CTCLoss, CTCGreedyDecoder, PadV3 and ResizeNearestNeighborV2.
+CTCLoss, CTCGreedyDecoder, PadV3 and ResizeNearestNeighborV2 (and, from
+``_more_primitives_extra``, MaxPool3DWithArgmax, ResizeArea and EditDistance).
 
 Each runs hookgrad's functional op for its math: ``count_nonzero``, ``ctc_loss`` over
 ``log_softmax``, ``nn_pad.padded`` and ``gather`` (whose recorded gradients give MindSpore's
@@ -372,3 +373,10 @@ class ResizeNearestNeighborV2(Primitive):
                                    self.half_pixel_centers)
             x = gather(x, _constant(index, x), axis)
         return x
+
+
+# MaxPool3DWithArgmax, ResizeArea, EditDistance: the second module of this set.
+from ._more_primitives_extra import *  # noqa: E402,F401,F403
+from ._more_primitives_extra import __all__ as _extra  # noqa: E402
+
+__all__ += _extra

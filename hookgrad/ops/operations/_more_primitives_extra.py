@@ -1,0 +1,158 @@
+"""MindSpore's Primitive classes MaxPool3DWithArgmax, ResizeArea and EditDistance.
+
+MaxPool3DWithArgmax runs ``pooling_nd.max_pool3d_padded`` (its gradient goes to each window's
+maximum, as MindSpore's bprop sends it). ResizeArea (TensorFlow's area resampling, Float32
+out, no gradient in MindSpore) and EditDistance (Levenshtein distances of sparse sequences)
+compute on the host. Constructor and call arguments, dtypes and error messages follow
+MindSpore 2.10.
+"""
+import numpy as np
+
+from ..._dtype import int32 as _int32, int64 as _int64
+from .._base import as_tensor
+from ..conv import as_ints
+from ..pooling_nd import max_pool3d_padded
+from ..arithmetic import cast
+from ._primitive import Primitive, _constant
+
+__all__ = ['MaxPool3DWithArgmax', 'ResizeArea', 'EditDistance']
+
+
+def _bool(value, prim, what):
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{prim}', the type of '{what}' should be 'bool', but got type "
+                        f"'{type(value).__name__}'.")
+    return value
+
+
+class MaxPool3DWithArgmax(Primitive):
+    """``MaxPool3DWithArgmax(ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
+    data_format='NCDHW', argmax_type=int64)(x)``: ``(output, argmax)``, 3-d max pooling of the
+    (N, C, D, H, W) ``x`` (padding counts as -infinity) and the position of each maximum in
+    its (D, H, W) volume."""
+    def __init__(self, ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
+                 data_format='NCDHW', argmax_type=_int64):
+        where = 'MaxPool3DWithArgmax'
+        if data_format != 'NCDHW':
+            raise ValueError(f"For '{where}', the 'data_format' must be str and must be in "
+                             f"'['NCDHW']', but got '{data_format}'.")
+        if argmax_type not in (_int32, _int64):
+            raise TypeError(f"For '{where}', the 'argmax_type' should be one of "
+                            f"[mindspore.int32, mindspore.int64], but got "
+                            f"'mindspore.{str(argmax_type).lower()}'.")
+        super().__init__(ksize=as_ints(ksize, 3, where, 'ksize'),
+                         strides=as_ints(strides, 3, where, 'strides'),
+                         pads=as_ints(pads, 3, where, 'pads', minimum=0),
+                         dilation=as_ints(dilation, 3, where, 'dilation'),
+                         ceil_mode=_bool(ceil_mode, where, 'ceil_mode'),
+                         data_format=data_format, argmax_type=argmax_type)
+
+    def construct(self, x):
+        x = as_tensor(x, 'x')
+        if x.ndim != 5:
+            raise ValueError(f"For primitive[MaxPool3DWithArgmax], the input x rank must be "
+                             f"equal to 5, but got {x.ndim}.")
+        pads = tuple(p for p in self.pads for _ in (0, 1))
+        y, argmax = max_pool3d_padded(x, self.ksize, self.strides, pads, self.dilation,
+                                      self.ceil_mode, True, 'ops.MaxPool3DWithArgmax')
+        if self.argmax_type == _int32:
+            argmax = cast(argmax, _int32)
+        return y, argmax
+
+
+def _area_matrix(n_in, n_out, align_corners):
+    """(n_out, n_in) weights of TensorFlow's area resize along one axis: each output cell
+    covers ``scale`` input cells, partly covered ones weighted by the overlap, indices past the
+    input clamped to its last cell; divided by ``scale``."""
+    scale = (n_in - 1) / (n_out - 1) if align_corners and n_out > 1 else n_in / n_out
+    weights = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        lo, hi = o * scale, (o + 1) * scale
+        for i in range(int(np.floor(lo)), int(np.ceil(hi))):
+            weights[o, min(i, n_in - 1)] += min(i + 1, hi) - max(i, lo)
+    return weights / scale
+
+
+class ResizeArea(Primitive):
+    """``ResizeArea(align_corners=False)(images, size)``: the (N, H, W, C) ``images`` resized
+    to ``size`` (an Int32 Tensor (new_height, new_width)) by area averaging, as Float32."""
+    def __init__(self, align_corners=False):
+        super().__init__(align_corners=_bool(align_corners, 'ResizeArea', 'align_corners'))
+
+    def construct(self, images, size):
+        x, size = as_tensor(images, 'images'), as_tensor(size, 'size')
+        if x.ndim != 4:
+            raise ValueError(f"For primitive[ResizeArea], the images dimension must be equal "
+                             f"to 4, but got {x.ndim}.")
+        if size.dtype != _int32:
+            raise TypeError(f"For primitive[ResizeArea], the input argument[size] must be a "
+                            f"type of {{Tensor[Int32]}}, but got Tensor[{size.dtype}].")
+        hw = [int(v) for v in size.asnumpy().ravel()]
+        if len(hw) != 2:
+            raise ValueError(f"For primitive[ResizeArea], the input1 num must be equal to 2, but "
+                             f"got {len(hw)}.")
+        if min(hw) <= 0:
+            raise ValueError("For 'ResizeArea', 'size' should only contain positive number.")
+        rows = _area_matrix(x.shape[1], hw[0], self.align_corners)
+        cols = _area_matrix(x.shape[2], hw[1], self.align_corners)
+        out = np.einsum('oh,nhwc,pw->nopc', rows, x.asnumpy().astype(np.float64), cols)
+        return _constant(out.astype(np.float32), x)
+
+
+def _levenshtein(a, b):
+    row = list(range(len(b) + 1))
+    for i, u in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, v in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (u != v))
+    return row[-1]
+
+
+def _sequences(indices, values, shape):
+    """{position (all coordinates but the last): values in order of the last coordinate}."""
+    seqs = {}
+    for idx, v in sorted(zip(map(tuple, indices.tolist()), values.tolist())):
+        seqs.setdefault(idx[:-1], []).append(v)
+    return seqs
+
+
+class EditDistance(Primitive):
+    """``EditDistance(normalize=True)(hypothesis_indices, hypothesis_values, hypothesis_shape,
+    truth_indices, truth_values, truth_shape)``: the Float32 Levenshtein distance between each
+    pair of sequences of two sparse tensors (sequences run along the last dimension; the output
+    drops it), divided by the truth's length when ``normalize``."""
+    def __init__(self, normalize=True):
+        super().__init__(normalize=_bool(normalize, 'EditDistance', 'normalize'))
+
+    def construct(self, hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                  truth_values, truth_shape):
+        args = {'hypothesis_indices': hypothesis_indices, 'hypothesis_shape': hypothesis_shape,
+                'truth_indices': truth_indices, 'truth_shape': truth_shape}
+        for what, t in args.items():
+            t = as_tensor(t, what)
+            if t.dtype != _int64:
+                raise TypeError(f"For primitive[EditDistance], the input argument[{what}] must "
+                                f"be a type of {{Tensor[Int64]}}, but got Tensor[{t.dtype}].")
+            args[what] = t.asnumpy()
+        hv, tv = as_tensor(hypothesis_values), as_tensor(truth_values)
+        if hv.dtype != tv.dtype:
+            raise TypeError(f"Dtype of hypothesis_values and truth_values must be the same, but "
+                            f"got hypothesis_values: Tensor[{hv.dtype}], truth_values: "
+                            f"Tensor[{tv.dtype}].")
+        for side in ('hypothesis', 'truth'):
+            shape, indices = args[f'{side}_shape'], args[f'{side}_indices']
+            if shape.shape[0] != indices.shape[1]:
+                raise ValueError(f"{side}_shape should be equal to {side}_indices shape[1] but "
+                                 f"got {side}_shape: {shape.shape[0]} and {side}_indices "
+                                 f"shape[1]: {indices.shape[1]}.")
+        hyp = _sequences(args['hypothesis_indices'], hv.asnumpy(), args['hypothesis_shape'])
+        truth = _sequences(args['truth_indices'], tv.asnumpy(), args['truth_shape'])
+        out_shape = np.maximum(args['hypothesis_shape'], args['truth_shape'])[:-1]
+        out = np.zeros(tuple(int(n) for n in out_shape), np.float32)
+        for pos in np.ndindex(*out.shape):
+            a, b = hyp.get(pos, []), truth.get(pos, [])
+            d = float(_levenshtein(a, b))
+            if self.normalize:
+                d = d / len(b) if b else (np.inf if a else 0.0)
+            out[pos] = d
+        return _constant(out, hv)
