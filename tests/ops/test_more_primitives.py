@@ -2,8 +2,8 @@
 ResizeNearestNeighborV2, MaxPool3DWithArgmax, ResizeArea and EditDistance against the values, dtypes and error messages MindSpore 2.10's CPU
 build gives for the same inputs (recorded with MindSpore and written here); gradients against
 MindSpore's and finite differences. HistogramFixedWidth has no CPU kernel in MindSpore and its
-CountNonZero Primitive fails on CPU: their expectations are the documented examples and
-``mindspore.ops.count_nonzero``'s recorded values."""
+CountNonZero and Dilation2D Primitives fail on CPU: their expectations are the documented
+examples and formulas and ``mindspore.ops.count_nonzero``'s recorded values."""
 import numpy as np
 import pytest
 
@@ -15,7 +15,7 @@ from hookgrad.testing.gradcheck import check_grad
 
 NAMES = ['CountNonZero', 'CheckNumerics', 'HistogramFixedWidth', 'ListDiff', 'CTCLoss',
          'CTCGreedyDecoder', 'PadV3', 'ResizeNearestNeighborV2', 'MaxPool3DWithArgmax',
-         'ResizeArea', 'EditDistance']
+         'ResizeArea', 'EditDistance', 'Dilation2D']
 
 
 def _check(t, dtype, values, tol=0.0):
@@ -524,3 +524,75 @@ def test_edit_distance_errors():
                                         r"type of \{Tensor\[Int64\]\}, but got Tensor\[Int32\]"):
         P.EditDistance()(one, Tensor(np.array([1.0], np.float32)), Tensor(np.ones(3, np.int32)),
                          one, Tensor(np.array([1.0], np.float32)), Tensor(np.ones(3, np.int32)))
+
+
+# ----------------------------------------------------------------------------- Dilation2D
+def _dilation_reference(x, f, stride, dilation, same):
+    """The documented formula, element by element; 'same' padding filled with 0."""
+    (s0, s1), (d0, d1) = stride, dilation
+    kh, kw = f.shape[1:]
+    spans = ((kh - 1) * d0 + 1, (kw - 1) * d1 + 1)
+    if same:
+        outs = [-(-n // s) for n, s in zip(x.shape[2:], stride)]
+        totals = [max((o - 1) * s + k - n, 0) for o, s, k, n in
+                  zip(outs, stride, spans, x.shape[2:])]
+        x = np.pad(x, ((0, 0), (0, 0)) + tuple((t // 2, t - t // 2) for t in totals))
+    else:
+        outs = [-(-(n - k + 1) // s) for n, s, k in zip(x.shape[2:], stride, spans)]
+    y = np.empty(x.shape[:2] + tuple(outs), x.dtype)
+    for b, c, h, w in np.ndindex(*y.shape):
+        y[b, c, h, w] = max(x[b, c, s0 * h + d0 * m, s1 * w + d1 * n] + f[c, m, n]
+                            for m in range(kh) for n in range(kw))
+    return y
+
+
+DIL_X = np.random.default_rng(3).normal(size=(2, 3, 6, 7))
+DIL_F = np.random.default_rng(4).normal(size=(3, 2, 3))
+
+
+@pytest.mark.parametrize('stride, dilation, pad_mode', [
+    (1, 1, 'VALID'), ((1, 1, 2, 2), (1, 1, 1, 1), 'SAME'), ((2, 1), (1, 2), 'same'),
+    (1, (2, 1), 'valid'), (3, 1, 'SAME')])
+def test_dilation2d_follows_the_documented_formula(stride, dilation, pad_mode):
+    prim = P.Dilation2D(stride, dilation, pad_mode)
+    out = prim(Tensor(DIL_X), Tensor(DIL_F))
+    want = _dilation_reference(DIL_X, DIL_F, prim.stride[2:], prim.dilation[2:],
+                               pad_mode.upper() == 'SAME')
+    _check(out, ms.float64, want, 1e-12)
+    check_grad(lambda a, b: prim(a, b), DIL_X, DIL_F)
+
+
+def test_dilation2d_documented_example_and_integers():
+    out = P.Dilation2D((1, 1, 2, 2), (1, 1, 2, 2), 'VALID')(Tensor(np.ones((1, 3, 5, 5),
+                                                                           np.float16)),
+                                                            Tensor(np.ones((3, 2, 2), np.float16)))
+    _check(out, ms.float16, np.full((1, 3, 2, 2), 2.0))
+    x = np.array([[[[1, 5, 2, 0], [3, 1, 4, 2], [0, 2, 6, 1], [2, 3, 1, 7]]]], np.int32)
+    f = np.array([[[1, 0], [2, 0]]], np.int32)
+    _check(P.Dilation2D(1, 1, 'SAME')(Tensor(x), Tensor(f)), ms.int32,
+           _dilation_reference(x, f, (1, 1), (1, 1), True))
+
+
+def test_dilation2d_gradient_goes_to_the_maximum():
+    x = Tensor(np.array([[[[1, 5, 2, 0], [3, 1, 4, 2], [0, 2, 6, 1], [2, 3, 1, 7]]]],
+                        np.float32))
+    f = Tensor(np.array([[[0.5, 0.1], [0.2, 0.0]]], np.float32))
+    gx, gf = ms.grad(lambda a, b: P.Dilation2D(1, 1, 'VALID')(a, b).sum(),
+                     grad_position=(0, 1))(x, f)
+    _check(gx, ms.float32, [[[[0, 2, 0, 0], [1, 0, 1, 0], [0, 0, 3, 0], [0, 1, 0, 1]]]])
+    _check(gf, ms.float32, [[[2, 2], [2, 3]]])
+
+
+def test_dilation2d_errors():
+    with pytest.raises(ValueError, match="For 'Dilation2D', NHWC format is not supported at "
+                                         "present"):
+        P.Dilation2D(1, 1, 'VALID', 'NHWC')
+    with pytest.raises(ValueError, match=r"For 'Dilation2D', the 'pad_mode' must be str and must "
+                                         r"be in '\['VALID', 'SAME', 'valid', 'same'\]', but got "
+                                         r"'foo'"):
+        P.Dilation2D(1, 1, 'foo')
+    with pytest.raises(ValueError, match="attr 'stride' should be an positive int number or a "
+                                         "tuple of two or four positive int numbers"):
+        P.Dilation2D((1, 2, 3), 1)
+    with pytest.raises(ValueError, match="stride should be in the range of \\[1, 255\\]"):
+        P.Dilation2D(256, 1)

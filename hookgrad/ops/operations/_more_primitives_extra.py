@@ -1,10 +1,13 @@
-"""MindSpore's Primitive classes MaxPool3DWithArgmax, ResizeArea and EditDistance.
+"""MindSpore's Primitive classes MaxPool3DWithArgmax, ResizeArea, EditDistance and Dilation2D.
 
 MaxPool3DWithArgmax runs ``pooling_nd.max_pool3d_padded`` (its gradient goes to each window's
 maximum, as MindSpore's bprop sends it). ResizeArea (TensorFlow's area resampling, Float32
 out, no gradient in MindSpore) and EditDistance (Levenshtein distances of sparse sequences)
-compute on the host. Constructor and call arguments, dtypes and error messages follow
-MindSpore 2.10.
+compute on the host. Dilation2D (which MindSpore 2.10's CPU build cannot run) follows its
+documented formula: the maximum over the kernel window of input plus filter, 'same' padding
+filled with 0 as documented, composed of ``nn_pad.padded``, strided slices, ``stack`` and
+``reduction.max`` (whose gradient goes to the first maximum, where MindSpore's backprop sends
+it). Constructor and call arguments, dtypes and error messages follow MindSpore 2.10.
 """
 import numpy as np
 
@@ -12,10 +15,13 @@ from ..._dtype import int32 as _int32, int64 as _int64
 from .._base import as_tensor
 from ..conv import as_ints
 from ..pooling_nd import max_pool3d_padded
-from ..arithmetic import cast
+from ..arithmetic import add, cast
+from ..nn_pad import padded
+from ..reduction import max as _max_with_index
+from ..shaping import reshape, stack
 from ._primitive import Primitive, _constant
 
-__all__ = ['MaxPool3DWithArgmax', 'ResizeArea', 'EditDistance']
+__all__ = ['MaxPool3DWithArgmax', 'ResizeArea', 'EditDistance', 'Dilation2D']
 
 
 def _bool(value, prim, what):
@@ -156,3 +162,79 @@ class EditDistance(Primitive):
                 d = d / len(b) if b else (np.inf if a else 0.0)
             out[pos] = d
         return _constant(out, hv)
+
+
+def _dilation_attr(name, value):
+    """MindSpore's (1, 1, height, width) form of Dilation2D's stride or dilation."""
+    if isinstance(value, bool) or not isinstance(value, (int, tuple)):
+        raise TypeError(f"For 'Dilation2D', the type of '{name}' should be one of '['int', "
+                        f"'tuple']', but got type '{type(value).__name__}'.")
+    if isinstance(value, int):
+        out = (1, 1, value, value)
+    elif len(value) == 2:
+        out = (1, 1) + value
+    elif len(value) == 4:
+        if value[0] != 1 or value[1] != 1:
+            raise ValueError(f"For 'Dilation2D' attr '{name}' should be [1, 1, {name}_height, "
+                             f"{name}_weigth]when data_format is 'NCHW', but got {value}")
+        out = value
+    else:
+        out = (0,)
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in out):
+        raise ValueError(f"For 'Dilation2D' attr '{name}' should be an positive int number or a "
+                         f"tuple of two or four positive int numbers, but got {value}")
+    return tuple(out)
+
+
+class Dilation2D(Primitive):
+    """``Dilation2D(stride, dilation, pad_mode='SAME', data_format='NCHW')(x, filter)``: the
+    grayscale dilation ``max_{m, n} x[.., s0 h + d0 m, s1 w + d1 n] + filter[c, m, n]`` of the
+    (N, C, H, W) ``x`` by the (C, kh, kw) ``filter`` of its dtype."""
+    def __init__(self, stride, dilation, pad_mode='SAME', data_format='NCHW'):
+        if data_format == 'NHWC':
+            raise ValueError("For 'Dilation2D', NHWC format is not supported at present.")
+        if data_format != 'NCHW':
+            raise ValueError(f"For 'Dilation2D', the 'data_format' must be str and must be in "
+                             f"'['NCHW', 'NHWC']', but got '{data_format}'.")
+        if pad_mode not in ('VALID', 'SAME', 'valid', 'same'):
+            raise ValueError(f"For 'Dilation2D', the 'pad_mode' must be str and must be in "
+                             f"'['VALID', 'SAME', 'valid', 'same']', but got '{pad_mode}'.")
+        stride = _dilation_attr('stride', stride)
+        if not (1 <= stride[2] <= 255 and 1 <= stride[3] <= 255):
+            raise ValueError(f"For Dilation2D, size of stride is not supported, stride should be "
+                             f"in the range of [1, 255], but got stride_h: `{stride[2]}`, "
+                             f"stride_w: `{stride[3]}`.")
+        super().__init__(stride=stride, dilation=_dilation_attr('dilation', dilation),
+                         pad_mode=pad_mode.upper(), data_format=data_format)
+
+    def construct(self, x, filter):
+        x, f = as_tensor(x, 'x'), as_tensor(filter, 'filter')
+        if x.ndim != 4 or f.ndim != 3 or f.shape[0] != x.shape[1]:
+            raise ValueError(f"For 'Dilation2D', 'x' must be (N, C, H, W) and 'filter' (C, "
+                             f"kh, kw) with the same C, but got shapes {x.shape} and {f.shape}.")
+        if x.dtype != f.dtype:
+            raise TypeError(f"For 'Dilation2D', 'x' and 'filter' must have one dtype, but got "
+                            f"{x.dtype} and {f.dtype}.")
+        (s0, s1), (d0, d1) = self.stride[2:], self.dilation[2:]
+        kh, kw = f.shape[1:]
+        spans = ((kh - 1) * d0 + 1, (kw - 1) * d1 + 1)
+        sizes = []
+        pairs = []
+        for n, s, k in zip(x.shape[2:], (s0, s1), spans):
+            if self.pad_mode == 'SAME':
+                out = -(-n // s)
+                total = max((out - 1) * s + k - n, 0)
+                pairs.append((total // 2, total - total // 2))
+            else:
+                out = -(-(n - k + 1) // s)
+                if out <= 0:
+                    raise ValueError(f"For 'Dilation2D', the dilated filter {spans} does not fit "
+                                     f"the input {x.shape[2:]} with 'VALID' padding.")
+            sizes.append(out)
+        if pairs:
+            x = padded(x, pairs[::-1], 'constant', 0, 'Dilation2D')
+        ho, wo = sizes
+        windows = [x[:, :, d0 * m:d0 * m + s0 * (ho - 1) + 1:s0,
+                     d1 * n:d1 * n + s1 * (wo - 1) + 1:s1]
+                   + reshape(f[:, m, n], (1, -1, 1, 1)) for m in range(kh) for n in range(kw)]
+        return _max_with_index(stack(windows, -1), -1)[0]
