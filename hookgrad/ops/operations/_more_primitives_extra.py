@@ -1,4 +1,5 @@
-"""MindSpore's Primitive classes MaxPool3DWithArgmax, ResizeArea, EditDistance and Dilation2D.
+"""MindSpore's Primitive classes MaxPool3DWithArgmax, ResizeArea, EditDistance, Dilation2D and
+Betainc.
 
 MaxPool3DWithArgmax runs ``pooling_nd.max_pool3d_padded`` (its gradient goes to each window's
 maximum, as MindSpore's bprop sends it). ResizeArea (TensorFlow's area resampling, Float32
@@ -7,11 +8,18 @@ compute on the host. Dilation2D (which MindSpore 2.10's CPU build cannot run) fo
 documented formula: the maximum over the kernel window of input plus filter, 'same' padding
 filled with 0 as documented, composed of ``nn_pad.padded``, strided slices, ``stack`` and
 ``reduction.max`` (whose gradient goes to the first maximum, where MindSpore's backprop sends
-it). Constructor and call arguments, dtypes and error messages follow MindSpore 2.10.
+it). Betainc is the op ``IncompleteBeta`` (continued fraction in float64, rounded once to the
+input's dtype); its gradient, as MindSpore's bprop, flows to ``x`` only (the beta density).
+Constructor and call arguments, dtypes and error messages follow MindSpore 2.10.
 """
+import math
+
 import numpy as np
 
 from ..._dtype import int32 as _int32, int64 as _int64
+from ...autograd.function import Op
+from ...autograd.math import array_math
+from ...kernels.backend import to_host
 from .._base import as_tensor
 from ..conv import as_ints
 from ..pooling_nd import max_pool3d_padded
@@ -19,9 +27,11 @@ from ..arithmetic import add, cast
 from ..nn_pad import padded
 from ..reduction import max as _max_with_index
 from ..shaping import reshape, stack
+from ..special import lgamma
+from ..unary import exp, log, log1p
 from ._primitive import Primitive, _constant
 
-__all__ = ['MaxPool3DWithArgmax', 'ResizeArea', 'EditDistance', 'Dilation2D']
+__all__ = ['MaxPool3DWithArgmax', 'ResizeArea', 'EditDistance', 'Dilation2D', 'Betainc']
 
 
 def _bool(value, prim, what):
@@ -238,3 +248,102 @@ class Dilation2D(Primitive):
                      d1 * n:d1 * n + s1 * (wo - 1) + 1:s1]
                    + reshape(f[:, m, n], (1, -1, 1, 1)) for m in range(kh) for n in range(kw)]
         return _max_with_index(stack(windows, -1), -1)[0]
+
+
+_LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
+
+
+def _log_beta(a, b):
+    return (_LGAMMA(a) + _LGAMMA(b) - _LGAMMA(a + b)).astype(np.float64)
+
+
+def _continued_fraction(a, b, x, steps=300):
+    """The continued fraction of I_x(a, b) (modified Lentz), element-wise in float64."""
+    tiny = 1e-300
+
+    def fix(v):
+        return np.where(np.abs(v) < tiny, tiny, v)
+
+    c = np.ones_like(x)
+    d = 1.0 / fix(1.0 - (a + b) * x / (a + 1.0))
+    h = d
+    for m in range(1, steps + 1):
+        for aa in (m * (b - m) * x / ((a - 1.0 + 2 * m) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1.0 + 2 * m))):
+            d = 1.0 / fix(1.0 + aa * d)
+            c = fix(1.0 + aa / c)
+            h = h * d * c
+        if np.all(np.abs(d * c - 1.0) < 1e-16):
+            break
+    return h
+
+
+def betainc_array(a, b, x):
+    """I_x(a, b), the regularized incomplete beta function, in float64 (NaN where a <= 0,
+    b <= 0 or x outside [0, 1])."""
+    a, b, x = (np.asarray(v, np.float64) for v in (a, b, x))
+    out = np.full(x.shape, np.nan)
+    valid = (a > 0) & (b > 0) & (x >= 0) & (x <= 1)
+    out[valid & (x == 0)] = 0.0
+    out[valid & (x == 1)] = 1.0
+    inner = valid & (x > 0) & (x < 1)
+    if inner.any():
+        ai, bi, xi = a[inner], b[inner], x[inner]
+        flip = xi > (ai + 1.0) / (ai + bi + 2.0)
+        ai, bi, xi = np.where(flip, bi, ai), np.where(flip, ai, bi), np.where(flip, 1 - xi, xi)
+        front = np.exp(ai * np.log(xi) + bi * np.log1p(-xi) - _log_beta(ai, bi)) / ai
+        value = front * _continued_fraction(ai, bi, xi)
+        out[inner] = np.where(flip, 1.0 - value, value)
+    return out
+
+
+class IncompleteBeta(Op):
+    """y = I_x(a, b); dy/dx = x^(a-1) (1-x)^(b-1) / B(a, b); a and b get no gradient (as
+    MindSpore's Betainc bprop gives them zeros)."""
+    @staticmethod
+    def forward(ctx, a, b, x):
+        ctx.save(a, b, x)
+        host = [to_host(v, 'Betainc') for v in (a, b, x)]
+        return ctx.xp.asarray(betainc_array(*host).astype(x.dtype))
+
+    @staticmethod
+    def backward(ctx, gy):
+        a, b, x = ctx.saved
+        if ctx.m is array_math:
+            a64, b64, x64 = (to_host(v, 'Betainc').astype(np.float64) for v in (a, b, x))
+            with np.errstate(divide='ignore', invalid='ignore'):
+                density = np.exp((a64 - 1) * np.log(x64) + (b64 - 1) * np.log1p(-x64)
+                                 - _log_beta(a64, b64))
+            return None, None, gy * ctx.xp.asarray(density.astype(x.dtype))
+        density = exp((a - 1) * log(x) + (b - 1) * log1p(-x) + lgamma(a + b) - lgamma(a)
+                      - lgamma(b))
+        return None, None, gy * density
+
+
+def _dims(shape):
+    return f"({', '.join(map(str, shape))})"
+
+
+_BETAINC_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+class Betainc(Primitive):
+    """``Betainc()(a, b, x)``: the regularized incomplete beta function I_x(a, b) of three
+    Float32 or Float64 Tensors of one dtype and shape."""
+    def construct(self, a, b, x):
+        args = {'a': as_tensor(a, 'a'), 'b': as_tensor(b, 'b'), 'x': as_tensor(x, 'x')}
+        for what, t in args.items():
+            if t._data.dtype not in _BETAINC_TYPES:
+                raise TypeError(f"For primitive[Betainc], the input argument[{what}] must be a "
+                                f"type of {{Tensor[Float32], Tensor[Float64]}}, but got "
+                                f"Tensor[{t.dtype}].")
+        a, b, x = args.values()
+        if not a.dtype == b.dtype == x.dtype:
+            raise TypeError(f"For primitive[Betainc], the input type must be same. name:[a]:"
+                            f"Tensor[{a.dtype}]. name:[b]:Tensor[{b.dtype}]. name:[x]:"
+                            f"Tensor[{x.dtype}].")
+        for what, t in (('b', b), ('x', x)):
+            if t.shape != a.shape:
+                raise ValueError(f"For 'Betainc, shape of {what} {_dims(t.shape)} are not "
+                                 f"consistent with the shape a {_dims(a.shape)} .")
+        return IncompleteBeta.apply(a, b, x)
