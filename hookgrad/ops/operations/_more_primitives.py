@@ -1,6 +1,7 @@
 """MindSpore's Primitive classes CountNonZero, CheckNumerics, HistogramFixedWidth, ListDiff,
 CTCLoss, CTCGreedyDecoder, PadV3 and ResizeNearestNeighborV2 (and, from
-``_more_primitives_extra``, MaxPool3DWithArgmax, ResizeArea and EditDistance).
+``_more_primitives_extra``, MaxPool3DWithArgmax, ResizeArea, EditDistance, Dilation2D and
+Betainc).
 
 Each runs hookgrad's functional op for its math: ``count_nonzero``, ``ctc_loss`` over
 ``log_softmax``, ``nn_pad.padded`` and ``gather`` (whose recorded gradients give MindSpore's
@@ -13,8 +14,6 @@ fails on CPU; both follow their documentation (TensorFlow's binning: values belo
 go to the first bin, values at or above its end to the last; the count of
 ``ops.count_nonzero``).
 """
-import numbers
-
 import numpy as np
 
 from ..._dtype import int32 as _int32, int64 as _int64, to_numpy
@@ -365,7 +364,7 @@ class ResizeNearestNeighborV2(Primitive):
         if len(hw) != 2:
             raise ValueError(f"For primitive[ResizeNearestNeighborV2], the number of size must "
                              f"be equal to 2, but got {len(hw)}.")
-        if any(isinstance(v, numbers.Integral) and v <= 0 for v in hw):
+        if min(hw) <= 0:
             raise ValueError(f"For primitive[ResizeNearestNeighborV2], the size must be "
                              f"positive, but got {hw}.")
         for axis, n_out in zip((2, 3), hw):
@@ -375,7 +374,7 @@ class ResizeNearestNeighborV2(Primitive):
         return x
 
 
-# MaxPool3DWithArgmax, ResizeArea, EditDistance: the second module of this set.
+# MaxPool3DWithArgmax, ResizeArea, EditDistance, Dilation2D, Betainc: this set's second module.
 from ._more_primitives_extra import *  # noqa: E402,F401,F403
 from ._more_primitives_extra import __all__ as _extra  # noqa: E402
 

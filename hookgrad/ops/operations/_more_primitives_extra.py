@@ -23,7 +23,7 @@ from ...kernels.backend import to_host
 from .._base import as_tensor
 from ..conv import as_ints
 from ..pooling_nd import max_pool3d_padded
-from ..arithmetic import add, cast
+from ..arithmetic import cast
 from ..nn_pad import padded
 from ..reduction import max as _max_with_index
 from ..shaping import reshape, stack
@@ -124,7 +124,7 @@ def _levenshtein(a, b):
     return row[-1]
 
 
-def _sequences(indices, values, shape):
+def _sequences(indices, values):
     """{position (all coordinates but the last): values in order of the last coordinate}."""
     seqs = {}
     for idx, v in sorted(zip(map(tuple, indices.tolist()), values.tolist())):
@@ -161,8 +161,8 @@ class EditDistance(Primitive):
                 raise ValueError(f"{side}_shape should be equal to {side}_indices shape[1] but "
                                  f"got {side}_shape: {shape.shape[0]} and {side}_indices "
                                  f"shape[1]: {indices.shape[1]}.")
-        hyp = _sequences(args['hypothesis_indices'], hv.asnumpy(), args['hypothesis_shape'])
-        truth = _sequences(args['truth_indices'], tv.asnumpy(), args['truth_shape'])
+        hyp = _sequences(args['hypothesis_indices'], hv.asnumpy())
+        truth = _sequences(args['truth_indices'], tv.asnumpy())
         out_shape = np.maximum(args['hypothesis_shape'], args['truth_shape'])[:-1]
         out = np.zeros(tuple(int(n) for n in out_shape), np.float32)
         for pos in np.ndindex(*out.shape):
