@@ -25,6 +25,20 @@ _SOURCES = {
     'scale_shift': ('T x, T s, T b', 'T y', 'y = x * s + b'),
     'batch_norm_input_grad': ('T xc, T gy, T k, T shift, T ws', 'T gx',
                               'gx = (gy - xc * k - shift) * ws'),
+    # batch norm's per-channel vectors (ops/normalization_device.py), in the CPU path's order:
+    # mean = T(sum) / n;  var = T(sum of squares) / n;  rstd = 1 / sqrt(var + eps)
+    'subtract_mean': ('T x, float64 s, T n', 'T xc', 'xc = x - T(s) / n'),
+    'batch_norm_statistics': ('float64 s2, T w, T n, T eps', 'T var, T rstd, T scale',
+                              'var = T(s2) / n; rstd = T(1) / sqrt(var + eps); '
+                              'scale = w * rstd'),
+    'batch_norm_running': ('T rm, T rv, float64 s, T var, T n, T c1, T mom, T unb',
+                           'T nrm, T nrv',
+                           'nrm = rm * c1 + T(s) / n * mom; nrv = rv * c1 + var * unb * mom'),
+    # gb = sum(gy); gw = sum(xc gy) rstd; k = rstd gw / n; shift = gb / n; ws = w rstd
+    'batch_norm_grad_statistics': ('float64 s, float64 d, T r, T w, T n',
+                                   'T gb, T gw, T k, T shift, T ws',
+                                   'gb = T(s); gw = T(d) * r; k = r * gw / n; shift = gb / n; '
+                                   'ws = w * r'),
     # AdamWeightDecay: w -= lr * (m / (sqrt(v) + eps) + decay * w)
     'adam_weight_decay': ('T g, T lr, T b1, T c1, T b2, T c2, T eps, T decay', 'T w, T m, T v',
                           'm = b1 * m + g * c1; v = b2 * v + g * g * c2; '

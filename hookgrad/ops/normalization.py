@@ -24,8 +24,9 @@ import numbers
 
 import numpy as np
 
-from ..kernels import fused, threads as _threads
+from ..kernels import threads as _threads
 from ..kernels.backend import array_module
+from . import normalization_device as _device
 from .._tensor import Tensor
 from ..autograd.function import Op
 from .arithmetic import cast
@@ -61,12 +62,6 @@ def _channel_views(a, *others):
     return ('ncl,' * len(views))[:-1] + '->nc', views
 
 
-def _column(ndim):
-    """The function shaping a (C,) vector as (1, C, 1, ...) for an array of ``ndim`` axes."""
-    shape = (1, -1) + (1,) * (ndim - 2)
-    return lambda v: v.reshape(shape)
-
-
 def _whole(fn, n, size):
     """``fn(0, n)``: a device's pass, run whole (``_threads.split``'s form)."""
     fn(0, n)
@@ -86,6 +81,8 @@ def _channel_sum(a):
     """Per-channel sum over every axis but 1, in float64 (float32 partials over few values)."""
     if a.size == 0:
         return array_module(a).zeros(a.shape[1])
+    if type(a) is not np.ndarray:
+        return _device.channel_sum(a)
 
     def part(lo, hi):
         spec, views = _channel_views(a[lo:hi])
@@ -99,6 +96,8 @@ def _channel_dot(a, b):
     if a.size == 0:
         return array_module(a).zeros(a.shape[1])
     b = _in_layout(b, a)
+    if type(a) is not np.ndarray:
+        return _device.channel_dot(a, b)
 
     def part(lo, hi):
         spec, views = _channel_views(a[lo:hi], b[lo:hi])
@@ -181,6 +180,12 @@ class BatchNormTrain(Op):
         dtype = x.dtype
         count = x.size // x.shape[1]
         cpu = type(x) is np.ndarray
+        if not cpu and _device.fusable(x, w, b, running):
+            y, xc, rstd = _device.forward(ctx.xp, x, w, b, eps, momentum, running)
+            if ctx.recording:
+                ctx.save(x, w, rstd)
+                ctx.xc, ctx.mean, ctx.eps = xc, None, eps
+            return y
         split = _threads.split if cpu else _whole
         sums = _channel_sum(x)                          # float64; the rest in dtype
         mean = sums.astype(dtype) / count
@@ -210,10 +215,6 @@ class BatchNormTrain(Op):
                 (xcr, yr), expand = _row_views(xc[lo:hi], y[lo:hi])
                 np.multiply(xcr, expand(w * rstd), out=yr)
                 yr += expand(b)
-            if not cpu and w.dtype == dtype:            # one kernel on a device
-                col = _column(x.ndim)
-                normalize = lambda lo, hi: fused.kernel(ctx.xp, 'scale_shift')(  # noqa: E731
-                    xc, col(w * rstd), col(b), y)
         split(normalize, x.shape[0], x.size)
         if ctx.recording:
             ctx.save(x, w, rstd)
@@ -250,6 +251,10 @@ class BatchNormTrain(Op):
         count = x.size // x.shape[1]
         base = x if xc is None else xc
         gy = _in_layout(gy, base)
+        if xc is not None and type(xc) is not np.ndarray and w.dtype == dtype:
+            gx, gw, gb = _device.backward(array_module(xc), gy, xc, w, rstd)
+            return (gx if ctx.needs_grad(0) else None, gw if ctx.needs_grad(1) else None,
+                    gb if ctx.needs_grad(2) else None)
         sums = _channel_sum(gy)
         dot = _channel_dot(base, gy)
         if xc is None:
@@ -261,12 +266,6 @@ class BatchNormTrain(Op):
             k = rstd * gw / count
             shift = (sums / count - mean * k).astype(dtype) if xc is None else gb / count
             gx = np.empty_like(base)
-
-            if xc is not None and type(base) is not np.ndarray and w.dtype == dtype:
-                col = _column(base.ndim)                # one kernel on a device
-                fused.kernel(array_module(base), 'batch_norm_input_grad')(
-                    xc, gy, col(k), col(shift), col(w * rstd), gx)
-                return gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None
 
             def input_grad(lo, hi):
                 (br, gyr, gxr), expand = _row_views(base[lo:hi], gy[lo:hi], gx[lo:hi])
