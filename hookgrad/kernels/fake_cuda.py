@@ -278,6 +278,15 @@ class ndarray:          # noqa: N801  (CuPy's name)
             return call
         raise AttributeError(f"'cupy.ndarray' object has no attribute '{name}'")
 
+    def argsort(self, axis=-1, kind=None):
+        return xp.argsort(self, axis, kind)
+
+    def sort(self, axis=-1, kind=None):
+        if kind not in (None, 'stable'):
+            raise ValueError(f"sort: CuPy sorts stably only; kind must be None or 'stable', "
+                             f"got {kind!r}")
+        self._a.sort(axis=axis, kind='stable')
+
     def __getitem__(self, key):
         return _up(self._a[_down(key)])
 
@@ -469,6 +478,21 @@ def _cupy_solve(a, b):
 
 
 xp.linalg.solve = _cupy_solve
+
+
+def _stable(name, fn):
+    """CuPy's ``sort``/``argsort``: always stable (NumPy's default is not), ``kind`` None or
+    'stable' only."""
+    def sort(a, axis=-1, kind=None):
+        if kind not in (None, 'stable'):
+            raise ValueError(f"{name}: CuPy sorts stably only; kind must be None or 'stable', "
+                             f"got {kind!r}")
+        return fn(a, axis=axis, kind='stable')
+    sort.__name__ = name
+    return sort
+
+
+xp.sort, xp.argsort = _stable('sort', xp.sort), _stable('argsort', xp.argsort)
 xp.fft = _module('cupy.fft', names['fft'], np.fft)
 xp.random = _module('cupy.random', names['random'], np.random)
 xp.lib = types.ModuleType('cupy.lib')

@@ -148,8 +148,11 @@ class ScatterExtreme(Op):
         else:
             info = np.iinfo(u.dtype)
             fill = info.min if largest else info.max
-        y = xp.full(shape, fill, u.dtype)
-        (xp.maximum if largest else xp.minimum).at(y, key, u)
+        if xp is np:
+            y = np.full(shape, fill, u.dtype)
+            (np.maximum if largest else np.minimum).at(y, key, u)
+        else:
+            y = _device_extreme(xp, u, key, shape, largest, fill)
         if ctx.recording:
             hit = (u == y[key]).astype(u.dtype)
             count = xp.zeros(shape, u.dtype)
@@ -205,6 +208,32 @@ class ScatterProduct(Op):
                                           "with repeated indices are not implemented")
             g = g * ctx.saved[0]
         return (g,) + (None,) * ctx.n_indices
+
+
+def _device_extreme(xp, u, key, shape, largest, fill):
+    """The max (min) scatter of ``u`` at ``key`` into a ``fill`` of ``shape`` on a device,
+    without atomics (CuPy's float64 ``maximum.at`` rounds through float32): the updates sorted
+    by position, then by value, and each position's last (first) written once. A NaN update
+    makes its position NaN, as ``np.maximum.at`` does."""
+    key = tuple(xp.broadcast_arrays(*key)) if len(key) > 1 else key
+    n = len(key)
+    rest = int(np.prod(shape[n:], dtype=np.int64))
+    prefix = _flat_positions(key, shape[:n])
+    target = (prefix.reshape(-1, 1) * rest + xp.arange(rest)).reshape(-1)
+    values = xp.broadcast_to(u, prefix.shape + tuple(shape[n:])).reshape(-1)
+    by_value = xp.argsort(values, kind='stable')
+    order = by_value[xp.argsort(target[by_value], kind='stable')]   # by position, then value
+    t, v = target[order], values[order]
+    edge = t[1:] != t[:-1]
+    end = xp.ones(1, bool)
+    pick = xp.concatenate([edge, end]) if largest else xp.concatenate([end, edge])
+    y = xp.full(int(np.prod(shape, dtype=np.int64)), fill, u.dtype)
+    y[t[pick]] = v[pick]
+    if u.dtype.kind == 'f':
+        nan = xp.zeros(y.size, bool)
+        nan[target[xp.isnan(values)]] = True
+        y = xp.where(nan, xp.asarray(np.nan, u.dtype), y)
+    return y.reshape(shape)
 
 
 def _flat_positions(key, shape):

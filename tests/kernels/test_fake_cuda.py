@@ -111,3 +111,15 @@ def test_a_views_base_is_the_array_owning_the_memory():
     assert a.base is None
     for view in (a[1:], a[1:][1:], a.T, a.reshape(16)):
         assert view.base is a                   # CuPy's rule: the owner, not the parent view
+
+
+def test_sorting_is_stable_as_cupys():
+    keys = np.array([2, 1, 2, 1, 0, 2, 1] * 40)
+    a = xp.asarray(keys)
+    want = np.argsort(keys, kind='stable')
+    np.testing.assert_array_equal(xp.argsort(a).get(), want)
+    np.testing.assert_array_equal(a.argsort().get(), want)
+    np.testing.assert_array_equal(xp.argsort(a, kind='stable').get(), want)
+    with pytest.raises(ValueError, match="CuPy sorts stably only; kind must be None or "
+                                         "'stable', got 'quicksort'"):
+        xp.sort(a, kind='quicksort')

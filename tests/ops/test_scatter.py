@@ -416,3 +416,22 @@ ERRORS = [
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+@pytest.mark.parametrize('dtype', [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize('fn', [ops.tensor_scatter_max, ops.tensor_scatter_min])
+def test_extreme_scatters_on_a_device_match_the_cpu(fn, dtype):
+    """Repeated positions, a NaN update and float64 values: on a device the scatter sorts
+    instead of using atomics (CuPy's float64 maximum.at rounds through float32)."""
+    from hookgrad.kernels import backend
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((4, 3)) * 10).astype(dtype)
+    idx = np.array([[0], [2], [0], [3], [2], [0], [0]], np.int32)
+    up = (rng.standard_normal((7, 3)) * 10 + 1e-9).astype(dtype)
+    if dtype != np.int32:
+        up[4, 1] = np.nan
+    want = fn(ms.Tensor(x), ms.Tensor(idx), ms.Tensor(up)).asnumpy()
+    with backend.default_device(backend.gpu()):
+        got = fn(ms.Tensor(x), ms.Tensor(idx), ms.Tensor(up))
+    assert got.device.startswith('GPU')
+    np.testing.assert_array_equal(got.asnumpy(), want)
