@@ -51,6 +51,9 @@ def _environment(env):
     merged['PYTHONPATH'] = os.pathsep.join(
         p for p in (REPO_ROOT, merged.get('PYTHONPATH')) if p)
     merged['PYTHONUNBUFFERED'] = '1'
+    # Open MPI refuses to start as root (containers, CI images) unless told it may.
+    merged.setdefault('OMPI_ALLOW_RUN_AS_ROOT', '1')
+    merged.setdefault('OMPI_ALLOW_RUN_AS_ROOT_CONFIRM', '1')
     # Variables of an enclosing MPI job would make the children think they are its ranks.
     for var in ('PMI_SIZE', 'PMI_RANK', 'PMI_FD', 'PMI_PORT', 'PMIX_SIZE', 'PMIX_RANK',
                 'OMPI_COMM_WORLD_SIZE', 'OMPI_COMM_WORLD_RANK', 'MPI_LOCALNRANKS',
