@@ -44,19 +44,25 @@ def _padded(x, padding):
     return out
 
 
-def _cols(x, kernel, stride, padding, dilation, groups, out_hw):
-    """The im2col matrix (N, G, Cg*kh*kw, Ho*Wo) of x (N, C, H, W): a copy of its padded
-    windows, read through a strided view."""
+def _windows(x, kernel, stride, padding, dilation, groups, out_hw):
+    """The padded windows of x (N, C, H, W) as a strided view (N, G, Cg, kh, kw, Ho, Wo)."""
     xp = array_module(x)
     xh = xp.ascontiguousarray(_padded(x, padding))
     n, c = xh.shape[:2]
     cg = c // groups
     (kh, kw), (ho, wo) = kernel, out_hw
     s0, s1, s2, s3 = xh.strides
-    view = xp.lib.stride_tricks.as_strided(
+    return xp.lib.stride_tricks.as_strided(
         xh, (n, groups, cg, kh, kw, ho, wo),
         (s0, s1 * cg, s1, s2 * dilation[0], s3 * dilation[1], s2 * stride[0], s3 * stride[1]))
-    return xp.ascontiguousarray(view).reshape(n, groups, cg * kh * kw, ho * wo)
+
+
+def _cols(x, kernel, stride, padding, dilation, groups, out_hw):
+    """The im2col matrix (N, G, Cg*kh*kw, Ho*Wo) of x (N, C, H, W): a copy of its padded
+    windows, read through a strided view."""
+    view = _windows(x, kernel, stride, padding, dilation, groups, out_hw)
+    n, g, cg, kh, kw, ho, wo = view.shape
+    return array_module(x).ascontiguousarray(view).reshape(n, g, cg * kh * kw, ho * wo)
 
 
 def conv_forward(x, w, stride, padding, dilation, groups, grads=(True, True)):
@@ -90,10 +96,11 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
     kh, kw = kernel_size
     cg = x.shape[1] // groups
     og = o // groups
-    cols = _cols(x, kernel_size, stride, padding, dilation, groups, (ho, wo))
-    k = cols.shape[2]
+    k = cg * kh * kw
+    # the windows copied once straight into (G, N, Ho, Wo, Cg, kh, kw) order
+    view = _windows(x, kernel_size, stride, padding, dilation, groups, (ho, wo))
+    colsg = xp.ascontiguousarray(view.transpose(1, 0, 5, 6, 2, 3, 4))
     gyg = xp.ascontiguousarray(gy.reshape(n, groups, og, ho * wo).transpose(1, 2, 0, 3))
-    colsg = xp.ascontiguousarray(cols.transpose(1, 0, 3, 2))          # (G, N, Ho*Wo, K)
     gw = _product(xp, gyg.reshape(groups, og, n * ho * wo), colsg.reshape(groups, n * ho * wo, k))
     _ran.filter = KERNEL
     return gw.reshape(o, cg, kh, kw)
@@ -101,23 +108,37 @@ def filter_grad(gy, x, kernel_size, stride, padding, dilation, groups, how=None,
 
 def input_grad(gy, w, input_size, stride, padding, dilation, groups, how=None, gyg=None,
                rows=None):
-    """The input gradient (N, C, *input_size) of conv2d for gy (N, O, Ho, Wo) and w: each
-    output pixel's columns w^T gy, added back (col2im) into the kh*kw input pixels its window
-    read, one strided slice per kernel offset."""
+    """The input gradient (N, C, *input_size) of conv2d for gy (N, O, Ho, Wo) and w: a
+    stride-1 correlation of gy, its rows and columns spread ``stride`` apart with zeros
+    between and padded, with the flipped kernel transposed per group: one im2col product, not
+    a pass per kernel offset."""
     xp = array_module(gy)
     n, o, ho, wo = gy.shape
     _, cg, kh, kw = w.shape
-    h, wd = input_size
-    pt, pb, pl, pr = padding
-    (sh, sw), (dh, dw) = stride, dilation
     og = o // groups
-    rows_t = w.reshape(groups, og, cg * kh * kw).transpose(0, 2, 1)      # (G, K, Og)
-    gc = _product(xp, rows_t, gy.reshape(n, groups, og, ho * wo))         # (N, G, K, Ho*Wo)
-    gc = gc.reshape(n, groups * cg, kh, kw, ho, wo)
-    buf = xp.zeros((n, groups * cg, h + pt + pb, wd + pl + pr), gc.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            buf[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh,
-                j * dw:j * dw + (wo - 1) * sw + 1:sw] += gc[:, :, i, j]
+    # Along each axis the buffer has L = size + dilation * (kernel - 1) entries (a valid
+    # correlation of it gives ``size``); gy's entry i lies at before + stride * i, where
+    # before = dilation * (kernel - 1) - the forward's leading padding. Entries outside
+    # [0, L) (a padding wider than the kernel) contribute to no input element.
+    spans, places = [], []
+    for size, count, step, dil, k, lead in ((input_size[0], ho, stride[0], dilation[0], kh,
+                                             padding[0]),
+                                            (input_size[1], wo, stride[1], dilation[1], kw,
+                                             padding[2])):
+        length = size + dil * (k - 1)
+        before = dil * (k - 1) - lead
+        first = max(0, -(before // step) if before < 0 else 0)
+        last = min(count, (length - 1 - before) // step + 1)
+        spans.append(length)
+        places.append((slice(before + step * first, before + step * (last - 1) + 1, step),
+                       slice(first, last)) if last > first else None)
+    buf = xp.zeros((n, o, *spans), gy.dtype)
+    if places[0] is not None and places[1] is not None:
+        (rows_at, rows_of), (cols_at, cols_of) = places
+        buf[:, :, rows_at, cols_at] = gy[:, :, rows_of, cols_of]
+    flipped = w.reshape(groups, og, cg, kh, kw).transpose(0, 2, 1, 3, 4)[:, :, :, ::-1, ::-1]
+    rows_t = xp.ascontiguousarray(flipped).reshape(groups, cg, og * kh * kw)
+    cols = _cols(buf, (kh, kw), (1, 1), (0, 0, 0, 0), dilation, groups, tuple(input_size))
+    gx = _product(xp, rows_t, cols)                       # (N, G, Cg, H*W)
     _ran.input = KERNEL
-    return buf[:, :, pt:pt + h, pl:pl + wd]
+    return gx.reshape(n, groups * cg, *input_size)
