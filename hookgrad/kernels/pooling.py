@@ -131,3 +131,43 @@ def window_scatter(g, shape, p):
     for t in reversed(range(kh * kw)):
         gx[offset_slice(t // kw, t % kw, p)] += g
     return gx[crop(shape, p)]
+
+
+# ------------------------------------------------------------------------------ on a device
+# On a GPU each whole-array call is a kernel launch and its host overhead; max pooling there
+# copies its windows once and reduces them, instead of kh*kw passes per output.
+def window_view(xpad, p):
+    """The windows of the padded plane as a strided view (N, C, Ho, Wo, kh, kw)."""
+    (kh, kw), (ho, wo), (sh, sw), (dh, dw) = p['kernel_size'], p['out_size'], p['stride'], \
+        p['dilation']
+    n, c = xpad.shape[:2]
+    s0, s1, s2, s3 = xpad.strides
+    return array_module(xpad).lib.stride_tricks.as_strided(
+        xpad, (n, c, ho, wo, kh, kw), (s0, s1, s2 * sh, s3 * sw, s2 * dh, s3 * dw))
+
+
+def max_windows(xpad, p):
+    """(y, k) on a device: each window's maximum and the kernel offset of its first maximum
+    (its first NaN where it holds one, as NaN is its maximum)."""
+    xp = array_module(xpad)
+    (kh, kw), (ho, wo) = p['kernel_size'], p['out_size']
+    windows = xp.ascontiguousarray(window_view(xp.ascontiguousarray(xpad), p))
+    windows = windows.reshape(windows.shape[:4] + (kh * kw,))
+    return windows.max(axis=4), windows.argmax(axis=4)
+
+
+def tiles_apart(p):
+    """Whether no input element lies in two windows (stride >= the dilated kernel)."""
+    (kh, kw), (sh, sw), (dh, dw) = p['kernel_size'], p['stride'], p['dilation']
+    return sh >= dh * (kh - 1) + 1 and sw >= dw * (kw - 1) + 1
+
+
+def max_scatter(gy, k, padded_shape_, p):
+    """On a device, for windows ``tiles_apart``: the padded input's gradient, gy placed at
+    each window's offset k (zeros elsewhere), in one write through the window view."""
+    xp = array_module(gy)
+    kh, kw = p['kernel_size']
+    gx = xp.zeros(padded_shape_, gy.dtype)
+    hit = k[..., None] == xp.arange(kh * kw, dtype=k.dtype)
+    window_view(gx, p)[...] = (hit * gy[..., None]).reshape(k.shape + (kh, kw))
+    return gx

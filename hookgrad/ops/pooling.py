@@ -14,6 +14,7 @@ from .._tensor import Tensor
 from ..autograd.function import Op
 from ..kernels.backend import array_module, device_of, to_device
 from ..kernels.pooling import (alike, crop, first_maximum, like, offset_slice, padded,
+                               max_scatter, max_windows, tiles_apart,
                                padded_shape, pool_out_length, window_scatter, window_sum)
 from ._base import as_tensor
 from .conv import as_ints, _is_int
@@ -36,13 +37,15 @@ class MaxPool2D(Op):
         fill = -np.inf if x.dtype.kind in 'fV' else np.iinfo(x.dtype).min
         xpad = padded(x, p, fill)
         kh, kw = kernel_size
-        views = [xpad[offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
-        y = np.copy(views[0])                       # keeps x's layout
-        for v in views[1:]:
-            np.maximum(y, v, out=y)
-        need_k = ctx.recording or return_indices
-        if need_k:
-            k = first_maximum(views, y)
+        if type(x) is not np.ndarray:               # a device: one copy, two reductions
+            y, k = max_windows(xpad, p)
+        else:
+            views = [xpad[offset_slice(t // kw, t % kw, p)] for t in range(kh * kw)]
+            y = np.copy(views[0])                   # keeps x's layout
+            for v in views[1:]:
+                np.maximum(y, v, out=y)
+            if ctx.recording or return_indices:
+                k = first_maximum(views, y)
         if ctx.recording:
             ctx.save(k)
             ctx.p, ctx.in_shape, ctx.like = p, x.shape, xpad
@@ -76,6 +79,8 @@ class MaxPool2D(Op):
         (k,) = ctx.saved
         p, shape = ctx.p, ctx.in_shape
         kh, kw = p['kernel_size']
+        if type(k) is not np.ndarray and tiles_apart(p):
+            return max_scatter(gy, k, padded_shape(shape, p), p)[crop(shape, p)]
         gx = alike(padded_shape(shape, p), ctx.like, gy.dtype)
         gy = like(gy, k)
         ho, wo = p['out_size']

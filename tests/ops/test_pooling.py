@@ -312,3 +312,32 @@ def test_avg_pool_gradient_sums_windows_in_output_order():
                      [1066751317, 1066751317, 1075838976, 1068149419, 1080382806, 1074790400]],
                     np.int32)
     np.testing.assert_array_equal(gx.asnumpy()[0, 0].view(np.int32), want)
+
+
+@pytest.mark.parametrize('kernel, stride, padding, dilation, ceil', [
+    (2, 2, 0, 1, False),        # windows tile the input
+    (2, 3, 0, 1, False),        # apart, not tiling
+    (3, 2, 1, 1, False),        # overlapping
+    (2, 2, 1, 1, True),         # padding and a ceil-mode partial window
+    (2, 3, 0, 2, False),        # dilated, apart
+])
+def test_max_pool_on_a_device_matches_the_cpu(kernel, stride, padding, dilation, ceil):
+    """A device copies the windows once and reduces them (first maximum, first NaN), and
+    places the gradient in one write where windows do not overlap."""
+    from hookgrad.kernels import backend
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3, 9, 8)).round(1)       # ties inside windows
+    a[0, 0, 1, 1] = a[1, 2, 4, 3] = np.nan
+    gy = None
+    results = []
+    for device in (backend.CPU, backend.gpu()):
+        with backend.default_device(device):
+            x = ms.Tensor(a, requires_grad=True)
+            y, idx = ops.max_pool2d(x, kernel, stride, padding, dilation, return_indices=True,
+                                    ceil_mode=ceil)
+            if gy is None:
+                gy = rng.standard_normal(y.shape)
+            (y * ms.Tensor(gy)).sum().backward()
+            results.append([y.asnumpy(), idx.asnumpy(), x.grad.asnumpy()])
+    for got, want in zip(*results[::-1]):
+        np.testing.assert_array_equal(got, want)
