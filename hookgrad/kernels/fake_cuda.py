@@ -18,7 +18,11 @@ tests hookgrad's device path.
   CuPy's, emulated in fake_cuda_runtime.py, and its ``ElementwiseKernel`` runs the C subset
   element-wise kernels are written in (fake_cuda_kernels.py);
 - every read of device values by the host (``get``, ``asnumpy``, ``item``, ``tolist``,
-  ``float()``, ``int()``, ``bool()``, printing) is counted in ``host_reads``.
+  ``float()``, ``int()``, ``bool()``, printing) is counted in ``host_reads``;
+- every call into the device's API (functions, ufuncs, array methods and operators, element-
+  wise kernels, advanced indexing) is counted in ``calls`` by name: on a GPU each costs host
+  time and most launch a kernel, so their number per step is what a small network's speed
+  there depends on.
 
 NumPy's functions and ufuncs accept the stand-in's arrays through ``__array_function__`` and
 ``__array_ufunc__``, dispatching to the stand-in, as they do for CuPy's.
@@ -40,6 +44,7 @@ IMPLICIT = ("Implicit conversion to a NumPy array is not allowed. Please use `.g
             "construct a NumPy array explicitly.")
 
 host_reads = collections.Counter()      # kind of read -> count
+calls = collections.Counter()           # device API call (function, kernel) name -> count
 
 
 _owners = weakref.WeakValueDictionary()   # id of a NumPy array owning memory -> its device array
@@ -93,6 +98,7 @@ _GEMMS = frozenset((np.matmul, np.dot, np.tensordot, np.inner, np.vdot))   # cuB
 
 
 def _call(fn, args, kwargs):
+    calls[getattr(fn, '__name__', 'call')] += 1
     out = kwargs.get('out')
     args = _down(args)
     if fn in _GEMMS and _runtime._compute:
@@ -288,13 +294,22 @@ class ndarray:          # noqa: N801  (CuPy's name)
         self._a.sort(axis=axis, kind='stable')
 
     def __getitem__(self, key):
+        if _advanced(key):
+            calls['getitem'] += 1
         return _up(self._a[_down(key)])
 
     def __setitem__(self, key, value):
+        calls['setitem'] += 1
         key, value = _down(key), _down(value)
         if _repeats_in_order(self._a, key):
             key, value = _reversed_writes(self._a, key, value)
         self._a[key] = value
+
+
+def _advanced(key):
+    """Whether indexing with ``key`` gathers (a kernel on a GPU) rather than views."""
+    parts = key if type(key) is tuple else (key,)
+    return any(type(k) is ndarray or isinstance(k, (list, np.ndarray)) for k in parts)
 
 
 def _repeats_in_order(a, key):

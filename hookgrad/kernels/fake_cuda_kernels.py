@@ -133,7 +133,8 @@ class ElementwiseKernel:
             self._steps.append((declared, target, compile(code, f'<kernel {name}>', 'eval')))
 
     def __call__(self, *args, size=None, block_size=None):
-        from .fake_cuda import ndarray, _up     # fake_cuda imports this module first
+        from .fake_cuda import ndarray, _up, calls     # fake_cuda imports this module first
+        calls[self.name] += 1
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"Wrong number of arguments for '{self.name}'")
         params = self.in_params + self.out_params
