@@ -1,7 +1,9 @@
 """What every op family shares: turning arguments into Tensors, promotion, shape errors."""
+import functools
 import math
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -54,11 +56,36 @@ def op_error(kind, value, arg, what):
     return kind(f"ops.{op}: {arg}{'' if what.startswith(':') else ' '}{what}")
 
 
-def _scalar_array(value, dtype):
-    """A Python scalar as a 0-d array of the dtype it takes with ``dtype``: an int out of an
-    integer type's range wraps into it, as MindSpore's arithmetic converts it
-    (``Tensor([15], int8) + 250`` is ``[9]``)."""
+_constants = threading.local()          # .exact: inside a composition keeping its constants
+
+
+def exact_constants(fn):
+    """Decorate a composition of ops whose Python float constants (and float arguments) must
+    keep every digit in Float64, as the MindSpore kernel it stands for computes with them:
+    inside it, float operands are not rounded to float32 (``_scalar_array``)."""
+    @functools.wraps(fn)
+    def composed(*args, **kwargs):
+        if getattr(_constants, 'exact', False):
+            return fn(*args, **kwargs)
+        _constants.exact = True
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _constants.exact = False
+    return composed
+
+
+def _scalar_array(value, dtype, exact=False):
+    """A Python scalar as a 0-d array of the dtype it takes with ``dtype``, as MindSpore's
+    operators convert it: a float is a float32 value, also where it meets a Float64 or
+    Complex128 tensor (``Tensor(x, float64) * 0.1`` multiplies by 0.10000000149011612), unless
+    ``exact``; an int out of an integer type's range wraps into it (``Tensor([15], int8) +
+    250`` is ``[9]``)."""
     dt = scalar_dtype(value, dtype)
+    if not exact and dt.itemsize >= 8 and dt.kind in 'fc' and isinstance(value, float) and \
+            not getattr(_constants, 'exact', False):
+        with np.errstate(over='ignore'):
+            value = float(np.float32(value))
     try:
         if dt.itemsize < 4 and type(value) is float:
             with np.errstate(over='ignore'):        # 1e5 in float16 is inf, silently
@@ -79,8 +106,9 @@ def out_of_range(value, dtype):
     return not info.min <= value <= info.max
 
 
-def scalar_like(value, like):
-    """A constant 0-d Tensor for a Python scalar, typed to meet ``like`` (MindSpore's rules)."""
+def scalar_like(value, like, exact=False):
+    """A constant 0-d Tensor for a Python scalar, typed to meet ``like`` (MindSpore's rules:
+    see ``_scalar_array``; ``exact`` keeps a float's every digit)."""
     if isinstance(value, Tensor):
         return value
     if not isinstance(value, (bool, int, float, complex)):
@@ -91,23 +119,32 @@ def scalar_like(value, like):
         raise op_error(TypeError, value, 'other',
                        f": expected a Tensor or a Python number, got {type(value).__name__}")
     data = like._data
+    exact = exact or getattr(_constants, 'exact', False)
     if type(data) is _ndarray:
-        key = (type(value), value, data.dtype)
+        key = (type(value), value, data.dtype, exact)
         t = _scalars.get(key)
         if t is not None:
             return t
-        arr = _scalar_array(value, data.dtype)
+        arr = _scalar_array(value, data.dtype, exact)
         arr.flags.writeable = False
     else:                                   # on the device of ``like``
-        key = (type(value), value, data.dtype, type(data))
+        key = (type(value), value, data.dtype, type(data), exact)
         t = _scalars.get(key)
         if t is not None:
             return t
-        arr = backend.to_device(_scalar_array(value, data.dtype), backend.device_of(data))
+        arr = backend.to_device(_scalar_array(value, data.dtype, exact),
+                                backend.device_of(data))
     t = Tensor._wrap(arr)
     if len(_scalars) < 4096:
         _scalars[key] = t
     return t
+
+
+def exact(value, like):
+    """The number ``value`` as a constant 0-d Tensor meeting ``like`` with every digit kept:
+    for the constants of hookgrad's own compositions where MindSpore's kernels compute with
+    the exact value (a plain Python float operand enters as float32, as in MindSpore)."""
+    return scalar_like(value, like, exact=True)
 
 
 def as_tensor(x, name='input', like=None):

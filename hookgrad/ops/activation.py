@@ -272,6 +272,8 @@ def leaky_relu(input, alpha=0.2):
         TypeError: when ``alpha`` is not a number.
     """
     alpha = _number(alpha, 'leaky_relu', 'alpha')
+    if isinstance(alpha, float):        # MindSpore's attribute is a float32 value
+        alpha = float(np.float32(alpha))
     return LeakyReLU.apply(_floating(input), alpha=alpha)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._dtype import float32 as _float32
 from .._tensor import Tensor
+from ._base import exact_constants
 from .activation import softmax
 from .arithmetic import add, cast, mul, sub
 from .creation import tensor_on, zeros
@@ -47,6 +48,7 @@ def _lowest(x):
     return float(np.finfo(x._data.dtype).min)
 
 
+@exact_constants
 def attend(q, k, v, scale, pse=None, masked=None, keep_prob=1.0, lse=False, stats=False):
     """softmax(scale * q k^T + pse, masked out) [dropout] v, q (B, N1, S1, D), k and v
     (B, N2, S2, D) with N1 a multiple of N2; ``pse`` broadcasts to (B, N1, S1, S2), ``masked``
@@ -250,6 +252,7 @@ def _masking(fn, q, s2, attn_mask, mode, pre, nxt, q_len=None, kv_start=None, kv
 
 # ---------------------------------------------------------------- training form
 
+@exact_constants
 def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mask=None,
                           padding_mask=None, attn_mask=None, prefix=None, actual_seq_qlen=None,
                           actual_seq_kvlen=None, keep_prob=1.0, scalar_value=1.0,
@@ -269,6 +272,7 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                   pre_tokens, next_tokens, inner_precise, input_layout, sparse_mode)
 
 
+@exact_constants
 def _flash(query, key, value, head_num, real_shift, drop_mask, padding_mask, attn_mask, prefix,
            actual_seq_qlen, actual_seq_kvlen, keep_prob, scalar_value, pre_tokens, next_tokens,
            inner_precise, input_layout, sparse_mode, stats=False):
@@ -395,6 +399,7 @@ def _split_heads(fn, query, key, value, layout, num_heads, nkv):
     return q, k, v
 
 
+@exact_constants
 def _infer(fn, query, key, value, mask, pse, num_heads, nkv, scale, layout, lse=False,
            out_layout=None, qlens=None, kvlens=None, pre=0, nxt=0, mode=0, kv_padding=None,
            incremental=False, kinds=('bool', 'int8', 'uint8'), mask_name='attn_mask'):
@@ -461,6 +466,7 @@ def _cache_mask(user, b, s2, fn, name):
     return user.reshape(user.shape[0], 1, 1, s2)
 
 
+@exact_constants
 def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,
                            actual_seq_lengths_kv=None, pse_shift=None, deq_scale1=None,
                            quant_scale1=None, deq_scale2=None, quant_scale2=None,
@@ -483,6 +489,7 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
                   kinds=('bool', 'int8', 'uint8', 'float16'))
 
 
+@exact_constants
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,
                           pse_shift=None, dequant_scale1=None, quant_scale1=None,
                           dequant_scale2=None, quant_scale2=None, quant_offset2=None,
@@ -509,6 +516,7 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
                   kvlens=actual_seq_lengths, kv_padding=kv_padding_size, incremental=True)
 
 
+@exact_constants
 def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask=None,
                                 actual_seq_lengths=None, actual_seq_lengths_kv=None,
                                 dequant_scale1=None, quant_scale1=None, dequant_scale2=None,

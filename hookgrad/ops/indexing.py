@@ -332,10 +332,25 @@ def _check_value(value):
                     f"got {value!r}")
 
 
+def _float32_write(value, index, dtype):
+    """A Python float written into a Float64 or Complex128 tensor through ints and slices
+    alone, as MindSpore writes it: a float32 value (``x[0] = 0.1`` stores 0.10000000149011612);
+    through a mask or index tensor it keeps every digit, as there."""
+    if not isinstance(value, float) or dtype.itemsize < 8 or dtype.kind not in 'fc':
+        return value
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(not isinstance(p, (int, slice, type(Ellipsis), type(None))) or isinstance(p, bool)
+           for p in parts):
+        return value
+    with np.errstate(over='ignore'):
+        return float(np.float32(value))
+
+
 def _write(x, index, value):
     """``x[index] = value`` in place, without recording."""
     key = _key(index, x)
     arr = x._data
+    value = _float32_write(value, index, arr.dtype)
     if type(arr) is np.ndarray:
         if not arr.flags.writeable:
             arr = np.array(arr)
@@ -387,7 +402,7 @@ def _record_setitem(x, index, value):
     template, indices = _split_key(index, x)
     key = _filled(template, [t._data for t in indices]) if indices else template
     if isinstance(value, (bool, int, float)):
-        v = scalar_like(value, x)
+        v = scalar_like(_float32_write(value, index, x._data.dtype), x, exact=True)
     else:
         v = tensor_on(value, x, 'value')
     if v._data.dtype != x._data.dtype:

@@ -9,6 +9,7 @@ discards never produces inf * 0 in backward. Integer inputs give Float32 results
 import numbers
 
 from .._tensor import Tensor
+from ._base import exact, exact_constants
 from .. import _dtype as _mstype
 from ..kernels import backend
 from .activation import sigmoid, softmax, softplus
@@ -82,6 +83,7 @@ def celu(x, alpha=1.0):
     return where(gt(t, 0.0), t, _negative_part(t, alpha, 1.0 / alpha))
 
 
+@exact_constants
 def selu(input_x):
     """Scaled ELU: ``scale * elu(x, alpha)`` with alpha ~ 1.67326 and scale ~ 1.05070."""
     x = _tensor(input_x, 'selu')
@@ -214,7 +216,7 @@ def threshold(input, thr, value):
     x = _tensor(input, 'threshold')
     thr = _real(thr, 'threshold', 'thr')
     value = _real(value, 'threshold', 'value')
-    return where(gt(x, thr), x, value)
+    return where(gt(x, thr), x, exact(value, x))    # MindSpore keeps the value's every digit
 
 
 def glu(x, axis=-1):
@@ -234,6 +236,7 @@ def glu(x, axis=-1):
     return a * sigmoid(b)
 
 
+@exact_constants
 def fast_gelu(x):
     """MindSpore's fast GeLU ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``, which is
     ``x * sigmoid(1.702 x)``."""

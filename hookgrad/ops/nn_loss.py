@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ._base import exact_constants
 from ..autograd.function import Op
 from .activation import softplus
 from .arithmetic import cast
@@ -114,9 +115,11 @@ def smooth_l1_loss(input, target, beta=1.0, reduction='none'):
     d = _abs(x - t)
     if beta == 0.0:
         return _reduce(d, reduction, op)
-    return _reduce(where(lt(d, beta), d * d * (0.5 / beta), d - 0.5 * beta), reduction, op)
+    # MindSpore's kernel: 0.5 d d / beta, with beta a float32 value (as every float operand)
+    return _reduce(where(lt(d, beta), d * d * 0.5 / beta, d - 0.5 * beta), reduction, op)
 
 
+@exact_constants
 def huber_loss(input, target, reduction='mean', delta=1.0):
     """``0.5 d ** 2`` where ``|d| < delta``, ``delta (|d| - 0.5 delta)`` elsewhere.
 
@@ -198,6 +201,7 @@ def soft_margin_loss(input, target, reduction='mean'):
     return _reduce(softplus(-(y * x)), reduction, op)
 
 
+@exact_constants
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction='mean'):
     """``max(0, -target * (input1 - input2) + margin)``, target in {-1, 1}.
 
@@ -219,6 +223,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction='mean'):
     return _reduce(maximum(-(y * (x1 - x2)) + margin, 0.0), reduction, op)
 
 
+@exact_constants
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction='mean'):
     """``1 - cos(x1, x2)`` where target is 1, ``max(0, cos(x1, x2) - margin)`` where it is -1,
     the cosine taken along axis 1.
@@ -250,6 +255,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction='mean'):
     return _reduce(loss, reduction, op)
 
 
+@exact_constants
 def hinge_embedding_loss(inputs, targets, margin=1.0, reduction='mean'):
     """``x`` where target is 1, ``max(0, margin - x)`` where it is -1 (elements with other
     targets contribute by their sign: positive targets add x, negative ones the hinge).
@@ -277,6 +283,7 @@ def _pairwise_distance(a, b, p, eps):
     return _sum(d ** p, axis) ** (1.0 / p)
 
 
+@exact_constants
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False,
                         reduction='mean'):
     """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d(u, v) = ||u - v + eps||_p`` along
@@ -368,6 +375,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction='mean'):
     return _reduce(_sum(loss, -1) / x.shape[-1], reduction, op)
 
 
+@exact_constants
 def gaussian_nll_loss(x, target, var, full=False, eps=1e-06, reduction='mean'):
     """Gaussian negative log-likelihood ``0.5 (log(max(var, eps)) + (x - target) ** 2 /
     max(var, eps))``, plus ``0.5 log(2 pi)`` with ``full``.

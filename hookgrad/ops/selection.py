@@ -262,7 +262,7 @@ def index_fill(x, axis, index, value):
                              f"shape {value.shape}")
         v = value if value._data.dtype == t._data.dtype else cast(value, t._data.dtype)
     else:
-        v = scalar_like(value, t)
+        v = scalar_like(value, t, exact=True)       # MindSpore's index_fill keeps every digit
     return Where.apply(Tensor._wrap(mask), v, t)
 
 

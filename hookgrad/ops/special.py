@@ -30,6 +30,7 @@ import numbers
 import numpy as np
 
 from .._tensor import Tensor
+from ._base import exact_constants
 from ..autograd.function import Op, apply1, apply2
 from ..autograd.math import array_math
 from ..kernels.backend import array_module
@@ -292,6 +293,7 @@ def digamma(input):
     return _float_tensor(input, 'Digamma').digamma()
 
 
+@exact_constants
 def mvlgamma(input, p):
     """The multivariate log-gamma of dimension ``p``; every element must exceed (p - 1) / 2."""
     x = _float_tensor(input, 'Mvlgamma')

@@ -174,7 +174,7 @@ def plain_attention(mha, query, key, value, attn_mask=None):
                    ops.dense(value, w[2 * e:], b[2 * e:]))
     q, k, v = (ops.transpose(ops.reshape(t, (t.shape[0], bsz, heads, hd)), (1, 2, 0, 3))
                for t in (q, k, v))
-    scale = math.sqrt(math.sqrt(hd))
+    scale = ops.sqrt(ops.sqrt(ms.Tensor(hd, q.dtype)))     # MindSpore's: in the tensors' dtype
     scores = ops.matmul(q / scale, ops.swapaxes(k, -2, -1) / scale)
     if attn_mask is not None:
         scores = scores + ops.expand_dims(attn_mask, 0)

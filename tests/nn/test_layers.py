@@ -40,8 +40,9 @@ def off_kinks(shape, seed=0):
 ACTIVATIONS = [
     (ReLU, lambda x: np.maximum(x, 0), 'ReLU()'),
     (ReLU6, lambda x: np.clip(x, 0, 6), 'ReLU6()'),
-    (LeakyReLU, lambda x: np.where(x > 0, x, 0.2 * x), 'LeakyReLU()'),
-    (lambda: LeakyReLU(alpha=0.05), lambda x: np.where(x > 0, x, 0.05 * x),
+    # alpha is a float32 value, as MindSpore's attribute
+    (LeakyReLU, lambda x: np.where(x > 0, x, float(np.float32(0.2)) * x), 'LeakyReLU()'),
+    (lambda: LeakyReLU(alpha=0.05), lambda x: np.where(x > 0, x, float(np.float32(0.05)) * x),
      'LeakyReLU()'),
     (Sigmoid, _sigmoid, 'Sigmoid()'),
     (Tanh, np.tanh, 'Tanh()'),

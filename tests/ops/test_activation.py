@@ -63,10 +63,10 @@ ELEMENTWISE = [
     _row('ReLU', 'relu', ops.relu, lambda x: np.maximum(x, 0), off_kinks),
     _row('ReLU6', 'relu6', lambda x: ops.relu6(x * 2.5), lambda x: np.clip(x * 2.5, 0, 6),
          off_kinks),
-    _row('LeakyReLU', 'leaky_relu', ops.leaky_relu, lambda x: np.where(x > 0, x, 0.2 * x),
-         off_kinks),
+    _row('LeakyReLU', 'leaky_relu', ops.leaky_relu,
+         lambda x: np.where(x > 0, x, float(np.float32(0.2)) * x), off_kinks),    # alpha: float32
     _row('LeakyReLU', 'leaky_relu_alpha', lambda x: ops.leaky_relu(x, alpha=0.01),
-         lambda x: np.where(x > 0, x, 0.01 * x), off_kinks),
+         lambda x: np.where(x > 0, x, float(np.float32(0.01)) * x), off_kinks),   # alpha: float32
     _row('SiLU', 'silu', ops.silu, lambda x: x * _sigmoid(x), anywhere),
     _row('Softplus', 'softplus', ops.softplus, _softplus, anywhere),
     _row('Softplus', 'softplus_beta', lambda x: ops.softplus(x, beta=2, threshold=4),

@@ -37,6 +37,7 @@ def _softplus(x):
 
 
 def _smooth_l1(x, t, beta):
+    beta = float(np.float32(beta))          # a float operand is a float32 value, as in MindSpore
     d = np.abs(x - t)
     return np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
 

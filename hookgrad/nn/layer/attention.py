@@ -9,9 +9,12 @@ read, replace and differentiate (docs/attention.md).
 import math
 import numbers
 
+import numpy as np
+
 from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
+from ...ops._base import exact
 from ...common.initializer import HeUniform, Uniform, XavierNormal, XavierUniform, initializer
 from ..cell import Cell
 from ..parameter import Parameter
@@ -283,8 +286,9 @@ class MultiheadAttention(Cell):
             mask, kpm = _pad_key(mask), _pad_key(kpm)
         k, v = self.k_point(k), self.v_point(v)
         src_len = k.shape[2]
-        # the scale split between q and k, as MindSpore computes it
-        scale = math.sqrt(math.sqrt(hd))
+        # the scale split between q and k, as MindSpore computes it: sqrt(sqrt(head_dim)) in
+        # the tensors' dtype
+        scale = exact(np.sqrt(np.sqrt(np.asarray(hd, _dtype.to_numpy(q.dtype)))).item(), q)
         scores = ops.matmul(q / scale, ops.swapaxes(k, -2, -1) / scale)
         if mask is not None:
             scores = scores + (ops.expand_dims(mask, 0) if mask.shape[0] == 1 else

@@ -5,7 +5,7 @@ Each is a thin callable over the functional ops of ``hookgrad/ops`` (see ``_prim
 the same code, graph and errors. Constructor and call arguments follow MindSpore 2.10's
 Primitives.
 """
-from .._base import as_tensor, normalize_axis
+from .._base import as_tensor, exact_constants, normalize_axis
 from .. import (arithmetic as _arith, conv as _conv, creation as _create, indexing as _index,
                normalization as _norm, norms as _norms, nn_pad as _pad, reduction as _red,
                shaping as _shape, unary as _unary)
@@ -123,6 +123,7 @@ class LRN(Primitive):
         super().__init__(depth_radius=radius, bias=bias, alpha=alpha, beta=beta,
                          norm_region=norm_region)
 
+    @exact_constants
     def construct(self, x):
         x = as_tensor(x, 'x')
         if x.ndim != 4:
