@@ -103,7 +103,7 @@ def _net():
                              nn.Flatten(), nn.Dense(4 * 6 * 6, 10))
 
 
-def _train(net, params, steps=8):
+def _train(net, params, steps=16):
     rng = np.random.default_rng(0)
     x = Tensor(rng.random((16, 1, 8, 8)).astype(np.float32))
     y = Tensor(rng.integers(0, 10, 16).astype(np.int32))

@@ -29,10 +29,11 @@ def test_dirac_makes_a_convolution_the_identity():
 
 @pytest.mark.parametrize('shape', [(3, 5), (5, 3), (4, 2, 3)])
 def test_orthogonal_rows_or_columns_are_orthonormal(shape):
+    """Within float32 rounding: MindSpore draws the matrix and takes its QR in float32."""
     ms.set_seed(0)
     q = values(Orthogonal(gain=2.0), shape).reshape(shape[0], -1) / 2.0
     small = q @ q.T if q.shape[0] <= q.shape[1] else q.T @ q
-    np.testing.assert_allclose(small, np.eye(min(q.shape)), atol=1e-12)
+    np.testing.assert_allclose(small, np.eye(min(q.shape)), atol=1e-6)
 
 
 def test_sparse_zeros_the_same_number_in_every_column():

@@ -2,8 +2,10 @@
 
 An ``Initializer`` fills an array in place (``init(arr)``) or makes a NumPy one
 (``init.array(shape, dtype)``); ``initializer(init, shape, dtype)`` returns a Tensor on the
-default device. All random values come from ``hookgrad._random.generator()``, so
-``ms.set_seed`` makes them repeat.
+default device. Random rules draw as MindSpore's initializers do: a seed from NumPy's global
+generator per array (``hookgrad._random.initializer_seed``), expanded by MindSpore's Philox
+stream into float32 samples (kernels/philox.py) and cast to the array's dtype. So after
+``ms.set_seed(n)`` a network starts from the values MindSpore gives it under the same seed.
 
 Fans follow MindSpore and PyTorch: for a weight of shape ``(out, in, *kernel)``
 ``fan_in = in * prod(kernel)`` and ``fan_out = out * prod(kernel)`` (a Dense weight is
@@ -17,7 +19,7 @@ import numpy as np
 from .. import _dtype
 from .. import _random
 from .._tensor import Tensor
-from ..kernels import backend as _backend
+from ..kernels import backend as _backend, philox as _philox
 from ..kernels.normal_quantile import ndtri as _ndtri, truncated_standard_normal  # noqa: F401
 
 __all__ = ['Initializer', 'Zero', 'One', 'Constant', 'Normal', 'Uniform', 'TruncatedNormal',
@@ -129,7 +131,7 @@ class Normal(Initializer):
         self.mean = _check_real(self, 'mean', mean)
 
     def _initialize(self, arr):
-        arr[...] = _random.generator().normal(self.mean, self.sigma, arr.shape)
+        arr[...] = _normal(self.mean, self.sigma, arr.shape)
 
 
 class Uniform(Initializer):
@@ -150,16 +152,16 @@ class Uniform(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    """Samples of N(mean, sigma**2) restricted to ``[mean + a*sigma, mean + b*sigma]``.
+    """Samples of N(mean, sigma**2) restricted to ``[a, b]``.
 
-    Drawn by inverting the normal CDF over the interval, so narrow or far-out intervals cost
-    no more than wide ones.
+    Drawn by inverting the normal CDF over the interval, as MindSpore draws them, so narrow or
+    far-out intervals cost no more than wide ones.
 
     Args:
         sigma: standard deviation before truncation, >= 0. Default 0.01.
         mean: mean before truncation. Default 0.0.
-        a, b: the interval's ends in units of sigma around the mean, ``a < b``.
-            Default -2.0 and 2.0.
+        a, b: the interval's ends (values, not multiples of sigma), ``a < b``. Default -2.0
+            and 2.0.
     """
 
     _needs_float = True
@@ -174,8 +176,8 @@ class TruncatedNormal(Initializer):
             raise ValueError(f"{self!r}: the interval needs a < b, got a={a} and b={b}")
 
     def _initialize(self, arr):
-        z = _truncated_standard_normal(self.a, self.b, arr.shape)
-        arr[...] = self.mean + self.sigma * z
+        arr[...] = _philox.truncated_normal(_random.initializer_seed(), arr.shape, self.a,
+                                            self.b, self.mean, self.sigma)
 
 
 class XavierUniform(Initializer):
@@ -211,8 +213,8 @@ class XavierNormal(Initializer):
 
     def _initialize(self, arr):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
-        std = self.gain * math.sqrt(2.0 / (fan_in + fan_out))
-        arr[...] = _random.generator().normal(0.0, std, arr.shape)
+        std = self.gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        arr[...] = _normal(0.0, std, arr.shape)
 
 
 class _Kaiming(Initializer):
@@ -256,7 +258,7 @@ class HeNormal(_Kaiming):
     """Kaiming normal: N(0, std**2), ``std = gain / sqrt(fan)``; arguments as ``HeUniform``."""
 
     def _initialize(self, arr):
-        arr[...] = _random.generator().normal(0.0, self._std(arr.shape), arr.shape)
+        arr[...] = _normal(0.0, self._std(arr.shape), arr.shape)
 
 
 _BY_NAME = {
@@ -406,12 +408,13 @@ def _fill(init, arr):
 
 
 def _uniform(bound, shape):
-    return _random.generator().uniform(-bound, bound, shape)
+    """float32 samples of U(-bound, bound) from a new initializer stream."""
+    return _philox.uniform(_random.initializer_seed(), shape, -bound, bound)
 
 
-def _truncated_standard_normal(a, b, shape):
-    """Standard normal samples restricted to [a, b], drawn from the global generator."""
-    return truncated_standard_normal(a, b, shape, _random.generator())
+def _normal(mean, sigma, shape):
+    """float32 samples of N(mean, sigma**2) from a new initializer stream."""
+    return _philox.normal(_random.initializer_seed(), shape, mean, sigma)
 
 
 from .initializer_structured import (Identity, Dirac, Orthogonal, Sparse,  # noqa: E402

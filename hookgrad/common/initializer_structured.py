@@ -6,8 +6,9 @@ import math
 import numpy as np
 
 from .. import _random
-from .initializer import (Initializer, _calculate_fan_in_and_fan_out, _check_real,
-                          _truncated_standard_normal)
+from ..kernels import philox as _philox
+from .initializer import (Initializer, _calculate_fan_in_and_fan_out, _check_real, _normal,
+                          _uniform)
 
 __all__ = ['Identity', 'Dirac', 'Orthogonal', 'Sparse', 'VarianceScaling']
 
@@ -74,7 +75,7 @@ class Orthogonal(Initializer):
         _rank(self, arr, (2, 3, 4, 5, 6, 7, 8))
         rows = arr.shape[0]
         cols = arr.size // rows
-        data = _random.generator().normal(0.0, 1.0, (rows, cols))
+        data = _normal(0.0, 1.0, (rows, cols))
         if rows < cols:
             data = data.T
         q, r = np.linalg.qr(data)
@@ -105,11 +106,10 @@ class Sparse(Initializer):
     def _initialize(self, arr):
         _rank(self, arr, (2,))
         rows, cols = arr.shape
-        gen = _random.generator()
-        data = gen.normal(0.0, self.sigma, arr.shape)
+        data = _normal(0.0, self.sigma, arr.shape)
         zeros = int(math.ceil(self.sparsity * rows))
-        order = np.argsort(gen.random((rows, cols)), axis=0)[:zeros]   # random rows per column
-        data[order, np.arange(cols)] = 0.0
+        for col in range(cols):         # MindSpore's draws: a permutation per column
+            data[np.random.permutation(rows)[:zeros], col] = 0.0
         arr[...] = data
 
 
@@ -148,12 +148,13 @@ class VarianceScaling(Initializer):
         n = {'fan_in': fan_in, 'fan_out': fan_out, 'fan_avg': (fan_in + fan_out) / 2}[self.mode]
         scale = self.scale / max(1.0, n)
         if self.distribution == 'uniform':
-            limit = math.sqrt(3.0 * scale)
-            arr[...] = _random.generator().uniform(-limit, limit, arr.shape)
+            limit = float(np.sqrt(3.0 * scale))
+            arr[...] = _uniform(limit, arr.shape)
         elif self.distribution == 'untruncated_normal':
-            arr[...] = _random.generator().normal(0.0, math.sqrt(scale), arr.shape)
+            arr[...] = _normal(0.0, float(np.sqrt(scale)), arr.shape)
         else:
             # N(0, 1) restricted to [-2, 2] has standard deviation 0.8796...: rescale to keep
             # the variance at scale / n
-            z = _truncated_standard_normal(-2.0, 2.0, arr.shape)
+            z = _philox.truncated_normal(_random.initializer_seed(), arr.shape, -2.0, 2.0, 0.0,
+                                         1.0)
             arr[...] = z * (math.sqrt(scale) / 0.87962566103423978)

@@ -8,6 +8,8 @@ more, ``h @ w_hh.T + b_hh``, for all gates at once.
 import math
 import numbers
 
+import numpy as np
+
 from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
@@ -102,6 +104,12 @@ class _RNNCellBase(Cell):
         self.has_bias = has_bias
         init = Uniform(1 / math.sqrt(self.hidden_size))
         rows = num_chunks * self.hidden_size
+        # MindSpore first fills the four arrays from numpy.random.randn, then draws them again
+        # with the initializer: the first draws move NumPy's global generator, and so the seeds
+        # of every later initializer
+        for shape in ((rows, self.input_size), (rows, self.hidden_size)) + \
+                ((rows,), (rows,)) * has_bias:
+            np.random.randn(*shape)
         self.weight_ih = Parameter(initializer(init, (rows, self.input_size), dtype),
                                    name='weight_ih')
         self.weight_hh = Parameter(initializer(init, (rows, self.hidden_size), dtype),

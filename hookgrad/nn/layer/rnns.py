@@ -10,11 +10,12 @@ it prints, and takes cell hooks, where MindSpore's does.
 """
 import math
 
+import numpy as np
+
 from ..._frames import warn
 from ... import _dtype
 from ... import ops
 from ..._tensor import Tensor
-from ...common.initializer import Uniform, initializer
 from ..cell import Cell
 from ..parameter import Parameter, ParameterTuple
 from .basic import Dropout
@@ -115,7 +116,7 @@ class _RNNBase(Cell):
         self.rnn = _DYNAMIC[mode]()
         self.dropout_op = Dropout(p=float(dropout))
         gate_size = GATES[mode] * hidden_size
-        init = Uniform(1 / math.sqrt(hidden_size))
+        stdv = 1 / math.sqrt(hidden_size)
         lists = {'w_ih_list': [], 'w_hh_list': [], 'b_ih_list': [], 'b_hh_list': []}
         for layer in range(num_layers):
             for direction in range(self.num_directions):
@@ -126,8 +127,9 @@ class _RNNBase(Cell):
                 if has_bias:
                     shapes += [('b_ih_list', 'bias_ih', (gate_size,)),
                                ('b_hh_list', 'bias_hh', (gate_size,))]
-                for key, prefix, shape in shapes:
-                    lists[key].append(Parameter(initializer(init, shape, dtype),
+                for key, prefix, shape in shapes:     # from numpy.random, as MindSpore's
+                    values = np.random.uniform(-stdv, stdv, shape).astype(np.float32)
+                    lists[key].append(Parameter(Tensor(values, dtype=dtype),
                                                 name=prefix + suffix))
         for key, params in lists.items():
             setattr(self, key, ParameterTuple(params))
