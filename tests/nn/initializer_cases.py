@@ -27,6 +27,11 @@ def _layers(ms, nn, I):
     made += [('conv1d.weight', c1.weight), ('conv1d.bias', c1.bias)]
     ms.set_seed(13)
     made.append(('conv3d', nn.Conv3d(2, 2, 2).weight))
+    mint = ms.mint.nn
+    ms.set_seed(18)
+    made += [('mint_linear.weight', mint.Linear(3, 2).weight), ('mint_conv2d.weight',
+                                                                  mint.Conv2d(2, 3, 3).weight),
+             ('mint_embedding', mint.Embedding(4, 3, padding_idx=0).weight)]
     for seed, name, make in ((4, 'lstm', lambda: nn.LSTM(3, 4, 1)),
                              (15, 'bilstm', lambda: nn.LSTM(2, 3, 2, bidirectional=True)),
                              (8, 'gru', lambda: nn.GRU(2, 3)),

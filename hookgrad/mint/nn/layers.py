@@ -5,7 +5,7 @@
 import math
 
 from ... import _dtype, ops
-from ...common.initializer import HeUniform, Uniform
+from ...common.initializer import HeUniform, Normal, Uniform, initializer
 from ...nn.cell import Cell
 from ...nn.parameter import Parameter
 from ...nn.layer.basic import _init_value, _positive_int
@@ -335,7 +335,8 @@ class Embedding(Cell):
             max_norm, norm_type, scale_grad_by_freq
         dtype = _dtype.float32 if dtype is None else dtype
         if _weight is None:
-            weight = ops.randn(num_embeddings, embedding_dim, dtype=dtype)
+            # N(0, 1) from MindSpore's initializer stream, as MindSpore's Embedding draws it
+            weight = initializer(Normal(1.0, 0.0), (num_embeddings, embedding_dim), dtype)
             if self.padding_idx is not None:
                 keep = ops.ne(ops.arange(num_embeddings), self.padding_idx)
                 weight = ops.mul(weight, ops.cast(ops.unsqueeze(keep, 1), dtype))
