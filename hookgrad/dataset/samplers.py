@@ -1,8 +1,14 @@
 """Samplers: the order in which a random-access dataset reads its rows, one epoch at a time.
 
-Random samplers draw from hookgrad's one seeded generator (``hookgrad._random.generator()``), so
-``ms.set_seed`` makes every epoch's order repeat from run to run, and each new epoch draws a new
-order.
+After ``ds.config.set_seed(n)`` (or ``ms.set_seed(n)``) ``RandomSampler`` gives MindSpore's
+orders: its C++ engine shuffles the row list with ``std::shuffle`` and ``std::mt19937(n)`` in an
+iterator's first pass over the source and, in pass ``k`` (each epoch, and each ``repeat``),
+shuffles the previous pass's list again with ``std::mt19937(n + k)`` (std_random.py computes
+them as GCC's libstdc++ does); with ``replacement`` pass ``k`` draws its indices from
+``std::mt19937(n + k)``. The other random
+samplers, and every sampler before any seed is set, draw from hookgrad's generator
+(``hookgrad._random.generator()``): a new order each epoch, repeating from run to run once a
+seed is set.
 """
 import copy
 import numbers
@@ -10,6 +16,7 @@ import numbers
 import numpy as np
 
 from .. import _random
+from . import std_random
 
 __all__ = ['Sampler', 'SequentialSampler', 'RandomSampler', 'SubsetSampler',
            'SubsetRandomSampler', 'DistributedSampler', 'WeightedRandomSampler']
@@ -133,13 +140,41 @@ class RandomSampler(Sampler):
         if not isinstance(replacement, bool):
             raise TypeError(f"RandomSampler: replacement must be a bool, got {replacement!r}")
         self.replacement = replacement
+        self._pass = None       # (iterator, pass, n, order, seed) of the last seeded pass
+
+    def __deepcopy__(self, memo):
+        twin = copy.copy(self)
+        twin._pass = None
+        return twin
 
     def _indices(self, n):
+        seed = _random.get_seed()
+        if seed is not None:
+            return self._seeded(n, seed)
         rng = _random.generator()
         if self.replacement:
             k = n if self.num_samples is None else self.num_samples
             return rng.integers(0, n, size=k, dtype=np.int64) if n else np.zeros(0, np.int64)
         return rng.permutation(n).astype(np.int64, copy=False)
+
+    def _seeded(self, n, seed):
+        """MindSpore's order for this pass of the iterator (see the module docstring): pass
+        ``k`` of an iterator (its epochs, and the passes ``repeat`` makes) uses seed + k."""
+        from .row_state import _run
+        iterator = getattr(_run, 'iterator', None)
+        last = self._pass
+        fresh = last is None or iterator is None or last[0] is not iterator or last[2] != n
+        k = 0 if fresh else last[1] + 1
+        if self.replacement:
+            gen = std_random.MT19937(seed + k)
+            count = n if self.num_samples is None else self.num_samples
+            order = np.array([std_random.uniform_int(gen, 0, n - 1) for _ in range(count)]
+                             if n else [], np.int64)
+        else:
+            rows = list(range(n)) if fresh else last[3].tolist()
+            order = np.array(std_random.shuffle(rows, std_random.MT19937(seed + k)), np.int64)
+        self._pass = (iterator, k, n, order, seed)
+        return order
 
     def _size(self, n):
         if self.replacement and self.num_samples is not None:
