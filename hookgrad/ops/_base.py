@@ -119,9 +119,11 @@ def scalar_like(value, like, exact=False):
         raise op_error(TypeError, value, 'other',
                        f": expected a Tensor or a Python number, got {type(value).__name__}")
     data = like._data
-    exact = exact or getattr(_constants, 'exact', False)
+    if not exact and type(value) is not int and data.dtype.itemsize >= 8:
+        exact = getattr(_constants, 'exact', False)     # only Float64/Complex128 round floats
     if type(data) is _ndarray:
-        key = (type(value), value, data.dtype, exact)
+        key = (type(value), value, data.dtype) if not exact else \
+            (type(value), value, data.dtype, True)
         t = _scalars.get(key)
         if t is not None:
             return t
