@@ -5,10 +5,10 @@ orders: its C++ engine shuffles the row list with ``std::shuffle`` and ``std::mt
 iterator's first pass over the source and, in pass ``k`` (each epoch, and each ``repeat``),
 shuffles the previous pass's list again with ``std::mt19937(n + k)`` (std_random.py computes
 them as GCC's libstdc++ does); with ``replacement`` pass ``k`` draws its indices from
-``std::mt19937(n + k)``. The other random
-samplers, and every sampler before any seed is set, draw from hookgrad's generator
-(``hookgrad._random.generator()``): a new order each epoch, repeating from run to run once a
-seed is set.
+``std::mt19937(n + k)``. ``SubsetRandomSampler`` shuffles its indices so, each pass with
+``std::mt19937(n)`` itself. The other random samplers, and every sampler before any seed is
+set, draw from hookgrad's generator (``hookgrad._random.generator()``): a new order each epoch,
+repeating from run to run once a seed is set.
 """
 import copy
 import numbers
@@ -123,6 +123,31 @@ class SequentialSampler(Sampler):
         return size if self.num_samples is None else min(size, self.num_samples)
 
 
+def _next_pass(sampler, n, first):
+    """(k, rows): the number of this pass of the current iterator over ``sampler`` (0 for a new
+    iterator or size) and the rows to shuffle: ``first()`` then, the last pass's order after."""
+    from .row_state import _run
+    iterator = getattr(_run, 'iterator', None)
+    last = sampler._pass
+    if last is None or iterator is None or last[0] is not iterator or last[2] != n:
+        sampler._pass = (iterator, -1, n, None)
+        return 0, (first() if first is not None else None)
+    return last[1] + 1, (last[3].tolist() if first is not None else None)
+
+
+def _keep_pass(sampler, k, n, order):
+    """Record pass ``k``'s order and return it as an int64 array."""
+    order = np.asarray(order, np.int64)
+    sampler._pass = (sampler._pass[0], k, n, order)
+    return order
+
+
+def _fresh_pass(sampler, memo):
+    twin = copy.copy(sampler)
+    twin._pass = None
+    return twin
+
+
 class RandomSampler(Sampler):
     """Rows in a random order, a new one each epoch.
 
@@ -140,12 +165,9 @@ class RandomSampler(Sampler):
         if not isinstance(replacement, bool):
             raise TypeError(f"RandomSampler: replacement must be a bool, got {replacement!r}")
         self.replacement = replacement
-        self._pass = None       # (iterator, pass, n, order, seed) of the last seeded pass
+        self._pass = None       # (iterator, pass, n, order) of the last seeded pass
 
-    def __deepcopy__(self, memo):
-        twin = copy.copy(self)
-        twin._pass = None
-        return twin
+    __deepcopy__ = _fresh_pass
 
     def _indices(self, n):
         seed = _random.get_seed()
@@ -160,21 +182,15 @@ class RandomSampler(Sampler):
     def _seeded(self, n, seed):
         """MindSpore's order for this pass of the iterator (see the module docstring): pass
         ``k`` of an iterator (its epochs, and the passes ``repeat`` makes) uses seed + k."""
-        from .row_state import _run
-        iterator = getattr(_run, 'iterator', None)
-        last = self._pass
-        fresh = last is None or iterator is None or last[0] is not iterator or last[2] != n
-        k = 0 if fresh else last[1] + 1
         if self.replacement:
+            k, _ = _next_pass(self, n, None)
             gen = std_random.MT19937(seed + k)
             count = n if self.num_samples is None else self.num_samples
             order = np.array([std_random.uniform_int(gen, 0, n - 1) for _ in range(count)]
                              if n else [], np.int64)
-        else:
-            rows = list(range(n)) if fresh else last[3].tolist()
-            order = np.array(std_random.shuffle(rows, std_random.MT19937(seed + k)), np.int64)
-        self._pass = (iterator, k, n, order, seed)
-        return order
+            return _keep_pass(self, k, n, order)
+        k, rows = _next_pass(self, n, lambda: list(range(n)))
+        return _keep_pass(self, k, n, std_random.shuffle(rows, std_random.MT19937(seed + k)))
 
     def _size(self, n):
         if self.replacement and self.num_samples is not None:
@@ -216,8 +232,16 @@ class SubsetRandomSampler(SubsetSampler):
         TypeError: when ``indices`` is not a 1-d sequence of ints.
     """
 
+    _pass = None                # (iterator, pass, n, order) of the last seeded pass
+    __deepcopy__ = _fresh_pass
+
     def _indices(self, n):
-        return _random.generator().permutation(self.indices)
+        seed = _random.get_seed()
+        if seed is None:
+            return _random.generator().permutation(self.indices)
+        # MindSpore's: each pass shuffles the last order again, with the same seed
+        k, rows = _next_pass(self, n, self.indices.tolist)
+        return _keep_pass(self, k, n, std_random.shuffle(rows, std_random.MT19937(seed)))
 
 
 class DistributedSampler(Sampler):

@@ -49,6 +49,14 @@ def test_replacement_and_num_samples():
                                                                             [2, 8, 3, 4]]
 
 
+def test_a_subset_reshuffles_with_the_same_seed():
+    ds.config.set_seed(4)
+    sampler = ds.SubsetRandomSampler([5, 3, 8, 1, 9, 12, 17, 0])
+    assert epochs(ds.NumpySlicesDataset(list(range(20)), column_names=['x'], sampler=sampler),
+                  3) == [[5, 0, 9, 8, 12, 1, 3, 17], [5, 17, 12, 9, 1, 8, 0, 3],
+                         [5, 3, 1, 12, 8, 9, 17, 0]]
+
+
 def test_batches_and_loops_follow_the_order():
     ds.config.set_seed(3)
     batched = slices(10, shuffle=True).batch(3)
