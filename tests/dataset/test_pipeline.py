@@ -223,7 +223,8 @@ def test_split_randomize_partitions_rows_once_and_repeats_under_set_seed():
     assert first[0] != list(range(15))
     ms.set_seed(5)
     a, _ = ds.NumpySlicesDataset(np.arange(20)).split([15, 5])     # a shuffling source
-    e1, e2 = ([int(r[0]) for r in rows(a)] for _ in range(2))
+    it = a.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    e1, e2 = ([int(r[0]) for r in it] for _ in range(2))
     assert sorted(e1) == sorted(e2) and e1 != e2                     # same rows, new order
 
 
