@@ -17,9 +17,14 @@ tests/dataset/test_dataset_methods.py, which evaluates the same expressions with
 import json
 import os
 import re
+import sys
 
 import numpy as np
 import mindspore.dataset as ds
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests',
+                                'dataset'))
+import method_runs  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'dataset',
                    'fixtures', 'dataset_methods.json')
@@ -266,14 +271,6 @@ QUERIES = {
 }
 
 
-def encode(value):
-    value = np.asarray(value)
-    data = value.tolist()
-    if value.dtype.kind == 'S':
-        data = np.char.decode(value, 'utf-8').tolist() if value.ndim else value.item().decode()
-    return {'dtype': str(value.dtype), 'shape': list(value.shape), 'value': data}
-
-
 def message(error):
     """The first line of the error, or the ``[ERROR]`` line of a pipeline error."""
     text = str(error)
@@ -282,19 +279,7 @@ def message(error):
 
 
 def run(expr, env):
-    stage = 'build'
-    try:
-        d = eval(expr, env)
-        stage = 'names'
-        names = d.get_col_names()
-        stage = 'size'
-        size = d.get_dataset_size()
-        stage = 'iterate'
-        rows = [[encode(v) for v in row]
-                for row in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
-    except Exception as e:           # noqa: BLE001  (recorded as what MindSpore raises)
-        return {'error': type(e).__name__, 'stage': stage, 'message': message(e)}
-    return {'names': names, 'size': size, 'rows': rows}
+    return method_runs.run(expr, env, message)
 
 
 def main():

@@ -13,6 +13,7 @@ import pytest
 
 from hookgrad import dataset as ds
 from hookgrad.dataset.engine import Dataset
+from tests.dataset import method_runs
 from tests.distributed.mpirun import needs_mpi, run_ranks
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures',
@@ -31,28 +32,8 @@ OWN_MESSAGE = {
 UNORDERED = {'save_two_files'}
 
 
-def encode(value):
-    value = np.asarray(value)
-    data = value.tolist()
-    if value.dtype.kind == 'S':
-        data = np.char.decode(value, 'utf-8').tolist() if value.ndim else value.item().decode()
-    return {'dtype': str(value.dtype), 'shape': list(value.shape), 'value': data}
-
-
 def run(expr):
-    stage = 'build'
-    try:
-        d = eval(expr, ENV)
-        stage = 'names'
-        names = d.get_col_names()
-        stage = 'size'
-        size = d.get_dataset_size()
-        stage = 'iterate'
-        rows = [[encode(v) for v in row]
-                for row in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
-    except Exception as e:          # noqa: BLE001  (compared with what MindSpore raised)
-        return {'error': type(e).__name__, 'stage': stage, 'message': str(e)}
-    return {'names': names, 'size': size, 'rows': rows}
+    return method_runs.run(expr, ENV)
 
 
 def mindspore_text(message):
